@@ -1,0 +1,2 @@
+def accept(batch):
+    return len(batch) <= 1000

@@ -1,0 +1,2 @@
+def allow(tenant):
+    return True

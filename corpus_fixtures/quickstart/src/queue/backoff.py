@@ -1,0 +1,2 @@
+def backoff(attempt):
+    return min(600, 2 ** attempt)

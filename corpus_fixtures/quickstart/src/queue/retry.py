@@ -1,0 +1,2 @@
+def retry(attempt):
+    return attempt + 1

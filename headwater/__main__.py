@@ -1,0 +1,3 @@
+from headwater.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The command line: one verb table drives the parser, the help screens and the README."""

@@ -1,0 +1,162 @@
+"""The `headwater` entry point: parse against the verb table, dispatch, and keep the contract.
+
+Exit status is 0 or 1. A refusal is decided before anything is written: nothing on stdout,
+one sentence on stderr prefixed `headwater: `. A traceback reaching a user is a defect, so
+the last resort here names it as one instead of dumping it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater import __version__
+from headwater.cli.output import Result
+from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Verb, verb_named
+from headwater.errors import Refusal
+
+VALUE_GLOBALS = {f.name for f in GLOBAL_FLAGS if f.metavar}
+
+
+@dataclass(frozen=True)
+class Invocation:
+    verb: Verb
+    args: argparse.Namespace
+    root: Path
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse would exit 2; we refuse with one sentence
+        verb = self.prog.removeprefix("headwater ")
+        if message.startswith("unrecognized arguments: "):
+            first = message.removeprefix("unrecognized arguments: ").split()[0]
+            if first.startswith("-"):
+                raise Refusal(f"`{first}` is not a flag `{verb}` reads. See `headwater help {verb}`")
+            raise Refusal(f"`{verb}` takes no operand `{first}`. See `headwater help {verb}`")
+        if "expected one argument" in message:
+            flag = message.split(":")[0].replace("argument ", "").split("/")[0]
+            raise Refusal(f"`{flag}` takes a value. See `headwater help {verb}`")
+        raise Refusal(f"{message}. See `headwater help {verb}`")
+
+
+def _parser_for(verb: Verb) -> _Parser:
+    parser = _Parser(prog=f"headwater {verb.name}", add_help=False, allow_abbrev=False)
+    for flag in GLOBAL_FLAGS + verb.flags:
+        names = [flag.name] + ([flag.short] if flag.short else [])
+        dest = flag.name.lstrip("-").replace("-", "_")
+        if flag.metavar is None:
+            parser.add_argument(*names, dest=dest, action="store_true")
+        elif flag.repeat:
+            parser.add_argument(*names, dest=dest, action="append", default=[], metavar=flag.metavar)
+        else:
+            parser.add_argument(*names, dest=dest, metavar=flag.metavar)
+    for operand in verb.operands:
+        parser.add_argument(operand.name, nargs="*" if operand.many else "?")
+    return parser
+
+
+def _find_verb(argv: list[str]) -> tuple[Verb | None, list[str]]:
+    """The verb (one or two words) and the remaining arguments, globals wherever they stand."""
+    words: list[tuple[int, str]] = []
+    skip = False
+    for index, arg in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if arg in VALUE_GLOBALS:
+            skip = True
+            continue
+        if arg.startswith("-"):
+            continue
+        words.append((index, arg))
+        if len(words) == 2 or words[0][1] not in SECOND_WORDS:
+            break
+    if not words:
+        return None, argv
+    first_index, first = words[0]
+    if first in SECOND_WORDS:
+        if len(words) < 2 or words[1][1] not in SECOND_WORDS[first]:
+            choices = ", ".join(f"`{w}`" for w in SECOND_WORDS[first])
+            raise Refusal(f"`{first}` takes a second word: {choices}")
+        second_index = words[1][0]
+        rest = argv[:first_index] + argv[first_index + 1 : second_index] + argv[second_index + 1 :]
+        return verb_named(f"{first} {words[1][1]}"), rest
+    verb = verb_named(first)
+    if verb is None:
+        carried = ", ".join(f"`{v.name}`" for v in VERBS)
+        raise Refusal(f"`{first}` is not a verb this binary carries. It carries {carried}")
+    return verb, argv[:first_index] + argv[first_index + 1 :]
+
+
+def parse(argv: list[str]) -> Invocation | Result:
+    if "-V" in argv or "--version" in argv:
+        return Result(stdout=__version__ + "\n")
+    verb, rest = _find_verb(argv)
+    if verb is None:
+        if "-h" in argv or "--help" in argv:
+            verb, rest = verb_named("help"), [a for a in argv if a not in ("-h", "--help")]
+        else:
+            raise Refusal("no verb. Try `headwater check`")
+    args = _parser_for(verb).parse_args(rest)
+    if args.help and verb.name != "help":
+        args.words, verb = verb.name.split(), verb_named("help")
+    for operand in verb.operands:
+        value = getattr(args, operand.name)
+        if operand.missing and (value is None or value == []):
+            raise Refusal(operand.missing)
+    if args.wide and not verb.lays_out:
+        raise Refusal(f"`--wide` sets a layout width, and `{verb.name}` lays nothing out")
+    root = Path(args.root) if args.root else Path.cwd()
+    return Invocation(verb, args, root)
+
+
+def dispatch(invocation: Invocation) -> Result:
+    module_name, function = invocation.verb.handler.split(":")
+    module = importlib.import_module(f"headwater.cli.{module_name}")
+    return getattr(module, function)(invocation)
+
+
+def _write(stream, data: str | bytes) -> None:
+    if isinstance(data, bytes):
+        stream.flush()
+        stream.buffer.write(data)
+    else:
+        stream.write(data)
+    stream.flush()
+
+
+def run(argv: list[str]) -> int:
+    try:
+        parsed = parse(argv)
+        result = parsed if isinstance(parsed, Result) else dispatch(parsed)
+    except Refusal as refusal:
+        sys.stderr.write(f"headwater: {refusal.sentence}\n")
+        for detail in refusal.details:
+            sys.stderr.write(f"  {detail}\n")
+        return 1
+    _write(sys.stdout, result.stdout)
+    for line in result.stderr:
+        sys.stderr.write(line + "\n")
+    return result.status
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): leave quietly, and keep Python from
+        # complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 1
+    except Exception as error:  # noqa: BLE001 — the last resort that keeps tracebacks from users
+        sys.stderr.write(f"headwater: internal defect ({type(error).__name__}: {error}). Please report it.\n")
+        if os.environ.get("HEADWATER_TRACEBACK"):
+            raise
+        return 1

@@ -1,0 +1,32 @@
+"""`explain` and `show`: one resolver, one set of refusals."""
+
+from __future__ import annotations
+
+from headwater.cli.output import Result
+from headwater.clock import run_date
+from headwater.corpus.census import read_regular
+from headwater.errors import Refusal
+from headwater.paths import symlink_on_the_way
+from headwater.reads import explain
+from headwater.reads.target import find_row
+from headwater.snapshot import load
+
+
+def run_explain(invocation) -> Result:
+    snapshot = load(invocation.root, run_date(None))
+    row = find_row(snapshot, invocation.args.target, "explain")
+    if invocation.args.json:
+        return Result(explain.render_json(snapshot, row))
+    return Result(explain.render_text(snapshot, row))
+
+
+def run_show(invocation) -> Result:
+    snapshot = load(invocation.root, run_date(None))
+    row = find_row(snapshot, invocation.args.target, "show")
+    link = symlink_on_the_way(row.path, invocation.root)
+    if link:
+        raise Refusal(f"`{link}` is a symlink, which the walk does not follow, so `show` prints nothing")
+    try:
+        return Result(read_regular(invocation.root / row.path))
+    except OSError as error:
+        raise Refusal(f"`{row.path}` could not be read ({error.strerror or error}), so `show` prints nothing") from None

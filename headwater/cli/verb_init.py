@@ -1,0 +1,17 @@
+"""`headwater init`."""
+
+from __future__ import annotations
+
+from headwater.cli.output import Result
+from headwater.writes import init
+
+
+def run(invocation) -> Result:
+    args = invocation.args
+    if not invocation.root.is_dir():
+        from headwater.errors import Refusal
+
+        raise Refusal(f"`{invocation.root}` is not a directory")
+    binding = init.plan(invocation.root, args.corpus, args.package, args.bundle, args.namespace)
+    written = init.write(invocation.root, binding)
+    return Result(init.report(binding, written))

@@ -1,0 +1,59 @@
+"""`taxonomy resolve`, `taxonomy validate`, `taxonomy kinds`."""
+
+from __future__ import annotations
+
+from headwater import atomic
+from headwater.cli.output import Result
+from headwater.errors import Refusal
+from headwater.reads import kinds
+from headwater.taxonomy.declaration import LOCK
+from headwater.taxonomy.lock import read_lock
+from headwater.taxonomy.resolve import resolve
+
+
+def run_resolve(invocation) -> Result:
+    resolution = resolve(invocation.root)
+    if resolution.problems:
+        raise Refusal("the taxonomy does not validate, so no lock is written", *resolution.problems)
+    text = resolution.lock_text()
+    path = invocation.root / LOCK
+    current = path.read_bytes().decode("utf-8", "replace") if path.is_file() else None
+    if invocation.args.check:
+        if current == text:
+            return Result(f"{LOCK} is what the sources resolve to\n")
+        raise Refusal(f"{LOCK} is not what the sources resolve to", *_changed(invocation.root, resolution, current))
+    atomic.write_bytes(path, text.encode("utf-8"))
+    lines = [f"wrote {LOCK}"] + [f"  from {source.label}" for source in resolution.sources]
+    return Result("\n".join(lines) + "\n")
+
+
+def _changed(root, resolution, current: str | None) -> list[str]:
+    if current is None:
+        return ["there is no lock yet; run `headwater taxonomy resolve`"]
+    try:
+        locked = {s.path: s.digest for s in read_lock(root).sources}
+    except Refusal as refusal:
+        return [refusal.sentence]
+    from headwater.hashing import digest
+
+    now = {s.label: digest(s.data) for s in resolution.sources}
+    changed = [f"changed: {label}" for label in now if label in locked and locked[label] != now[label]]
+    changed += [f"added: {label}" for label in now if label not in locked]
+    changed += [f"removed: {label}" for label in locked if label not in now]
+    return (changed or ["the lock's text differs from what the sources resolve to"]) + [
+        "run `headwater taxonomy resolve` to write it again"]
+
+
+def run_validate(invocation) -> Result:
+    resolution = resolve(invocation.root)
+    if resolution.problems:
+        raise Refusal(f"the taxonomy has {len(resolution.problems)} problem(s)", *resolution.problems)
+    return Result(f"the taxonomy {resolution.package.name} {resolution.package.version} validates "
+                  f"({len(resolution.sources)} sources)\n")
+
+
+def run_kinds(invocation) -> Result:
+    lock = read_lock(invocation.root)
+    if invocation.args.json:
+        return Result(kinds.render_json(lock))
+    return Result(kinds.render_text(lock))

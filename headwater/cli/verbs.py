@@ -1,0 +1,207 @@
+"""The one declaration of every verb: group, summary, long help, flags, operands, handler.
+
+The parser, the root help screen, `headwater help <verb>` and the README's verb table all
+read this table, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxonomy", "Getting help")
+
+
+@dataclass(frozen=True)
+class Flag:
+    name: str  # "--strict"
+    help: str
+    metavar: str | None = None  # None: a switch that takes no value
+    repeat: bool = False
+    choices: tuple[str, ...] = ()
+    short: str | None = None
+
+
+@dataclass(frozen=True)
+class Operand:
+    name: str  # "task"
+    help: str
+    many: bool = False  # all remaining words form one operand
+    missing: str = ""  # the refusal sentence when it is absent (None: optional)
+
+
+@dataclass(frozen=True)
+class Verb:
+    name: str  # "check", or "taxonomy resolve" for a second word
+    group: str
+    summary: str
+    description: str
+    handler: str  # "module:function" under headwater.cli, imported only when the verb runs
+    flags: tuple[Flag, ...] = ()
+    operands: tuple[Operand, ...] = ()
+    lays_out: bool = False  # whether `--wide` means anything to this verb
+
+
+NOW = Flag("--now", "the run date, instead of reading the clock", "YYYY-MM-DD")
+JSON = Flag("--json", "write the JSON document (another spelling of `--format json`)")
+
+GLOBAL_FLAGS = (
+    Flag("--root", "the repository to read (default: the working directory)", "PATH"),
+    Flag("--version", "print the version and exit", short="-V"),
+    Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
+    Flag("--no-color", "no colour, also when NO_COLOR is set"),
+    Flag("--no-banner", "drop the masthead from the root help screen"),
+    Flag("--help", "print help and exit", short="-h"),
+)
+
+VERBS: tuple[Verb, ...] = (
+    Verb(
+        "check", GROUPS[0],
+        "run every check the committed lock generates over the corpus",
+        "Loads the lock and the corpus, runs every rule instance the taxonomy generates, and "
+        "writes one report. Advisory by default; `--strict` exits 1 when a live error remains.",
+        "verb_check:run",
+        (Flag("--strict", "exit 1 when a live error remains"),
+         Flag("--fix", "apply every mechanical patch, all or nothing"),
+         Flag("--no-cache", "neither read nor write the cache"),
+         NOW,
+         Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
+         Flag("--format", "the report format", "FORMAT", choices=("text", "json", "sarif", "markdown")),
+         JSON),
+        lays_out=True,
+    ),
+    Verb(
+        "change", GROUPS[0],
+        "write the change manifest `check --change` reads (the only verb that runs git)",
+        "Compares the working tree with a base revision and writes a manifest plus the prior "
+        "bytes of every changed file, so change-scoped rules can see what moved.",
+        "verb_change:run",
+        (Flag("--verified", "a document whose re-read this change states", "DOC", repeat=True),
+         Flag("--verified-edge", "a document and a target whose edge was re-read", "DOC=TARGET", repeat=True),
+         NOW),
+        (Operand("base_rev", "the revision to compare against",
+                 missing="`change` takes a base revision and an output directory. Try `headwater change HEAD .headwater/change`"),
+         Operand("out_dir", "where the manifest goes",
+                 missing="`change` takes a base revision and an output directory. Try `headwater change HEAD .headwater/change`")),
+    ),
+    Verb(
+        "route", GROUPS[1],
+        "name the documents that govern a task, or stay silent when unsure",
+        "Reads the task's terms and any paths it names, matches purposes, and points at the "
+        "documents that govern the work, each with the evidence that reached it.",
+        "verb_route:run",
+        (Flag("--budget", "how many pointers at most (default 5)", "N"), JSON),
+        (Operand("task", "the task, in words", many=True,
+                 missing='`route` takes a task description. Try `headwater route "add rate limiting to the ingest API"`'),),
+    ),
+    Verb(
+        "explain", GROUPS[1],
+        "say what a document is, why, what is required of it and what it relates to",
+        "Prints a document's kind and how it was derived, its purpose, summary and warrant, the "
+        "facets and sections its kind requires, the relations it may declare, and its edges.",
+        "verb_explain:run_explain",
+        (JSON,),
+        (Operand("target", "a path or an identifier",
+                 missing="`explain` takes a path or an identifier. Try `headwater explain docs/decisions/0001-example.md`"),),
+    ),
+    Verb(
+        "show", GROUPS[1],
+        "print a document's bytes exactly as they are on disk",
+        "Resolves a path or an identifier the way `explain` does and writes the file's bytes "
+        "unchanged.",
+        "verb_explain:run_show",
+        (),
+        (Operand("target", "a path or an identifier",
+                 missing="`show` takes a path or an identifier. Try `headwater show docs/decisions/0001-example.md`"),),
+    ),
+    Verb(
+        "mcp", GROUPS[1],
+        "serve the reads to agents over MCP stdio, from one snapshot",
+        "Loads the lock and walks the corpus once, then answers JSON-RPC on stdin/stdout. "
+        "`--write` adds the `new` and `fix` tools; the first write spends the server.",
+        "verb_mcp:run",
+        (NOW, Flag("--write", "also register the write tools `new` and `fix`")),
+    ),
+    Verb(
+        "new", GROUPS[2],
+        "write a correctly shaped new document, with a minted identifier",
+        "Places a document of a kind on its shelf, mints its identifier, fills its facets and "
+        "required sections, writes far halves of reciprocal relations, and records the cost.",
+        "verb_new:run",
+        (Flag("--title", "the document's title", "TITLE"),
+         Flag("--summary", "the one-sentence summary routing reads", "SUMMARY"),
+         Flag("--relates", "a relation and its target", "REL=TARGET", repeat=True),
+         Flag("--facet", "a facet and its value", "FACET=VALUE", repeat=True),
+         Flag("--directory", "where on the shelf to write", "DIR"),
+         NOW),
+        (Operand("kind", "the kind of document",
+                 missing='`new` takes a kind. Try `headwater new decision --title "Adopt an overlay"`'),),
+    ),
+    Verb(
+        "init", GROUPS[3],
+        "bind this repository to a taxonomy package",
+        "Writes `.headwater/taxonomy.yml` and `.headwater/overlay.yml`, reading what it can off "
+        "the tree and asking the rest as comments in the overlay.",
+        "verb_init:run",
+        (Flag("--corpus", "the corpus root (default: the directory with the most Markdown)", "DIR"),
+         Flag("--package", "the taxonomy package (default headwater/standard)", "NAME"),
+         Flag("--bundle", "a bundle of the package to select", "NAME", repeat=True),
+         Flag("--namespace", "the identifier namespace, e.g. ACME", "NS")),
+    ),
+    Verb(
+        "taxonomy resolve", GROUPS[3],
+        "resolve package, bundles and overlay into `.headwater/taxonomy.lock`",
+        "Validates the resolved taxonomy and writes the lock every other verb reads. "
+        "`--check` writes nothing and exits 1 when the lock is not what the sources resolve to.",
+        "verb_taxonomy:run_resolve",
+        (Flag("--check", "exit 1 when the lock is stale, naming the changed sources"),),
+    ),
+    Verb(
+        "taxonomy validate", GROUPS[3],
+        "list every problem of the taxonomy sources, writing nothing",
+        "Resolves the sources in memory and prints one line per problem, naming its address.",
+        "verb_taxonomy:run_validate",
+    ),
+    Verb(
+        "taxonomy kinds", GROUPS[3],
+        "list the kinds a document can be, and how to write one",
+        "Reads only the lock and prints each concrete kind: its parent, purpose, shelf, facets, "
+        "sections, the `headwater new` line that drafts one, and when to write one.",
+        "verb_taxonomy:run_kinds",
+        (JSON,),
+    ),
+    Verb(
+        "taxonomy vendor", GROUPS[3],
+        "copy a taxonomy package into `.headwater/packages/` after checking its digest",
+        "Checks every file of the package against the release digest, copies it, and pins the "
+        "digest in `.headwater/taxonomy.yml`.",
+        "verb_vendor:run",
+        (Flag("--expect", "the release digest the publisher printed", "DIGEST"),),
+        (Operand("directory", "the package directory",
+                 missing="`taxonomy vendor` takes a package directory. Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),
+    ),
+    Verb(
+        "help", GROUPS[4],
+        "print the root help screen, or one verb's long help",
+        "With no word, the root screen; with a verb, that verb's page.",
+        "help:run",
+        (),
+        (Operand("words", "a verb (and its second word)", many=True),),
+        lays_out=True,
+    ),
+)
+
+SECOND_WORDS = {"taxonomy": tuple(v.name.split()[1] for v in VERBS if v.name.startswith("taxonomy "))}
+
+
+def verb_named(name: str) -> Verb | None:
+    for verb in VERBS:
+        if verb.name == name:
+            return verb
+    return None
+
+
+def markdown_table() -> str:
+    """The README's verb table, generated from this declaration."""
+    lines = ["| verb | what it does |", "|---|---|"]
+    lines += [f"| `headwater {v.name}` | {v.summary} |" for v in VERBS]
+    return "\n".join(lines) + "\n"

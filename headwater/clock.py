@@ -1,0 +1,29 @@
+"""The run date: read once (`--now YYYY-MM-DD` or the clock) and injected everywhere."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from headwater.errors import Refusal
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_date(text: str) -> dt.date | None:
+    """A strict `YYYY-MM-DD` calendar date, or None."""
+    if not DATE.match(text):
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def run_date(now: str | None) -> dt.date:
+    if now is None:
+        return dt.date.today()
+    parsed = parse_date(now)
+    if parsed is None:
+        raise Refusal(f"`--now` takes a calendar date as YYYY-MM-DD, and `{now}` is not one")
+    return parsed

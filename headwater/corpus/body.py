@@ -1,0 +1,103 @@
+"""The CommonMark body through markdown-it-py: headings (with GitHub slugs) and links.
+
+Parsed lazily, once per document, only when a consumer asks for it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int
+    line: int
+    slug: str
+
+
+@dataclass(frozen=True)
+class Link:
+    href: str
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Body:
+    headings: tuple[Heading, ...]
+    links: tuple[Link, ...]
+
+    @property
+    def slugs(self) -> frozenset[str]:
+        return frozenset(h.slug for h in self.headings)
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark")
+
+
+def github_slug(text: str) -> str:
+    """GitHub's anchor: lowercase, drop punctuation but `-` and `_`, spaces to `-`."""
+    lowered = text.strip().lower()
+    kept = "".join(c for c in lowered if c in " -_" or unicodedata.category(c)[0] in "LNM")
+    return kept.replace(" ", "-")
+
+
+def parse(body: str, first_line: int) -> Body:
+    tokens = _parser().parse(body)
+    headings: list[Heading] = []
+    links: list[Link] = []
+    seen: dict[str, int] = {}
+    source_lines = body.splitlines()
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            text = tokens[index + 1].content.strip()
+            base = github_slug(_plain_text(tokens[index + 1]))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            slug = base if count == 0 else f"{base}-{count}"
+            headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
+        elif token.type == "inline" and token.children and token.map:
+            links.extend(_links(token, first_line, source_lines))
+    return Body(tuple(headings), tuple(links))
+
+
+def _plain_text(inline) -> str:
+    if not inline.children:
+        return inline.content
+    return "".join(child.content for child in inline.children if child.type in ("text", "code_inline"))
+
+
+def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
+    found = []
+    children = inline.children
+    for index, child in enumerate(children):
+        if child.type != "link_open":
+            continue
+        href = child.attrs.get("href", "")
+        text_parts = []
+        for follower in children[index + 1 :]:
+            if follower.type == "link_close":
+                break
+            text_parts.append(follower.content)
+        line, column = _locate(href, inline.map[0], inline.map[1], source_lines)
+        found.append(Link(str(href), "".join(text_parts), first_line + line, column))
+    return found
+
+
+def _locate(href: str, start: int, end: int, source_lines: list[str]) -> tuple[int, int]:
+    """markdown-it maps blocks to lines only; find the link target's own line and column."""
+    needle = re.compile(r"\]\(\s*<?" + re.escape(href))
+    for offset in range(start, min(end, len(source_lines))):
+        match = needle.search(source_lines[offset])
+        if match:
+            return offset, match.start() + 2
+    return start, 1

@@ -1,0 +1,200 @@
+"""The census: one row per file under the corpus root, each with one outcome and its reason.
+
+The census is the denominator every report states before what failed. Each Markdown file is
+read once, hashed once and parsed here; no later phase opens it again.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
+from pathlib import Path
+
+from headwater.corpus.document import Document
+from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.corpus.walk import Entry, EntryKind, walk
+from headwater.hashing import digest
+from headwater.patterns import compile_pattern
+from headwater.taxonomy.declaration import Exclusion
+from headwater.taxonomy.model import Shelf, Taxonomy
+from headwater.yaml.nodes import scalar_text
+
+
+class Outcome(Enum):
+    UNWALKABLE = "unwalkable"
+    EXCLUDED = "excluded"
+    NOT_A_DOCUMENT = "not_a_document"
+    UNREADABLE = "unreadable"
+    UNTYPED = "untyped"
+    TYPED = "typed"
+
+
+UNWALKABLE_REASONS = {
+    EntryKind.SYMLINK: "a symlink, which the walk does not follow",
+    EntryKind.SPECIAL: "a special file (a pipe, socket or device), which the walk never opens",
+    EntryKind.UNREADABLE_DIRECTORY: "a directory the walk could not read",
+    EntryKind.UNDECODABLE_NAME: "a name that is not UTF-8",
+    EntryKind.MISSING_ROOT: "a corpus root that does not exist",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    path: str
+    outcome: Outcome
+    reason: str = ""
+    kind: str | None = None
+    derivation: tuple[str, ...] = ()
+    document: Document | None = None
+    exclusion: Exclusion | None = None
+
+    @property
+    def label(self) -> str:
+        """`typed decision`, `untyped`, … as reports print the outcome."""
+        return f"typed {self.kind}" if self.outcome is Outcome.TYPED else self.outcome.value
+
+
+@dataclass(frozen=True)
+class Census:
+    root: str  # the corpus root, repository-relative
+    rows: tuple[Row, ...]
+
+    @cached_property
+    def by_path(self) -> dict[str, Row]:
+        return {row.path: row for row in self.rows}
+
+    @cached_property
+    def documents(self) -> tuple[Document, ...]:
+        """Typed documents, in path order."""
+        return tuple(r.document for r in self.rows if r.outcome is Outcome.TYPED and r.document)
+
+    @cached_property
+    def parsed(self) -> tuple[Document, ...]:
+        """Every file whose front matter loaded, typed or not, in path order."""
+        return tuple(r.document for r in self.rows if r.document is not None)
+
+    def count(self, outcome: Outcome) -> int:
+        return sum(1 for row in self.rows if row.outcome is outcome)
+
+
+def is_markdown(path: str) -> bool:
+    return path.lower().endswith(".md")
+
+
+def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy) -> Census:
+    classifier = Classifier(taxonomy)
+    rows = [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+    return Census(corpus_root, tuple(rows))
+
+
+def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row:
+    if entry.kind is not EntryKind.FILE:
+        reason = UNWALKABLE_REASONS[entry.kind]
+        if entry.kind is EntryKind.SYMLINK and entry.detail:
+            reason += f" (it points at `{entry.detail}`)"
+        return Row(entry.path, Outcome.UNWALKABLE, reason)
+    exclusion = excluded_by(entry.path, exclusions)
+    if exclusion:
+        return Row(entry.path, Outcome.EXCLUDED, f"excluded by `{exclusion.pattern}`: {exclusion.reason}",
+                   exclusion=exclusion)
+    if not is_markdown(entry.path):
+        return Row(entry.path, Outcome.NOT_A_DOCUMENT, "not a Markdown file")
+    return classifier.read(repo, entry.path)
+
+
+def excluded_by(path: str, exclusions: tuple[Exclusion, ...]) -> Exclusion | None:
+    for exclusion in exclusions:
+        if compile_pattern(exclusion.pattern).matches(path):
+            return exclusion
+    return None
+
+
+def read_regular(path: Path) -> bytes:
+    """Read a regular file without following a symlink or blocking on a pipe."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "no longer a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+class Classifier:
+    """Reads one Markdown file and decides its outcome: unreadable, untyped or typed."""
+
+    def __init__(self, taxonomy: Taxonomy) -> None:
+        self.taxonomy = taxonomy
+        self.shelves = list(taxonomy.shelves.values())
+
+    def read(self, repo: Path, path: str) -> Row:
+        try:
+            data = read_regular(repo / path)
+        except OSError as error:
+            return Row(path, Outcome.UNREADABLE, f"could not be read ({error.strerror or error})")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            return Row(path, Outcome.UNREADABLE, f"not UTF-8 text (byte {error.start} cannot be decoded)")
+        return self.classify(path, text.removeprefix("\ufeff"), digest(data))
+
+    def classify(self, path: str, text: str, content_digest: str) -> Row:
+        try:
+            parts = split(text)
+        except FrontMatterRefusal as refusal:
+            return Row(path, Outcome.UNREADABLE, str(refusal))
+        shelves = self.matching_shelves(path)
+        document = None
+        if parts.front is not None:
+            document = Document(path, None, parts.front, text, parts.body, parts.body_line, content_digest)
+        if not shelves:
+            return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document)
+        if len(shelves) > 1:
+            names = " and ".join(f"`{s.name}`" for s in shelves)
+            return Row(path, Outcome.UNTYPED, f"shelves {names} claim it equally, and a tie is not a coin flip",
+                       document=document)
+        shelf = shelves[0]
+        derivation = [f"shelf `{shelf.name}` matched on `{shelf.path}`"]
+        if document is None:
+            return Row(path, Outcome.UNTYPED, "no front matter, so nobody has typed this file",
+                       derivation=tuple(derivation))
+        kind, why = self.kind_on(shelf, document)
+        if kind is None:
+            return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document)
+        derivation.append(why)
+        typed = Document(path, kind, parts.front, text, parts.body, parts.body_line, content_digest)
+        return Row(path, Outcome.TYPED, "", kind, tuple(derivation), typed)
+
+    def matching_shelves(self, path: str) -> list[Shelf]:
+        """The most specific shelves that match; more than one is a tie."""
+        matched = [s for s in self.shelves if s.pattern.matches(path)]
+        if not matched:
+            return []
+        best = max(s.pattern.specificity for s in matched)
+        return [s for s in matched if s.pattern.specificity == best]
+
+    def kind_on(self, shelf: Shelf, document: Document) -> tuple[str | None, str]:
+        if shelf.homogeneous:
+            kind = shelf.kind or ""
+            why = f"`{shelf.name}` is homogeneous, so placement carries the kind `{kind}`"
+        else:
+            field = shelf.discriminator or ""
+            named = scalar_text(document.front.get(field))
+            if named is None:
+                return None, f"the shelf `{shelf.name}` is heterogeneous and the document declares no `{field}`"
+            if named not in shelf.kinds:
+                admitted = ", ".join(shelf.kinds)
+                return None, f"`{field}: {named}` is not a kind the shelf `{shelf.name}` carries ({admitted})"
+            kind = named
+            why = f"`{shelf.name}` is heterogeneous, and `{field}: {named}` names the kind `{kind}`"
+        declared = self.taxonomy.kinds.get(kind)
+        if declared is None or declared.abstract:
+            return None, f"the shelf resolves to `{kind}`, which is abstract or undeclared, and no document is"
+        return kind, why

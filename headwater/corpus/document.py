@@ -1,0 +1,55 @@
+"""A Markdown file with front matter: its facets, identifier, relations and (lazily) body."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from headwater.corpus.body import Body, parse
+from headwater.yaml.nodes import Map, Node, Scalar, scalar_text
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str
+    kind: str | None
+    front: Map
+    text: str
+    body_text: str
+    body_line: int
+    digest: str
+
+    def value(self, facet: str | None) -> Node | None:
+        return self.front.get(facet) if facet else None
+
+    def text_of(self, facet: str | None) -> str | None:
+        """A facet's scalar text, or None when absent, blank or not a scalar."""
+        value = scalar_text(self.value(facet))
+        return value.strip() if value and value.strip() else None
+
+    @property
+    def id(self) -> str | None:
+        return self.text_of("id")
+
+    @property
+    def id_node(self) -> Node | None:
+        return self.front.get("id")
+
+    @property
+    def warrant(self) -> str | None:
+        provenance = self.front.get("provenance")
+        if isinstance(provenance, Map):
+            return scalar_text(provenance.get("warrant"))
+        return None
+
+    @property
+    def relations(self) -> Node | None:
+        return self.front.get("relations")
+
+    @cached_property
+    def body(self) -> Body:
+        return parse(self.body_text, self.body_line)
+
+    def line_of(self, key: str) -> tuple[int, int]:
+        found = self.front.key(key)
+        return (found.line, found.column) if isinstance(found, Scalar) else (0, 0)

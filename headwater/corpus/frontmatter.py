@@ -1,0 +1,44 @@
+"""Splitting a Markdown file into its front matter (strict YAML) and its body."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from headwater.yaml.nodes import Map
+from headwater.yaml.strict import YamlRefusal, load
+
+
+class FrontMatterRefusal(ValueError):
+    """The file opens a front-matter block that cannot be read: unterminated, or refused."""
+
+
+@dataclass(frozen=True)
+class Split:
+    front: Map | None  # None: the file has no front matter at all
+    body: str
+    body_line: int  # 1-based line of the file where the body starts
+
+
+def split(text: str) -> Split:
+    """`text` is decoded, BOM already stripped. CRLF is tolerated."""
+    if not (text.startswith("---\n") or text.startswith("---\r\n") or text.rstrip("\r\n") == "---"):
+        return Split(None, text, 1)
+    lines = text.splitlines(keepends=True)
+    for index in range(1, len(lines)):
+        if lines[index].rstrip("\r\n") == "---":
+            block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:index])
+            body = "".join(lines[index + 1 :])
+            return Split(_mapping(block), body, index + 2)
+    raise FrontMatterRefusal("front matter opens with `---` on line 1 and is never closed")
+
+
+def _mapping(block: str) -> Map:
+    try:
+        node = load(block, line_offset=1)
+    except YamlRefusal as refusal:
+        raise FrontMatterRefusal(f"front matter {refusal}") from None
+    if node is None:
+        return Map((), 2, 1)
+    if not isinstance(node, Map):
+        raise FrontMatterRefusal(f"front matter on line {node.line} is not a mapping")
+    return node

@@ -1,0 +1,55 @@
+"""The repository tree that `code_path` anchors bind against, listed lazily per subtree.
+
+A wildcard pattern lists only the subtree under its literal prefix; a literal pattern only
+asks whether its entry exists. Symlinks are listed, never followed; `.git` is never listed.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from headwater.corpus.census import excluded_by
+from headwater.corpus.walk import EntryKind, walk
+from headwater.hashing import sha256_hex
+from headwater.patterns import compile_pattern
+from headwater.taxonomy.declaration import Exclusion
+
+
+class SourceTree:
+    def __init__(self, repo: Path, exclusions: tuple[Exclusion, ...]) -> None:
+        self.repo = repo
+        self.exclusions = exclusions
+        self._listing = lru_cache(maxsize=None)(self._list)
+
+    def _list(self, prefix: str) -> tuple[str, ...]:
+        if not (self.repo / prefix).is_dir() if prefix else False:
+            return ()
+        entries = walk(self.repo, prefix)
+        return tuple(
+            e.path for e in entries
+            if e.kind in (EntryKind.FILE, EntryKind.SYMLINK) and not excluded_by(e.path, self.exclusions)
+        )
+
+    def exists(self, path: str) -> bool:
+        return os.path.lexists(self.repo / path)
+
+    def matches(self, pattern: str) -> tuple[str, ...]:
+        """Repository paths the pattern matches (a literal matches its own entry, even a directory)."""
+        compiled = compile_pattern(pattern)
+        if compiled.is_literal:
+            return (pattern,) if self.exists(pattern) else ()
+        return tuple(p for p in self._listing(compiled.literal_prefix) if compiled.matches(p))
+
+    def revision(self, paths: tuple[str, ...]) -> str:
+        """The content digest of what an anchor matches: path and bytes of each file, sorted."""
+        lines = []
+        for path in sorted(paths):
+            full = self.repo / path
+            if full.is_file() and not full.is_symlink():
+                lines.append(f"{path}\t{sha256_hex(full.read_bytes())}\n")
+            elif full.is_dir() and not full.is_symlink():
+                for child in self._listing(path):
+                    lines.append(f"{child}\t{sha256_hex((self.repo / child).read_bytes())}\n")
+        return "sha256:" + sha256_hex("".join(sorted(set(lines))).encode("utf-8"))

@@ -1,0 +1,315 @@
+"""The corpus graph: documents and anchors as nodes, typed relation edges, the identifier index.
+
+Built once per process from the census, in path order, so every traversal is deterministic.
+The dataclasses are the truth; the networkx MultiDiGraph is an index over them, built on first
+use. Building decides identity only: legality and severity are `check`'s business, so problems
+are recorded here with their position and turned into findings there.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from headwater.corpus.census import Census
+from headwater.corpus.document import Document
+from headwater.corpus.tree import SourceTree
+from headwater.paths import OutsidePath, normalize
+from headwater.patterns import opening_wildcard
+from headwater.taxonomy.model import Relation, Taxonomy
+from headwater.yaml.nodes import Map, Node, Scalar, Seq
+
+if TYPE_CHECKING:
+    import networkx
+
+
+class Bound(Enum):
+    DOCUMENT = "document"
+    ANCHOR = "anchor"
+    UNBOUND = "unbound"
+
+
+class ProblemKind(Enum):
+    RELATIONS_NOT_A_MAPPING = "relations_not_a_mapping"
+    UNKNOWN_RELATION = "unknown_relation"
+    ENTRY_WITHOUT_TO = "entry_without_to"
+    DUPLICATE_TARGET = "duplicate_target"
+    DUPLICATE_ID = "duplicate_id"
+    ID_NOT_A_SCALAR = "id_not_a_scalar"
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: ProblemKind
+    path: str
+    line: int
+    column: int
+    subject: str  # the key, id or target the problem is about
+    message: str
+
+
+@dataclass(frozen=True)
+class Anchor:
+    kind: str
+    patterns: tuple[str, ...]  # normalized and sorted: the anchor's identity
+    matched: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        return (self.kind, self.patterns)
+
+    @property
+    def text(self) -> str:
+        return ", ".join(self.patterns)
+
+    def reaches(self, path: str) -> bool:
+        from headwater.patterns import compile_pattern
+
+        return any(compile_pattern(p).matches(path) for p in self.patterns)
+
+
+@dataclass(frozen=True)
+class Target:
+    bound: Bound
+    raw: str
+    path: str | None = None  # the document's path, when bound to a document
+    id: str | None = None
+    anchor: Anchor | None = None
+    reason: str = ""
+
+    @property
+    def text(self) -> str:
+        if self.anchor is not None:
+            return self.anchor.text
+        return self.id or self.raw
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    relation: Relation
+    written_as: str
+    inverse: bool  # written under the relation's inverse name
+    target: Target
+    attributes: tuple[tuple[str, Scalar], ...]
+    line: int
+    column: int
+
+    def attribute(self, name: str) -> str | None:
+        for key, value in self.attributes:
+            if key == name:
+                return value.text
+        return None
+
+
+@dataclass(frozen=True)
+class Graph:
+    taxonomy: Taxonomy
+    census: Census
+    edges: tuple[Edge, ...]
+    ids: dict[str, str]  # identifier → path of the typed document carrying it (first by path)
+    near_miss: dict[str, str]  # identifier → path of an untyped file carrying it
+    problems: tuple[Problem, ...]
+    anchors: dict[tuple[str, tuple[str, ...]], Anchor] = field(default_factory=dict)
+
+    @cached_property
+    def documents(self) -> dict[str, Document]:
+        return {d.path: d for d in self.census.documents}
+
+    @cached_property
+    def outbound(self) -> dict[str, tuple[Edge, ...]]:
+        grouped: dict[str, list[Edge]] = defaultdict(list)
+        for edge in self.edges:
+            grouped[edge.source].append(edge)
+        return {k: tuple(v) for k, v in grouped.items()}
+
+    @cached_property
+    def inbound(self) -> dict[str, tuple[Edge, ...]]:
+        grouped: dict[str, list[Edge]] = defaultdict(list)
+        for edge in self.edges:
+            if edge.target.bound is Bound.DOCUMENT and edge.target.path:
+                grouped[edge.target.path].append(edge)
+        return {k: tuple(v) for k, v in grouped.items()}
+
+    @property
+    def unbound(self) -> tuple[Edge, ...]:
+        return tuple(e for e in self.edges if e.target.bound is Bound.UNBOUND)
+
+    def document_by_id(self, identifier: str) -> Document | None:
+        path = self.ids.get(identifier)
+        return self.documents.get(path) if path else None
+
+    @cached_property
+    def nx(self) -> networkx.MultiDiGraph:
+        import networkx
+
+        graph = networkx.MultiDiGraph()
+        for document in self.census.documents:
+            graph.add_node(document.path, type="document", kind=document.kind, id=document.id)
+        for anchor in self.anchors.values():
+            graph.add_node(anchor.key, type="anchor", kind=anchor.kind, matched=anchor.matched)
+        for index, edge in enumerate(self.edges):
+            if edge.target.bound is Bound.DOCUMENT:
+                graph.add_edge(edge.source, edge.target.path, key=index, edge=edge)
+            elif edge.target.bound is Bound.ANCHOR and edge.target.anchor:
+                graph.add_edge(edge.source, edge.target.anchor.key, key=index, edge=edge)
+        return graph
+
+
+def build(taxonomy: Taxonomy, census: Census, tree: SourceTree) -> Graph:
+    builder = _Builder(taxonomy, census, tree)
+    builder.index()
+    for document in census.documents:
+        builder.edges_of(document)
+    return Graph(taxonomy, census, tuple(builder.edges), builder.ids, builder.near_miss,
+                 tuple(builder.problems), builder.anchors)
+
+
+class _Builder:
+    def __init__(self, taxonomy: Taxonomy, census: Census, tree: SourceTree) -> None:
+        self.taxonomy = taxonomy
+        self.census = census
+        self.tree = tree
+        self.edges: list[Edge] = []
+        self.ids: dict[str, str] = {}
+        self.near_miss: dict[str, str] = {}
+        self.problems: list[Problem] = []
+        self.anchors: dict[tuple[str, tuple[str, ...]], Anchor] = {}
+        self.paths_with_ids: dict[str, str] = {}
+
+    def problem(self, kind: ProblemKind, doc: Document, node: Node | None, subject: str, message: str) -> None:
+        line, column = (node.line, node.column) if node is not None else (0, 0)
+        self.problems.append(Problem(kind, doc.path, line, column, subject, message))
+
+    # -- identity ------------------------------------------------------------------------
+
+    def index(self) -> None:
+        claimed: dict[str, list[Document]] = defaultdict(list)
+        for document in self.census.documents:
+            node = document.id_node
+            if node is None:
+                continue
+            if not isinstance(node, Scalar):
+                self.problem(ProblemKind.ID_NOT_A_SCALAR, document, node, "id", "`id` is not a single value")
+                continue
+            if node.text.strip():
+                claimed[node.text.strip()].append(document)
+        for identifier, holders in claimed.items():
+            self.ids[identifier] = holders[0].path
+            self.paths_with_ids[holders[0].path] = identifier
+            if len(holders) > 1:
+                for doc in holders:
+                    others = ", ".join(d.path for d in holders if d is not doc)
+                    self.problem(ProblemKind.DUPLICATE_ID, doc, doc.id_node, identifier,
+                                 f"`{identifier}` is also declared by {others}")
+        for document in self.census.parsed:
+            if document.kind is None and document.id and document.id not in self.ids:
+                self.near_miss.setdefault(document.id, document.path)
+
+    # -- edges ---------------------------------------------------------------------------
+
+    def edges_of(self, document: Document) -> None:
+        block = document.relations
+        if block is None:
+            return
+        if not isinstance(block, Map):
+            self.problem(ProblemKind.RELATIONS_NOT_A_MAPPING, document, block, "relations",
+                         "`relations:` must map relation names to targets")
+            return
+        seen: set[tuple[str, str]] = set()
+        for key, value in block.entries:
+            named = self.taxonomy.relation_named(key.text)
+            if named is None:
+                self.problem(ProblemKind.UNKNOWN_RELATION, document, key, key.text,
+                             f"`{key.text}` is not a relation the taxonomy declares")
+                continue
+            relation, inverse = named
+            for entry in _entries(value):
+                self.edge(document, relation, key.text, inverse, entry, seen)
+
+    def edge(self, doc: Document, relation: Relation, written: str, inverse: bool, entry: Node,
+             seen: set[tuple[str, str]]) -> None:
+        attributes: tuple[tuple[str, Scalar], ...] = ()
+        target_node: Node | None = entry
+        if isinstance(entry, Map):
+            target_node = entry.get("to")
+            attributes = tuple((k.text, v) for k, v in entry.entries if k.text != "to" and isinstance(v, Scalar))
+            if target_node is None:
+                self.problem(ProblemKind.ENTRY_WITHOUT_TO, doc, entry, written,
+                             f"an entry under `{written}` has no `to`")
+                return
+        target = self.bind(relation, inverse, target_node)
+        identity = (relation.name + ("~" if inverse else ""), target.text)
+        if identity in seen:
+            self.problem(ProblemKind.DUPLICATE_TARGET, doc, entry, target.text,
+                         f"`{written}` names `{target.text}` twice")
+            return
+        seen.add(identity)
+        self.edges.append(Edge(doc.path, relation, written, inverse, target, attributes,
+                               entry.line, entry.column))
+
+    def bind(self, relation: Relation, inverse: bool, node: Node) -> Target:
+        far = relation.sources if inverse else relation.targets
+        far_anchors = [a for a in far if self.taxonomy.is_anchor_kind(a)]
+        far_kinds = [k for k in far if k in self.taxonomy.kinds]
+        if isinstance(node, Seq):
+            raws = [i.text for i in node.items if isinstance(i, Scalar)]
+            if far_anchors and len(raws) == len(node.items) and raws:
+                return self.anchor(far_anchors[0], raws)
+            return Target(Bound.UNBOUND, ", ".join(raws), reason="a list of patterns where an identifier belongs")
+        if not isinstance(node, Scalar) or not node.text.strip():
+            return Target(Bound.UNBOUND, "", reason="an empty target names nothing")
+        raw = node.text.strip()
+        if raw in self.ids:
+            return Target(Bound.DOCUMENT, raw, path=self.ids[raw], id=raw)
+        if far_kinds and raw in self.near_miss:
+            return Target(Bound.UNBOUND, raw, reason=f"`{raw}` is carried by {self.near_miss[raw]}, which is untyped")
+        if far_kinds and (self.shaped_like_id(raw) or not far_anchors):
+            return Target(Bound.UNBOUND, raw, reason=self.missing_document(raw))
+        return self.anchor(far_anchors[0], [raw])
+
+    def shaped_like_id(self, raw: str) -> bool:
+        return any(s.regex.match(raw) or (s.fixed_prefix and raw.startswith(s.fixed_prefix))
+                   for s in self.taxonomy.schemes.values())
+
+    def missing_document(self, raw: str) -> str:
+        try:
+            path = normalize(raw)
+        except OutsidePath:
+            path = ""
+        identifier = self.paths_with_ids.get(path)
+        if identifier:
+            return f"`{raw}` is a path; a document target is an identifier: write `{identifier}`"
+        return f"no document carries `{raw}`"
+
+    def anchor(self, kind: str, raws: list[str]) -> Target:
+        text = ", ".join(raws)
+        patterns = []
+        for raw in raws:
+            try:
+                pattern = normalize(raw)
+            except OutsidePath:
+                return Target(Bound.UNBOUND, text, reason=f"`{raw}` climbs above the repository or is absolute")
+            if not pattern:
+                return Target(Bound.UNBOUND, text, reason="an empty anchor names nothing")
+            if opening_wildcard(pattern):
+                return Target(Bound.UNBOUND, text,
+                              reason=f"`{raw}` opens with a wildcard, and no literal segment bounds the search")
+            patterns.append(pattern)
+        key = (kind, tuple(sorted(set(patterns))))
+        anchor = self.anchors.get(key)
+        if anchor is None:
+            matched = tuple(sorted({m for p in key[1] for m in self.tree.matches(p)}))
+            anchor = self.anchors[key] = Anchor(kind, key[1], matched)
+        if not anchor.matched:
+            return Target(Bound.UNBOUND, text, anchor=anchor, reason=f"`{anchor.text}` matches nothing in the repository")
+        return Target(Bound.ANCHOR, text, anchor=anchor)
+
+
+def _entries(value: Node) -> tuple[Node, ...]:
+    if isinstance(value, Seq):
+        return value.items
+    return (value,)

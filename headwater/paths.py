@@ -1,0 +1,97 @@
+"""Reading a path a user or an agent typed: lexical normalization and confinement to the root."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class OutsidePath(ValueError):
+    """The path leaves the repository, or is not a path it can read."""
+
+
+def normalize(text: str) -> str:
+    """`\\` → `/`, drop empty and `.` segments, resolve `..` lexically; refuse a climb or an
+    absolute path. The result is repository-relative, or "" for the root itself."""
+    if "\x00" in text:
+        raise OutsidePath(text)
+    cleaned = text.strip().replace("\\", "/")
+    if cleaned.startswith("/"):
+        raise OutsidePath(text)
+    parts: list[str] = []
+    for segment in cleaned.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if not parts:
+                raise OutsidePath(text)
+            parts.pop()
+        else:
+            parts.append(segment)
+    return "/".join(parts)
+
+
+def relative_to_root(text: str, root: Path) -> str:
+    """A typed path as the repository-relative form the census uses.
+
+    `./x`, `a/../x` and an absolute path under the root all mean `x`. Anything else that
+    leaves the root (absolute elsewhere, `..` above it, `~`, a symlink leading out, NUL,
+    undecodable bytes) raises OutsidePath.
+    """
+    if "\x00" in text or not _encodable(text):
+        raise OutsidePath(text)
+    candidate = text.strip().replace("\\", "/")
+    if candidate.startswith("/"):
+        candidate = _under_root(candidate, root)
+    relative = normalize(candidate)
+    if _leaves_through_symlink(relative, root):
+        raise OutsidePath(text)
+    return relative
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _under_root(absolute: str, root: Path) -> str:
+    lexical = os.path.normpath(absolute)
+    for base in {os.path.abspath(root), os.path.realpath(root)}:
+        if lexical == base:
+            return ""
+        if lexical.startswith(base.rstrip("/") + "/"):
+            return lexical[len(base.rstrip("/")) + 1 :]
+    raise OutsidePath(absolute)
+
+
+def _leaves_through_symlink(relative: str, root: Path) -> bool:
+    """True when some component of the path is a symlink whose target is outside the root."""
+    if not relative:
+        return False
+    real_root = os.path.realpath(root)
+    current = Path(root)
+    for segment in relative.split("/"):
+        current = current / segment
+        if current.is_symlink():
+            target = os.path.realpath(current)
+            return not (target == real_root or target.startswith(real_root.rstrip("/") + "/"))
+        if not current.exists():
+            return False
+    return False
+
+
+def symlink_on_the_way(relative: str, root: Path) -> str | None:
+    """The first component of `relative` (itself included) that is a symlink, if any."""
+    current = Path(root)
+    walked: list[str] = []
+    for segment in relative.split("/") if relative else []:
+        current = current / segment
+        walked.append(segment)
+        if current.is_symlink():
+            return "/".join(walked)
+        if not current.exists():
+            return None
+    return None

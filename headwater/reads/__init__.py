@@ -1,0 +1,1 @@
+"""Reads: answers from the snapshot. They never write, never open the network."""

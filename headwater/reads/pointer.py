@@ -1,0 +1,34 @@
+"""The pointer: how every read names a document — never its body, never a heading in it."""
+
+from __future__ import annotations
+
+from headwater.corpus.document import Document
+from headwater.taxonomy.model import Taxonomy
+
+ASSERTED = "[asserted: nobody accepted this document]"
+
+
+def pointer(doc: Document, tax: Taxonomy) -> dict:
+    """The JSON pointer; absent values are absent members, `unwarranted` always present."""
+    return {
+        "path": doc.path,
+        "kind": doc.kind,
+        "id": doc.id,
+        "name": doc.text_of(tax.facet_for_role("name")),
+        "purpose": tax.purpose_of(doc.kind) if doc.kind else None,
+        "summary": doc.text_of(tax.facet_for_role("scent")),
+        "unwarranted": doc.warrant == "asserted",
+    }
+
+
+def pointer_line(doc: Document, tax: Taxonomy) -> str:
+    """`path (name) — summary [asserted: …]`: the only read line that carries an em dash."""
+    shape = pointer(doc, tax)
+    line = shape["path"]
+    if shape.get("name"):
+        line += f" ({shape['name']})"
+    if shape.get("summary"):
+        line += f" — {shape['summary']}"
+    if shape["unwarranted"]:
+        line += f" {ASSERTED}"
+    return line

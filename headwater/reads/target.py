@@ -1,0 +1,62 @@
+"""Reading a path-or-identifier argument into a census row, or one refusal sentence.
+
+Shared by `explain`, `show`, `related` and the MCP tools, so they agree to the word.
+"""
+
+from __future__ import annotations
+
+from headwater.corpus.census import Outcome, Row, excluded_by
+from headwater.errors import Refusal
+from headwater.paths import OutsidePath, relative_to_root
+from headwater.snapshot import Snapshot
+
+OUTSIDE = "is outside this repository, or is not a path it can read"
+
+
+def outside_sentence(argument: str) -> str:
+    return f"{argument} {OUTSIDE}"
+
+
+def find_row(snapshot: Snapshot, argument: str, verb: str) -> Row:
+    """The census row the argument names; refusals checked in the documented order."""
+    row = _lookup(snapshot, argument)
+    if row is None:
+        raise Refusal(_missing(snapshot, argument))
+    if row.outcome is Outcome.EXCLUDED and row.exclusion:
+        raise Refusal(f"`{argument}` is excluded by `{row.exclusion.pattern}`")
+    if row.outcome in (Outcome.UNWALKABLE, Outcome.UNREADABLE):
+        raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing")
+    return row
+
+
+def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
+    rows = snapshot.census.by_path
+    if argument in rows:
+        return rows[argument]
+    path = snapshot.graph.ids.get(argument.strip())
+    if path:
+        return rows[path]
+    try:
+        relative = relative_to_root(argument, snapshot.root)
+    except OutsidePath:
+        return None
+    return rows.get(relative)
+
+
+def _missing(snapshot: Snapshot, argument: str) -> str:
+    text = argument.strip()
+    for scheme in snapshot.taxonomy.schemes.values():
+        if scheme.regex.match(text) or (scheme.fixed_prefix and text.startswith(scheme.fixed_prefix)):
+            return f"`{argument}` is shaped like an identifier of this corpus, and no document declares it"
+    try:
+        relative = relative_to_root(argument, snapshot.root)
+    except OutsidePath:
+        return f"`{argument}` {OUTSIDE}"
+    root = snapshot.census.root
+    inside = not root or relative == root or relative.startswith(root + "/")
+    if not inside:
+        return f"`{argument}` is outside every corpus root this repository declares"
+    exclusion = excluded_by(relative, snapshot.declaration.exclusions)
+    if exclusion:
+        return f"`{argument}` is excluded by `{exclusion.pattern}`"
+    return f"`{argument}` is a path of this corpus, with no document written there yet"

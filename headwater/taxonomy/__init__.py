@@ -1,0 +1,1 @@
+"""The taxonomy: consumer declaration, packages, overlays, validation, the lock, the kinds."""

@@ -1,0 +1,250 @@
+"""Validation of a resolved taxonomy: every problem is one line naming its address.
+
+A taxonomy that does not validate gets no lock, so every later verb may trust the lock.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from headwater.patterns import opening_wildcard
+from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, STATE_ROLES, Taxonomy
+
+TOP = ("taxonomy", "version", "purposes", "vocabularies", "facets", "kinds", "relations",
+       "anchors", "regimes", "shelves", "identifier_schemes")
+KEYS = {
+    "purposes": ("intent", "answers"),
+    "facets": ("type", "values", "required", "role", "stale_after_days", "guidance"),
+    "kinds": ("abstract", "is_a", "purpose", "identifier", "lifecycle", "voice", "language",
+              "facets", "sections", "write_when"),
+    "relations": ("family", "from", "to", "inverse", "reciprocal", "on_target",
+                  "lifecycle_sensitive", "invalid_when", "attributes", "governing_end"),
+    "anchors": ("resolver",),
+    "shelves": ("path", "homogeneous", "kind", "discriminator", "kinds", "layout", "title"),
+    "identifier_schemes": ("pattern", "namespace", "allocation"),
+}
+REGIME_KEYS = {
+    "lifecycle": ("initial", "transitions", "retain_terminal"),
+    "voice": ("forbid",),
+    "language": ("tag", "retired_terms"),
+}
+VOICE_CATEGORIES = ("future_intent", "change_narration", "phased_rollout")
+FACET_TYPES = ("string", "date", "integer")
+ALLOCATIONS = ("reconcile-first", "minted-once")
+BOOLEAN = ("true", "false")
+NAMESPACE = re.compile(r"^[A-Za-z0-9]+$")
+
+
+def validate(tree: Any) -> list[str]:
+    if not isinstance(tree, dict):
+        return ["(top): the taxonomy must be a mapping"]
+    problems = _shape(tree)
+    if problems:
+        return problems
+    return _references(Taxonomy(tree))
+
+
+def _shape(tree: dict) -> list[str]:
+    problems = [f"{key}: is not a declaration this engine reads" for key in tree if key not in TOP]
+    for section, allowed in KEYS.items():
+        entries = tree.get(section, {})
+        if not isinstance(entries, dict):
+            problems.append(f"{section}: must be a mapping of names to declarations")
+            continue
+        for name, body in entries.items():
+            if not isinstance(body, dict):
+                problems.append(f"{section}.{name}: must be a mapping")
+                continue
+            problems += [f"{section}.{name}.{k}: is not a member a declaration here may have"
+                         for k in body if k not in allowed]
+    regimes = tree.get("regimes", {})
+    if not isinstance(regimes, dict):
+        return problems + ["regimes: must be a mapping"]
+    for family, entries in regimes.items():
+        if family not in REGIME_KEYS:
+            problems.append(f"regimes.{family}: is not a regime family (lifecycle, voice, language)")
+        elif not isinstance(entries, dict) or not all(isinstance(b, dict) for b in entries.values()):
+            problems.append(f"regimes.{family}: must map names to mappings")
+        else:
+            problems += [f"regimes.{family}.{name}.{k}: is not a member a regime may have"
+                         for name, body in entries.items() for k in body if k not in REGIME_KEYS[family]]
+    return problems
+
+
+def _references(tax: Taxonomy) -> list[str]:
+    return (_facets(tax) + _kinds(tax) + _relations(tax) + _shelves(tax) + _schemes(tax)
+            + _regimes(tax) + _purposes(tax))
+
+
+def _facets(tax: Taxonomy) -> list[str]:
+    problems, roles = [], {}
+    for name, raw in tax.raw.get("facets", {}).items():
+        where = f"facets.{name}"
+        if str(raw.get("type", "string")) not in FACET_TYPES:
+            problems.append(f"{where}.type: must be one of {', '.join(FACET_TYPES)}")
+        role = raw.get("role")
+        if role is not None:
+            if role not in FACET_ROLES:
+                problems.append(f"{where}.role: `{role}` is not a role (roles: {', '.join(FACET_ROLES)})")
+            elif role in roles:
+                problems.append(f"{where}.role: `{role}` is already the role of `{roles[role]}`")
+            roles[role] = name
+        values = raw.get("values")
+        if values is not None and not isinstance(values, list):
+            problems.append(f"{where}.values: must be a list (or a `$vocabularies` reference)")
+        for flag in ("required",):
+            if flag in raw and str(raw[flag]) not in BOOLEAN:
+                problems.append(f"{where}.{flag}: must be true or false")
+        if "stale_after_days" in raw and not str(raw["stale_after_days"]).isdigit():
+            problems.append(f"{where}.stale_after_days: must be a whole number of days")
+    return problems
+
+
+def _kinds(tax: Taxonomy) -> list[str]:
+    problems = []
+    for kind in tax.kinds.values():
+        where = f"kinds.{kind.name}"
+        if kind.is_a and kind.is_a not in tax.kinds:
+            problems.append(f"{where}.is_a: names `{kind.is_a}`, which is not a kind")
+        elif len(tax.chain(kind.name)) != _chain_length(tax, kind.name):
+            problems.append(f"{where}.is_a: the `is_a` chain runs in a cycle")
+        if kind.purpose and kind.purpose not in tax.purposes:
+            problems.append(f"{where}.purpose: names `{kind.purpose}`, which is not a purpose")
+        if not kind.abstract and not tax.purpose_of(kind.name):
+            problems.append(f"{where}: a concrete kind must serve a purpose, its own or inherited")
+        if kind.scheme and kind.scheme not in tax.schemes:
+            problems.append(f"{where}.identifier.scheme: names `{kind.scheme}`, which is not a scheme")
+        if kind.lifecycle and kind.lifecycle not in tax.lifecycles:
+            problems.append(f"{where}.lifecycle: names `{kind.lifecycle}`, which is not a lifecycle regime")
+        if kind.voice and kind.voice not in (tax.regimes.get("voice") or {}):
+            problems.append(f"{where}.voice: names `{kind.voice}`, which is not a voice regime")
+        if kind.language and kind.language not in (tax.regimes.get("language") or {}):
+            problems.append(f"{where}.language: names `{kind.language}`, which is not a language regime")
+        for facet in kind.require + kind.forbid + tuple(kind.narrowed):
+            if facet not in tax.facets:
+                problems.append(f"{where}.facets: names `{facet}`, which is not a facet")
+        for facet, subset in kind.narrowed.items():
+            declared = tax.facets.get(facet)
+            if declared and declared.values and not set(subset) <= set(declared.values):
+                problems.append(f"{where}.facets.values.{facet}: may only narrow the declared values")
+        if kind.abstract and not any(tax.is_a(k, kind.name) for k in tax.concrete_kinds):
+            problems.append(f"{where}: an abstract kind that no concrete kind inherits is a dead leaf")
+    return problems
+
+
+def _chain_length(tax: Taxonomy, kind: str) -> int:
+    length, current, seen = 0, tax.kinds.get(kind), set()
+    while current is not None:
+        if current.name in seen:
+            return -1
+        seen.add(current.name)
+        length += 1
+        current = tax.kinds.get(current.is_a) if current.is_a else None
+    return length
+
+
+def _relations(tax: Taxonomy) -> list[str]:
+    problems, names = [], set(tax.relations)
+    for rel in tax.relations.values():
+        where = f"relations.{rel.name}"
+        if rel.family not in FAMILIES:
+            problems.append(f"{where}.family: must be one of {', '.join(FAMILIES)}")
+        if not rel.sources or not rel.targets:
+            problems.append(f"{where}: needs both `from` and `to`")
+        for end in rel.sources:
+            if end not in tax.kinds:
+                problems.append(f"{where}.from: names `{end}`, which is not a kind")
+        for end in rel.targets:
+            if end not in tax.kinds and end not in tax.anchors:
+                problems.append(f"{where}.to: names `{end}`, which is neither a kind nor an anchor")
+        if rel.inverse:
+            if rel.inverse in names:
+                problems.append(f"{where}.inverse: `{rel.inverse}` is already a relation name")
+            names.add(rel.inverse)
+        if rel.reciprocal not in (None, "required", "symmetric"):
+            problems.append(f"{where}.reciprocal: must be required or symmetric")
+        if rel.reciprocal == "required" and not rel.inverse:
+            problems.append(f"{where}.reciprocal: a required far half needs an `inverse` name")
+        if rel.governing_end not in ("source", "target", "neither"):
+            problems.append(f"{where}.governing_end: must be source, target or neither")
+        state_facet = tax.facets.get(tax.facet_for_role("state") or "")
+        if rel.set_state and (not state_facet or rel.set_state not in (state_facet.values or ())):
+            problems.append(f"{where}.on_target.set_state: `{rel.set_state}` is not a state")
+        for facet in rel.invalid_when_both:
+            if facet not in tax.facets:
+                problems.append(f"{where}.invalid_when.both: names `{facet}`, which is not a facet")
+    return problems
+
+
+def _shelves(tax: Taxonomy) -> list[str]:
+    problems = []
+    for shelf in tax.shelves.values():
+        where = f"shelves.{shelf.name}"
+        if opening_wildcard(shelf.path):
+            problems.append(f"{where}.path: `{shelf.path}` opens with a wildcard, and no literal segment bounds it")
+        if shelf.homogeneous:
+            if shelf.kind not in tax.kinds:
+                problems.append(f"{where}.kind: names `{shelf.kind}`, which is not a kind")
+            elif tax.kinds[shelf.kind].abstract:
+                problems.append(f"{where}.kind: `{shelf.kind}` is abstract, and no document is")
+        else:
+            if not shelf.discriminator or shelf.discriminator not in tax.facets:
+                problems.append(f"{where}.discriminator: a heterogeneous shelf needs a declared facet")
+            for kind in shelf.kinds:
+                if kind not in tax.kinds:
+                    problems.append(f"{where}.kinds: names `{kind}`, which is not a kind")
+                elif tax.kinds[kind].abstract:
+                    problems.append(f"{where}.kinds: `{kind}` is abstract, and no document is")
+    return problems
+
+
+def _schemes(tax: Taxonomy) -> list[str]:
+    problems, prefixes = [], {}
+    for scheme in tax.schemes.values():
+        where = f"identifier_schemes.{scheme.name}"
+        if "{seq" not in scheme.pattern and "{slug}" not in scheme.pattern:
+            problems.append(f"{where}.pattern: needs `{{seq:04d}}` or `{{slug}}`")
+        leftover = PLACEHOLDER.sub("", scheme.pattern)
+        if "{" in leftover or "}" in leftover:
+            problems.append(f"{where}.pattern: only {{namespace}}, {{seq:0Nd}} and {{slug}} are placeholders")
+        if scheme.allocation not in ALLOCATIONS:
+            problems.append(f"{where}.allocation: must be one of {', '.join(ALLOCATIONS)}")
+        if not scheme.namespace:
+            problems.append(
+                f"{where}: carries no namespace after resolution. Add "
+                f"`identifier_schemes.{scheme.name}.namespace: <NS>` under `add:` in the overlay"
+            )
+        elif not NAMESPACE.match(scheme.namespace):
+            problems.append(f"{where}.namespace: `{scheme.namespace}` must be letters and digits")
+        prefix = scheme.fixed_prefix
+        for other, other_prefix in prefixes.items():
+            if prefix.startswith(other_prefix) or other_prefix.startswith(prefix):
+                problems.append(f"{where}: admits identifiers that `{other}` admits too")
+        prefixes[scheme.name] = prefix
+    return problems
+
+
+def _regimes(tax: Taxonomy) -> list[str]:
+    problems = []
+    state_facet = tax.facets.get(tax.facet_for_role("state") or "")
+    states = set(state_facet.values or ()) if state_facet else set()
+    for life in tax.lifecycles.values():
+        where = f"regimes.lifecycle.{life.name}"
+        for state in [life.initial, *life.transitions, *(s for n in life.transitions.values() for s in n)]:
+            if states and state not in states:
+                problems.append(f"{where}: `{state}` is not a value of the state facet")
+    for name, raw in (tax.regimes.get("voice") or {}).items():
+        for category in raw.get("forbid") or []:
+            if category not in VOICE_CATEGORIES:
+                problems.append(f"regimes.voice.{name}.forbid: `{category}` is not a category")
+    for name, raw in (tax.raw.get("vocabularies") or {}).items():
+        for entry in raw if isinstance(raw, list) else []:
+            if isinstance(entry, dict) and entry.get("role") and entry["role"] not in STATE_ROLES:
+                problems.append(f"vocabularies.{name}: `{entry['role']}` is not a state role")
+    return problems
+
+
+def _purposes(tax: Taxonomy) -> list[str]:
+    served = {tax.purpose_of(k) for k in tax.concrete_kinds}
+    return [f"purposes.{name}: no concrete kind serves it" for name in tax.purposes if name not in served]

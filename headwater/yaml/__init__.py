@@ -1,0 +1,1 @@
+"""The strict YAML dialect shared by front matter, taxonomy files and the lock."""

@@ -1,0 +1,65 @@
+"""Loaded YAML as positioned nodes: every scalar stays text and keeps its line and column."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    text: str
+    line: int  # 1-based, in the file the text came from
+    column: int  # 1-based, in code points
+    quoted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Seq:
+    items: tuple[Node, ...]
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    entries: tuple[tuple[Scalar, Node], ...]
+    line: int
+    column: int
+    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for position, (key, _) in enumerate(self.entries):
+            self._index.setdefault(key.text, position)
+
+    def get(self, key: str) -> Node | None:
+        position = self._index.get(key)
+        return None if position is None else self.entries[position][1]
+
+    def key(self, key: str) -> Scalar | None:
+        position = self._index.get(key)
+        return None if position is None else self.entries[position][0]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._index
+
+    def keys(self) -> list[str]:
+        return [key.text for key, _ in self.entries]
+
+
+Node = Union[Scalar, Seq, Map]
+Plain = Union[str, list["Plain"], dict[str, "Plain"]]
+
+
+def to_plain(node: Node) -> Plain:
+    """Drop positions: mappings become dicts (order kept), sequences lists, scalars str."""
+    if isinstance(node, Scalar):
+        return node.text
+    if isinstance(node, Seq):
+        return [to_plain(item) for item in node.items]
+    return {key.text: to_plain(value) for key, value in node.entries}
+
+
+def scalar_text(node: Node | None) -> str | None:
+    """The text of a scalar node, or None for anything else (absent, list, mapping)."""
+    return node.text if isinstance(node, Scalar) else None
