@@ -1,0 +1,72 @@
+"""The graph: documents, anchors, typed edges with target outcomes, the identifier index."""
+
+from headwater.clock import run_date
+from headwater.graph import Bound, ProblemKind
+from headwater.snapshot import load
+
+TODAY = run_date("2026-11-01")
+
+
+def edge_map(snapshot):
+    return {(e.source.rsplit("/", 1)[1], e.written_as, e.target.text): e for e in snapshot.graph.edges}
+
+
+def test_edges_bind_to_documents_and_anchors(quickstart):
+    edges = edge_map(load(quickstart, TODAY))
+    supersedes = edges[("0002-deliver-at-least-once.md", "supersedes", "ACME-DR-0001")]
+    assert supersedes.target.bound is Bound.DOCUMENT
+    assert supersedes.target.path == "docs/decisions/0001-store-attempts-in-postgres.md"
+    governs = edges[("queue-retries.md", "governs", "src/queue/backoff.py, src/queue/retry.py")]
+    assert governs.target.bound is Bound.ANCHOR
+    assert governs.target.anchor.matched == ("src/queue/backoff.py", "src/queue/retry.py")
+    assert edges[("queue-retries.md", "traces_to", "ACME-DR-0002")].attribute("cue") == \
+        "why a duplicate delivery is acceptable"
+
+
+def test_an_inverse_name_folds_onto_its_relation(quickstart):
+    edges = edge_map(load(quickstart, TODAY))
+    half = edges[("0001-store-attempts-in-postgres.md", "superseded_by", "ACME-DR-0002")]
+    assert half.relation.name == "supersedes" and half.inverse
+
+
+def test_unbound_targets_say_why(quickstart):
+    doc = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    doc.write_text(doc.read_text().replace(
+        "  constrains: ACME-SPEC-0002\n",
+        "  constrains: [ACME-DR-0042, docs/specifications/ingest-api.md]\n"
+        "  traces_to: [src/nowhere/**, ../escape.py]\n"))
+    edges = edge_map(load(quickstart, TODAY))
+    name = "0003-rate-limit-per-tenant.md"
+    assert edges[(name, "constrains", "ACME-DR-0042")].target.reason == "no document carries `ACME-DR-0042`"
+    assert "write `ACME-SPEC-0002`" in edges[(name, "constrains", "docs/specifications/ingest-api.md")].target.reason
+    assert edges[(name, "traces_to", "src/nowhere/**")].target.reason.endswith("matches nothing in the repository")
+    assert edges[(name, "traces_to", "../escape.py")].target.bound is Bound.UNBOUND
+
+
+def test_building_records_problems_with_their_lines(quickstart):
+    one = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    one.write_text(one.read_text().replace("id: ACME-DR-0003", "id: ACME-DR-0002").replace(
+        "  constrains: ACME-SPEC-0002\n",
+        "  rhymes_with: ACME-DR-0001\n  traces_to:\n    - cue: no target\n"
+        "    - ACME-DR-0001\n    - ACME-DR-0001\n"))
+    problems = {(p.kind, p.path.rsplit("/", 1)[1], p.line) for p in load(quickstart, TODAY).graph.problems}
+    assert (ProblemKind.UNKNOWN_RELATION, "0003-rate-limit-per-tenant.md", 11) in problems
+    assert (ProblemKind.ENTRY_WITHOUT_TO, "0003-rate-limit-per-tenant.md", 13) in problems
+    assert (ProblemKind.DUPLICATE_TARGET, "0003-rate-limit-per-tenant.md", 15) in problems
+    assert (ProblemKind.DUPLICATE_ID, "0002-deliver-at-least-once.md", 2) in problems
+    assert (ProblemKind.DUPLICATE_ID, "0003-rate-limit-per-tenant.md", 2) in problems
+
+
+def test_an_untyped_file_with_an_id_is_a_near_miss(quickstart):
+    note = quickstart / "docs/notes/meeting-2026-09.md"
+    note.write_text("---\nid: ACME-DR-0099\n---\n" + note.read_text())
+    graph = load(quickstart, TODAY).graph
+    assert graph.near_miss == {"ACME-DR-0099": "docs/notes/meeting-2026-09.md"}
+    assert "ACME-DR-0099" not in graph.ids
+
+
+def test_the_networkx_index_holds_every_bound_edge(quickstart):
+    graph = load(quickstart, TODAY).graph
+    bound = [e for e in graph.edges if e.target.bound is not Bound.UNBOUND]
+    assert graph.nx.number_of_edges() == len(bound)
+    assert graph.nx.nodes["docs/decisions/0002-deliver-at-least-once.md"]["kind"] == "decision"

@@ -1,0 +1,52 @@
+import pytest
+
+from headwater.yaml.nodes import Map, Scalar, to_plain
+from headwater.yaml.strict import YamlRefusal, load
+
+
+def test_scalars_stay_the_text_the_author_wrote():
+    node = load("a: true\nb: 1.10\nc: null\nd: 2026-01-01\n")
+    assert to_plain(node) == {"a": "true", "b": "1.10", "c": "null", "d": "2026-01-01"}
+
+
+def test_every_key_and_value_keeps_its_line_and_column():
+    node = load("id: X-1\nrelations:\n  governs: [src/a.py]\n", line_offset=1)
+    assert isinstance(node, Map)
+    relations = node.get("relations")
+    assert isinstance(relations, Map)
+    key = relations.key("governs")
+    assert (key.line, key.column) == (4, 3)
+    item = relations.get("governs").items[0]
+    assert isinstance(item, Scalar) and (item.line, item.column) == (4, 13)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("a: 1\na: 2\n", 2, "appears twice"),
+        ("a: &x 1\n", 1, "anchor"),
+        ("a: 1\nb: *x\n", 2, "alias"),
+        ("<<: {a: 1}\n", 1, "merge key"),
+        ("a: !!str 1\n", 1, "explicit tag (`!!str`)"),
+        ("a: 1\n---\nb: 2\n", 2, "second document"),
+        ("? [a]\n: b\n", 1, "plain value"),
+        ("a: [1,\n", 2, ""),
+        ("a:\n\t- b\n", 2, ""),
+    ],
+)
+def test_strict_yaml_refuses_with_the_line(text, line, words):
+    with pytest.raises(YamlRefusal) as refused:
+        load(text)
+    assert refused.value.line == line
+    assert words in refused.value.problem
+
+
+def test_nesting_deeper_than_the_limit_is_refused_not_a_crash():
+    text = "".join("  " * depth + f"k{depth}:\n" for depth in range(200)) + "  " * 200 + "v\n"
+    with pytest.raises(YamlRefusal) as refused:
+        load(text)
+    assert "nests deeper" in refused.value.problem
+
+
+def test_an_empty_text_holds_no_document():
+    assert load("") is None
