@@ -61,7 +61,8 @@ def root_screen(width: int, banner: bool, palette) -> str:
             lines += _row(verb.name, verb.summary, width)
     lines += ["", "Global flags:"]
     lines += [row for flag in GLOBAL_FLAGS for row in _row(_flag_label(flag), flag.help, width, 20)]
-    lines += ["", "Run `headwater help <verb>` for the long description of one verb, or `headwater <verb> --help`."]
+    lines += [""] + _fold("Run `headwater help <verb>` for the long description of one verb, "
+                          "or `headwater <verb> --help`.", width, 0)
     return "\n".join(lines) + "\n"
 
 

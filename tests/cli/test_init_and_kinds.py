@@ -1,0 +1,57 @@
+"""`init` binds a repository; `taxonomy kinds` says what can be written there."""
+
+import json
+import subprocess
+
+
+def test_the_newcomer_loop_binds_resolves_and_lists_kinds(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ran.out.startswith("wrote .headwater/taxonomy.yml\nwrote .headwater/overlay.yml\n")
+    assert "Next: run `headwater taxonomy resolve`" in ran.out
+    resolved = hw("taxonomy", "resolve", "--root", str(tmp_path))
+    assert resolved.status == 0 and resolved.out.startswith("wrote .headwater/taxonomy.lock\n")
+    kinds = hw("taxonomy", "kinds", "--root", str(tmp_path))
+    assert kinds.out.startswith("headwater/standard 1.0.0: 2 kinds a document can be, and 1 abstract kind")
+    assert '  draft     headwater new decision --title "<title>"' in kinds.out
+
+
+def test_init_without_a_namespace_asks_and_resolve_says_which_line_to_add(tmp_path, hw):
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    overlay = (tmp_path / ".headwater/overlay.yml").read_text()
+    assert "QUESTION" in overlay and overlay.endswith("add: {}\n")
+    ran = hw("taxonomy", "resolve", "--root", str(tmp_path))
+    assert ran.status == 1 and "identifier_schemes.decision_id.namespace: <NS>" in ran.err
+
+
+def test_init_picks_the_directory_with_the_most_markdown(tmp_path, hw):
+    for name in ("a.md", "b.md"):
+        (tmp_path / "handbook").mkdir(exist_ok=True)
+        (tmp_path / "handbook" / name).write_text("# x\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "c.md").write_text("# x\n")
+    hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert "  root: handbook\n" in (tmp_path / ".headwater/taxonomy.yml").read_text()
+
+
+def test_init_refuses_a_repository_that_is_already_bound(quickstart, hw):
+    before = (quickstart / ".headwater/taxonomy.yml").read_bytes()
+    ran = hw("init", "--root", str(quickstart))
+    assert ran.status == 1 and ran.out == "" and "already bound" in ran.err
+    assert (quickstart / ".headwater/taxonomy.yml").read_bytes() == before
+
+
+def test_init_refuses_an_unknown_bundle_and_a_bad_namespace(tmp_path, hw):
+    assert "has no bundle `nope`" in hw("init", "--bundle", "nope", "--root", str(tmp_path)).err
+    assert "`--namespace`" in hw("init", "--namespace", "no-no", "--root", str(tmp_path)).err
+    assert not (tmp_path / ".headwater").exists()
+
+
+def test_kinds_json_carries_the_documented_members(quickstart, hw):
+    shape = json.loads(hw("taxonomy", "kinds", "--json", "--root", str(quickstart)).out)
+    assert list(shape) == ["version", "package", "package_version", "abstract", "kinds"]
+    decision = shape["kinds"][0]
+    assert list(decision) == ["name", "is_a", "purpose", "shelves", "required_facets", "required_sections",
+                              "draft", "when"]
+    assert decision["shelves"] == [{"name": "decisions", "path": "docs/decisions/**"}]

@@ -1,0 +1,76 @@
+"""The command-line surface: the verb table, refusals, exit status, help, version."""
+
+import subprocess
+import sys
+
+import pytest
+
+from headwater import __version__
+from headwater.cli.verbs import VERBS
+
+
+def test_a_bare_headwater_names_a_verb_to_try(hw):
+    assert hw() == type(hw())(1, "", "headwater: no verb. Try `headwater check`\n")
+
+
+def test_an_unknown_verb_lists_the_verbs_from_the_table(hw):
+    ran = hw("frobnicate")
+    assert ran.status == 1 and ran.out == ""
+    assert all(f"`{verb.name}`" in ran.err for verb in VERBS)
+
+
+def test_a_flag_of_another_verb_is_refused_not_ignored(hw):
+    ran = hw("explain", "x", "--strict")
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == "headwater: `--strict` is not a flag `explain` reads. See `headwater help explain`\n"
+
+
+def test_a_verb_missing_its_operand_names_itself_and_gives_an_example(hw):
+    ran = hw("route")
+    assert ran.err == ('headwater: `route` takes a task description. '
+                       'Try `headwater route "add rate limiting to the ingest API"`\n')
+
+
+def test_wide_is_refused_where_nothing_is_laid_out(hw):
+    assert hw("taxonomy", "kinds", "--wide").err == \
+        "headwater: `--wide` sets a layout width, and `taxonomy kinds` lays nothing out\n"
+
+
+def test_version_prints_the_bare_version_anywhere(hw):
+    assert hw("-V").out == f"{__version__}\n"
+    assert hw("explain", "--version").out == f"{__version__}\n"
+
+
+def test_the_root_help_screen_has_the_masthead_unless_asked_not_to(hw):
+    screen = hw("--help").out
+    assert screen.startswith(f"headwater {__version__} — ")
+    assert not hw("help", "--no-banner").out.startswith("headwater ")
+    assert all(len(line) <= 80 for line in screen.splitlines())
+    assert all(verb.summary in " ".join(screen.split()) for verb in VERBS)
+
+
+def test_help_of_a_verb_equals_its_dash_dash_help(hw):
+    assert hw("help", "check").out == hw("check", "--help").out == hw("check", "-h").out
+    assert hw("help", "taxonomy", "kinds").out == hw("taxonomy", "kinds", "--help").out
+
+
+def test_the_readme_verb_table_is_the_one_the_table_generates():
+    from pathlib import Path
+
+    from headwater.cli.verbs import markdown_table
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert markdown_table() in readme
+
+
+def test_a_broken_pipe_exits_one_quietly(quickstart):
+    process = subprocess.run(
+        f"{sys.executable} -m headwater help | head -c 10 >/dev/null; exit ${{PIPESTATUS[0]}}",
+        shell=True, executable="/bin/bash", capture_output=True, text=True)
+    assert "Traceback" not in process.stderr
+
+
+@pytest.mark.parametrize("args", [["taxonomy"], ["taxonomy", "frob"]])
+def test_a_grouped_verb_wants_its_second_word(hw, args):
+    ran = hw(*args)
+    assert ran.status == 1 and "`taxonomy` takes a second word" in ran.err
