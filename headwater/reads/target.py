@@ -51,7 +51,7 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
     try:
         relative = relative_to_root(argument, snapshot.root)
     except OutsidePath:
-        return f"`{argument}` {OUTSIDE}"
+        return outside_sentence(argument)
     root = snapshot.census.root
     inside = not root or relative == root or relative.startswith(root + "/")
     if not inside:

@@ -36,8 +36,8 @@ def test_a_path_typed_any_way_answers_as_its_plain_form(quickstart, hw, spelling
         ("docs/decisions/0099-nothing.md", "`docs/decisions/0099-nothing.md` is a path of this corpus, with no document written there yet"),
         ("docs/archive/old-plan.md", "`docs/archive/old-plan.md` is excluded by `docs/archive/**`"),
         ("src/queue/retry.py", "`src/queue/retry.py` is outside every corpus root this repository declares"),
-        ("../elsewhere.md", "`../elsewhere.md` is outside this repository, or is not a path it can read"),
-        ("/etc/passwd", "`/etc/passwd` is outside this repository, or is not a path it can read"),
+        ("../elsewhere.md", "../elsewhere.md is outside this repository, or is not a path it can read"),
+        ("/etc/passwd", "/etc/passwd is outside this repository, or is not a path it can read"),
     ],
 )
 @pytest.mark.parametrize("verb", [["explain"], ["explain", "--json"], ["show"]])
@@ -50,7 +50,7 @@ def test_a_symlink_leading_out_is_outside_the_repository(quickstart, tmp_path, h
     (tmp_path / "secret").mkdir()
     os.symlink(tmp_path / "secret", quickstart / "docs" / "out")
     ran = hw("explain", "docs/out/x.md", "--root", str(quickstart))
-    assert ran.err == "headwater: `docs/out/x.md` is outside this repository, or is not a path it can read\n"
+    assert ran.err == "headwater: docs/out/x.md is outside this repository, or is not a path it can read\n"
 
 
 def test_a_row_the_walk_could_not_read_is_refused_with_its_reason(quickstart, hw):
