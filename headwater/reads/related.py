@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from headwater.corpus.census import Outcome
+from headwater.errors import Refusal
 from headwater.graph import Bound, Edge, Graph
+from headwater.reads.answer import Answer
 from headwater.reads.pointer import pointer
+from headwater.reads.target import find_row
+from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
 GOVERNS_NOTE = {"source": " [this document governs the reading]",
@@ -29,7 +34,8 @@ class Neighbour:
     def line(self) -> str:
         text = f"{'from' if self.inbound else 'to'} {self.target} {self.relation}"
         if self.cue:
-            text += f": {self.cue}" + ("" if self.cue_is_declared else " (the target's own summary)")
+            text += f": {self.cue}"
+            text += "" if self.cue_is_declared else " (the target's own summary)"
         return text + GOVERNS_NOTE[self.governs]
 
     def as_json(self) -> dict:
@@ -58,11 +64,13 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
     scent = tax.facet_for_role("scent")
     found = []
     for edge in graph.outbound.get(path, ()):
-        far = graph.documents.get(edge.target.path or "") if edge.target.bound is Bound.DOCUMENT else None
+        bound = edge.target.bound is Bound.DOCUMENT
+        far = graph.documents.get(edge.target.path or "") if bound else None
         declared = edge.attribute("cue")
         cue = declared or (far.text_of(scent) if far else None)
-        found.append(Neighbour(edge.written_as, False, _targets(edge), pointer(far, tax) if far else None,
-                               cue, bool(declared), tax.governs_reading(edge.relation, edge.inverse)))
+        found.append(Neighbour(edge.written_as, False, _targets(edge),
+                               pointer(far, tax) if far else None, cue, bool(declared),
+                               tax.governs_reading(edge.relation, edge.inverse)))
     for edge in graph.inbound.get(path, ()):
         if edge.source == path:
             continue
@@ -71,7 +79,8 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
         if edge.inverse:
             name = relation.name
         else:
-            name = relation.inverse or (relation.name if relation.reciprocal == "symmetric" else f"{relation.name} of")
+            symmetric = relation.reciprocal == "symmetric"
+            name = relation.inverse or (relation.name if symmetric else f"{relation.name} of")
         cue = far.text_of(scent)
         found.append(Neighbour(name, True, (edge.source,), pointer(far, tax), cue, False,
                                _flip(tax.governs_reading(relation, edge.inverse))))
@@ -80,3 +89,19 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
 
 def no_edges_sentence(argument: str) -> str:
     return f"{argument} declares no relation, and none names it"
+
+
+def related(snapshot: Snapshot, argument: str) -> Answer:
+    """The MCP tool's answer for a path or an identifier: one line per edge, read as `explain`
+    reads its argument, with the same refusals (`related` named as the verb)."""
+    try:
+        row = find_row(snapshot, argument, "related")
+    except Refusal as refusal:
+        return Answer(refusal.sentence + "\n", refused=True)
+    if row.outcome is not Outcome.TYPED:
+        return Answer(f"{argument} is not a document of this corpus\n", refused=True)
+    found = neighbours(snapshot.graph, snapshot.taxonomy, row.path)
+    structured = {"related": [n.as_json() for n in found]}
+    if not found:
+        return Answer(no_edges_sentence(argument) + "\n", structured)
+    return Answer("".join(n.line() + "\n" for n in found), structured)

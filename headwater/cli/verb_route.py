@@ -1,0 +1,32 @@
+"""`route`: the task's words joined into one task; every silence is an answer, exit 0."""
+
+from __future__ import annotations
+
+from headwater.cli.output import Result, stdout_palette
+from headwater.clock import run_date
+from headwater.errors import Refusal
+from headwater.reads.route import DEFAULT_BUDGET, route
+from headwater.reads.route_render import render_json, render_text
+from headwater.snapshot import load
+
+
+def budget_of(value: str | None) -> int:
+    """`--budget` as a whole number of 1 or more, decided before anything loads."""
+    if value is None:
+        return DEFAULT_BUDGET
+    text = value.strip()
+    if not text.lstrip("-").isdigit() or int(text) < 1:
+        raise Refusal(f"`--budget` takes a whole number of 1 or more, and `{value}` is not one")
+    return int(text)
+
+
+def run(invocation) -> Result:
+    args = invocation.args
+    budget = budget_of(args.budget)
+    task = " ".join(args.task)
+    snapshot = load(invocation.root, run_date(None))
+    answer = route(snapshot, task, budget)
+    if args.json:
+        return Result(render_json(answer, snapshot.taxonomy))
+    palette = stdout_palette(args.no_color)
+    return Result(render_text(answer, snapshot.taxonomy, paint=palette.paint))

@@ -1,0 +1,23 @@
+"""`resolve_identifier`: the document an identifier names, by exact match and nothing looser.
+
+A near miss is exact too: an untyped file that carries the very same identifier. Telling a
+typo from an invention is left to the reader; no case, separator or edit-distance folding.
+"""
+
+from __future__ import annotations
+
+from headwater.reads.answer import Answer
+from headwater.reads.pointer import pointer, pointer_line
+from headwater.snapshot import Snapshot
+
+
+def resolve_identifier(snapshot: Snapshot, identifier: str) -> Answer:
+    graph, tax = snapshot.graph, snapshot.taxonomy
+    document = graph.document_by_id(identifier)
+    if document is not None:
+        return Answer(pointer_line(document, tax) + "\n", {"pointers": [pointer(document, tax)]})
+    carrier = graph.near_miss.get(identifier)
+    if carrier is not None:
+        return Answer(f"no typed document carries {identifier}; {carrier} carries it, untyped\n",
+                      {"pointers": []})
+    return Answer(f"no document carries {identifier}\n", {"pointers": []})

@@ -1,0 +1,127 @@
+"""The route report as text and as the `--json` document: one renderer for the CLI and MCP.
+
+Only a pointer line carries an em dash (a hook finds pointer lines by grepping for one), so a
+fold never moves the dash off a pointer's first line. Pointer and evidence lines fold at the
+fill width, keeping their indentation; MCP text is unfolded (`width=None`). Colour is painted
+after folding, so stripping it gives the plain report exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from headwater.jsonout import dumps
+from headwater.reads.answer import Answer
+from headwater.reads.pointer import pointer, pointer_line
+from headwater.reads.route import DEFAULT_BUDGET, VERSION, Route, route
+from headwater.snapshot import Snapshot
+from headwater.taxonomy.model import Taxonomy
+
+WIDTH = 80
+DASH = "\u2014"
+Paint = Callable[[str, str], str]  # (role, text) → text; roles as `cli.output.CODES` names them
+
+
+def _plain(_role: str, text: str) -> str:
+    return text
+
+
+def quoted(task: str) -> str:
+    """The task in double quotes with `\\`, `"` and control characters escaped; an em dash is
+    escaped too, so the task line can never pass for a pointer line."""
+    out = ['"']
+    for char in task:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F or char == DASH:
+            out.append(f"\\u{{{ord(char):x}}}")
+        else:
+            out.append(char)
+    return "".join(out) + '"'
+
+
+def fold(text: str, indent: int, width: int | None) -> list[str]:
+    """Greedy fold on spaces; continuation lines keep the indent. Everything up to a pointer's
+    em dash is one unbreakable unit, and a path is never split."""
+    pad = " " * indent
+    head, dash, rest = text.partition(" " + DASH + " ")
+    units = [head + dash.rstrip()] + rest.split(" ") if dash else text.split(" ")
+    if width is None:
+        return [pad + " ".join(units)]
+    lines: list[str] = []
+    current = ""
+    for unit in units:
+        if current and len(pad) + len(current) + 1 + len(unit) > width:
+            lines.append(pad + current)
+            current = unit
+        else:
+            current = f"{current} {unit}" if current else unit
+    lines.append(pad + current)
+    return lines
+
+
+def _ungoverned_lines(entry) -> list[str]:
+    lines = [f"  {entry.path} is in the governed scope, and nothing governs it"]
+    if not entry.relations:
+        return lines + ["    no declared relation that governs takes it as a target"]
+    lines += ["    a document declares the edge in its front matter:", "    relations:"]
+    for relation in entry.relations:
+        lines += [f"      {relation}:", f"        - {entry.path}"]
+    return lines
+
+
+def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
+                paint: Paint = _plain) -> str:
+    lines = [paint("heading", f"route {quoted(answer.task)}"),
+             paint("dim", f"  terms {' '.join(answer.terms)}")]
+    if answer.distinctive:
+        lines.append(paint("dim", f"  distinctive {' '.join(answer.distinctive)}"))
+    lines += [f"  names the anchor {anchor}" for anchor in answer.anchors]
+    for entry in answer.ungoverned:
+        lines += _ungoverned_lines(entry)
+    purposes = [f"  purpose {name} {score}" for name, score in answer.matched]
+    lines += purposes or ["  no purpose matched"]
+    if answer.silence is not None:
+        return "\n".join(lines + [f"  {answer.silence.says}"]) + "\n"
+    for offered in answer.pointers:
+        folded = fold(pointer_line(offered.document, tax), 2, width)
+        path = offered.document.path
+        lines.append(folded[0].replace(path, paint("path", path), 1))
+        lines += folded[1:]
+        lines += [paint("dim", line) for line in fold(offered.evidence.line(), 4, width)]
+    if answer.withheld:
+        noun = "pointer" if answer.withheld == 1 else "pointers"
+        lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))
+    return "\n".join(lines) + "\n"
+
+
+def structured(answer: Route, tax: Taxonomy) -> dict:
+    """The route document without `text`: what MCP sends as `structuredContent`."""
+    silence = answer.silence
+    return {
+        "version": VERSION,
+        "task": answer.task,
+        "terms": list(answer.terms),
+        "separating": list(answer.separating),
+        "distinctive": list(answer.distinctive),
+        "anchors": list(answer.anchors),
+        "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
+        "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
+                     for o in answer.pointers],
+        "withheld": answer.withheld,
+        "ungoverned": [entry.as_json() for entry in answer.ungoverned],
+        "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},
+    }
+
+
+def render_json(answer: Route, tax: Taxonomy) -> str:
+    return dumps(structured(answer, tax) | {"text": render_text(answer, tax)})
+
+
+def route_answer(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET) -> Answer:
+    """The MCP `route` tool: the unfolded report, and the document without `text`."""
+    answer = route(snapshot, task, budget, read_tree=False)
+    tax = snapshot.taxonomy
+    return Answer(render_text(answer, tax, width=None), structured(answer, tax))

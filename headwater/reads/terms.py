@@ -1,0 +1,84 @@
+"""How a read takes words apart: the terms of a text, and the paths a task's words may name.
+
+One tokenizer for every surface, so `holds` means the same thing for a task, a purpose and a
+document: a whole-token match (`api` is not in `rapid`). No stop-word list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from headwater.paths import OutsidePath, normalize
+
+MIN_LENGTH = 2
+POSSESSIVES = ("'s", "\u2019s")
+
+
+def terms(text: str) -> tuple[str, ...]:
+    """Pieces between non-alphanumeric characters, ≥ 2 characters, lowercased, first-seen order."""
+    pieces: list[str] = []
+    current: list[str] = []
+    for char in text + " ":
+        if char.isalnum():
+            current.append(char)
+            continue
+        if len(current) >= MIN_LENGTH:
+            pieces.append("".join(current).lower())
+        current = []
+    return tuple(dict.fromkeys(pieces))
+
+
+def holds(text: str, term: str) -> bool:
+    return term in terms(text)
+
+
+def _written(word: str) -> str:
+    """The word without the punctuation that wraps it; `/` and `.` belong to paths, so stay."""
+    def keep(char: str) -> bool:
+        return char.isalnum() or char in "/."
+
+    start, end = 0, len(word)
+    while start < end and not keep(word[start]):
+        start += 1
+    while end > start and not keep(word[end - 1]):
+        end -= 1
+    return word[start:end]
+
+
+def _strip_possessive(text: str) -> str:
+    for possessive in POSSESSIVES:
+        if text.endswith(possessive):
+            return text[: -len(possessive)]
+    return text
+
+
+def readings(word: str) -> tuple[str, ...]:
+    """The paths a word could be, longest first: as written, then with a trailing full stop,
+    a possessive and a `:line` suffix taken off in turn. A URL is no path."""
+    written = _written(word)
+    if "://" in written:
+        return ()
+    shapes = [written]
+    shapes.append(shapes[-1].rstrip("."))
+    shapes.append(_strip_possessive(shapes[-1]))
+    shapes.append(shapes[-1].split(":", 1)[0])
+    shapes.append(shapes[-1].rstrip("."))
+    found: list[str] = []
+    for shape in shapes:
+        try:
+            path = normalize(shape) if shape else ""
+        except OutsidePath:
+            continue
+        if path and path not in found:
+            found.append(path)
+    return tuple(found)
+
+
+def read_path(word: str, known: Callable[[str], bool]) -> str | None:
+    """The first reading `known` accepts; or the one reading when nothing had to come off,
+    which is how a task names a file that does not exist yet; else nothing."""
+    shapes = readings(word)
+    for shape in shapes:
+        if known(shape):
+            return shape
+    return shapes[0] if len(shapes) == 1 else None
