@@ -18,7 +18,3 @@ def prune(value: Any) -> Any:
 def dumps(value: Any) -> str:
     return json.dumps(prune(value), indent=2, ensure_ascii=False) + "\n"
 
-
-def compact(value: Any) -> str:
-    """One line, for the MCP wire: no newline inside."""
-    return json.dumps(prune(value), ensure_ascii=False, separators=(",", ":"))

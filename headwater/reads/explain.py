@@ -5,8 +5,11 @@ from __future__ import annotations
 import textwrap
 
 from headwater.corpus.census import Outcome, Row
+from headwater.errors import Refusal
 from headwater.jsonout import dumps
+from headwater.reads.answer import Answer
 from headwater.reads.related import neighbours
+from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
 
 VERSION = "1.0"
@@ -80,3 +83,12 @@ def render_text(snapshot: Snapshot, row: Row) -> str:
     for neighbour in neighbours(snapshot.graph, snapshot.taxonomy, row.path):
         lines += _fold(neighbour.line(), 2)
     return "\n".join(lines) + "\n"
+
+
+def explain_answer(snapshot: Snapshot, argument: str) -> Answer:
+    """The MCP tool's answer: the explanation, or the refusal sentence as a normal answer."""
+    try:
+        row = find_row(snapshot, argument, "explain")
+    except Refusal as refusal:
+        return Answer(refusal.sentence + "\n", refused=True)
+    return Answer(render_text(snapshot, row))

@@ -1,0 +1,78 @@
+"""Output schemas for the tools that return `structuredContent`: the machine contract."""
+
+from __future__ import annotations
+
+STRING = {"type": "string"}
+STRINGS = {"type": "array", "items": STRING}
+
+POINTER = {
+    "type": "object",
+    "properties": {
+        "path": STRING, "kind": STRING, "id": STRING, "name": STRING, "purpose": STRING,
+        "summary": STRING, "unwarranted": {"type": "boolean"},
+        "evidence": {
+            "type": "object",
+            "properties": {"by": {"type": "string", "enum": ["anchor", "terms"]}, "anchors": STRINGS,
+                           "terms": STRINGS, "rank": {"type": "integer"}, "of": {"type": "integer"}},
+            "required": ["by"],
+        },
+    },
+    "required": ["path", "kind", "unwarranted"],
+}
+
+POINTERS = {
+    "type": "object",
+    "properties": {"pointers": {"type": "array", "items": POINTER}},
+    "required": ["pointers"],
+}
+
+ROUTE = {
+    "type": "object",
+    "properties": {
+        "version": STRING,
+        "task": STRING,
+        "terms": STRINGS,
+        "separating": STRINGS,
+        "distinctive": STRINGS,
+        "anchors": STRINGS,
+        "matched": {"type": "array", "items": {
+            "type": "object", "properties": {"purpose": STRING, "score": {"type": "integer"}},
+            "required": ["purpose", "score"]}},
+        "pointers": {"type": "array", "items": POINTER},
+        "withheld": {"type": "integer"},
+        "ungoverned": {"type": "array", "items": {
+            "type": "object", "properties": {"path": STRING, "relations": STRINGS},
+            "required": ["path", "relations"]}},
+        "silence": {"type": "object", "properties": {"reason": {"type": "string", "enum": [
+            "no_purposes", "no_terms", "no_purpose_matched", "no_document_reached"]}, "says": STRING},
+            "required": ["reason", "says"]},
+    },
+    "required": ["version", "task", "terms", "separating", "distinctive", "anchors", "matched",
+                 "pointers", "withheld", "ungoverned"],
+}
+
+KINDS = {
+    "type": "object",
+    "properties": {
+        "version": STRING,
+        "package": STRING,
+        "package_version": STRING,
+        "abstract": STRINGS,
+        "kinds": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "name": STRING, "is_a": STRING,
+                "purpose": {"type": "object", "properties": {"name": STRING, "intent": STRING,
+                                                             "answers": STRINGS}, "required": ["name", "answers"]},
+                "shelves": {"type": "array", "items": {"type": "object", "properties": {
+                    "name": STRING, "path": STRING, "discriminator": STRING}, "required": ["name", "path"]}},
+                "required_facets": STRINGS,
+                "required_sections": STRINGS,
+                "draft": STRING,
+                "when": {"type": "object", "properties": {"declared": STRING, "note": STRING}},
+            },
+            "required": ["name", "shelves", "required_facets", "required_sections", "when"],
+        }},
+    },
+    "required": ["version", "package", "package_version", "abstract", "kinds"],
+}

@@ -1,0 +1,156 @@
+"""The JSON-RPC handler: what the SDK never sends, errors with structured data, the path rule."""
+
+import os
+
+import pytest
+
+from headwater.mcp.protocol import SUPPORTED
+
+QS_DECISION = "docs/decisions/0002-deliver-at-least-once.md"
+
+
+def test_a_line_that_is_not_json_gets_a_parse_error_with_a_null_id(session):
+    response = session.raw(b"this is not json\n")
+    assert response["id"] is None and response["error"]["code"] == -32700
+    assert response["error"]["data"] == {"error_code": "invalid_argument", "retryability": "retry_with_changes"}
+
+
+@pytest.mark.parametrize("line", [b"[1, 2]", b'"a string"', b"42", b"null"])
+def test_a_json_value_that_is_not_an_object_is_an_invalid_request(session, line):
+    response = session.raw(line)
+    assert response["id"] is None and response["error"]["code"] == -32600
+
+
+def test_notifications_and_blank_lines_get_no_answer(session):
+    assert session.send({"jsonrpc": "2.0", "method": "notifications/initialized"}) is None
+    assert session.send({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "route"}}) is None
+    assert session.raw(b"   \n") is None
+
+
+@pytest.mark.parametrize("ident", ["abc", 7, 0, -3])
+def test_ids_are_echoed_in_their_own_type(session, ident):
+    assert session.send({"jsonrpc": "2.0", "id": ident, "method": "ping"}) == \
+        {"jsonrpc": "2.0", "id": ident, "result": {}}
+
+
+@pytest.mark.parametrize(("asked", "answered"), [("2024-11-05", "2024-11-05"), ("2025-06-18", "2025-06-18"),
+                                                 ("1999-01-01", SUPPORTED[-1]), (None, SUPPORTED[-1])])
+def test_initialize_negotiates_the_protocol_version(session, asked, answered):
+    result = session.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"protocolVersion": asked}})["result"]
+    assert result["protocolVersion"] == answered
+    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert result["serverInfo"]["name"] == "headwater" and "route" in result["instructions"]
+
+
+def test_tools_answer_before_any_initialize(session):
+    assert session.text("resolve_identifier", id="ACME-DR-0001").startswith("docs/decisions/0001-")
+
+
+def test_an_unknown_method_is_method_not_found(session):
+    error = session.send({"jsonrpc": "2.0", "id": 1, "method": "resources/list"})["error"]
+    assert error["code"] == -32601 and error["data"]["error_code"] == "invalid_argument"
+
+
+def test_an_unknown_tool_names_what_is_registered(session):
+    error = session.call("commit")["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "unknown_tool"
+    assert error["message"].startswith("`commit` is not a tool this server registers. It registers route, explain")
+
+
+def test_a_missing_argument_names_the_tool_and_the_argument(session):
+    error = session.call("route")["error"]
+    assert error["message"] == "`route` takes `task`, and none was given"
+    assert error["data"] == {"error_code": "missing_argument", "retryability": "retry_with_changes",
+                             "rejected_field": "task"}
+
+
+def test_a_format_outside_the_enum_is_refused(session):
+    error = session.call("check", format="yaml")["error"]
+    assert error["message"] == "`check` takes a format, one of text, json, sarif, markdown"
+
+
+def test_the_server_keeps_answering_after_errors(session):
+    session.raw(b"{{{")
+    session.call("nope")
+    session.call("route")
+    assert "ACME-DR-0003" in session.text("explain", target="ACME-DR-0003")
+
+
+def test_a_defect_in_a_tool_is_an_internal_error_and_the_server_keeps_serving(session, monkeypatch):
+    from headwater.mcp import tools
+
+    tool = session.server.tools["related"]
+    broken = type(tool)(**{**tool.__dict__, "run": lambda snapshot, args: 1 / 0})
+    monkeypatch.setitem(session.server.tools, "related", broken)
+    error = session.call("related", target="ACME-DR-0001")["error"]
+    assert error["code"] == -32603 and error["data"]["error_code"] == "internal_error"
+    assert session.text("explain", target="ACME-DR-0001")
+    assert tools.READS  # the module's registry is untouched
+
+
+def test_tools_list_has_seven_reads_in_order_with_annotations(session):
+    listed = session.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    assert [t["name"] for t in listed] == ["route", "explain", "related", "resolve_identifier",
+                                           "governing_docs_for_path", "check", "kinds"]
+    for tool in listed:
+        assert tool["annotations"]["readOnlyHint"] is True and tool["title"]
+        assert tool["annotations"]["destructiveHint"] is False
+    with_schema = {t["name"] for t in listed if "outputSchema" in t}
+    assert with_schema == {"route", "governing_docs_for_path", "kinds"}
+
+
+def test_the_write_server_registers_new_and_fix_after_the_reads(writer):
+    listed = writer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    assert [t["name"] for t in listed][-2:] == ["new", "fix"]
+    assert listed[-1]["annotations"]["readOnlyHint"] is False
+
+
+@pytest.mark.parametrize("spelling", ["./" + QS_DECISION, "docs/x/../decisions/0002-deliver-at-least-once.md",
+                                      "ABSOLUTE"])
+@pytest.mark.parametrize("tool", ["explain", "related"])
+def test_path_arguments_read_relative_to_the_root(session, spelling, tool):
+    if spelling == "ABSOLUTE":
+        spelling = str(session.root / QS_DECISION)
+    assert session.text(tool, target=spelling) == session.text(tool, target=QS_DECISION)
+
+
+@pytest.mark.parametrize("spelling", ["./src/queue/retry.py", "src/x/../queue/retry.py", "ABSOLUTE"])
+def test_governing_reads_a_path_relative_to_the_root(session, spelling):
+    if spelling == "ABSOLUTE":
+        spelling = str(session.root / "src/queue/retry.py")
+    plain = session.call("governing_docs_for_path", path="src/queue/retry.py")["result"]
+    assert session.call("governing_docs_for_path", path=spelling)["result"]["structuredContent"] == \
+        plain["structuredContent"]
+    assert len(plain["structuredContent"]["pointers"]) == 2
+
+
+@pytest.mark.parametrize("outside", ["../outside.md", "/etc/passwd", "LINK"])
+def test_a_path_outside_the_repository_gets_the_outside_sentence(session, tmp_path, outside):
+    if outside == "LINK":
+        (tmp_path / "elsewhere").mkdir()
+        os.symlink(tmp_path / "elsewhere", session.root / "src" / "out")
+        outside = "src/out/x.py"
+    sentence = f"{outside} is outside this repository, or is not a path it can read\n"
+    assert session.text("explain", target=outside) == sentence
+    assert session.text("related", target=outside) == sentence
+    result = session.call("governing_docs_for_path", path=outside)["result"]
+    assert result["content"][0]["text"] == sentence and result["isError"] is False
+    assert result["structuredContent"] == {"pointers": []}
+
+
+def test_nothing_found_is_a_normal_answer(session):
+    result = session.call("governing_docs_for_path", path="src/elsewhere.py")["result"]
+    assert result["isError"] is False
+    assert result["content"][0]["text"] == "no document governs src/elsewhere.py\n"
+    assert session.text("resolve_identifier", id="ACME-DR-0404") == "no document carries ACME-DR-0404\n"
+
+
+def test_kinds_answers_the_bytes_of_taxonomy_kinds(session, hw):
+    for fmt, flags in (("text", []), ("json", ["--json"])):
+        cli = hw("taxonomy", "kinds", *flags, "--root", str(session.root)).out
+        result = session.call("kinds", format=fmt)["result"]
+        assert result["content"][0]["text"] == cli
+    import json
+
+    assert result["structuredContent"] == json.loads(cli)
