@@ -1,0 +1,21 @@
+"""`headwater new`."""
+
+from __future__ import annotations
+
+from headwater.cli.output import Result
+from headwater.clock import run_date
+from headwater.errors import Refusal
+from headwater.snapshot import load
+from headwater.writes.new import new_document, pair
+
+
+def run(invocation) -> Result:
+    args = invocation.args
+    if args.title is None or not args.title.strip():
+        raise Refusal(f'`new` takes a title. Try `headwater new {args.kind} --title "Adopt an overlay"`')
+    relates = [pair(text, "--relates") for text in args.relates]
+    facets = [pair(text, "--facet") for text in args.facet]
+    today = run_date(args.now)
+    snapshot = load(invocation.root, today)
+    written = new_document(snapshot, args.kind, args.title, relates, args.summary, facets, args.directory)
+    return Result(written.account)

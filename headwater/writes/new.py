@@ -1,0 +1,324 @@
+"""`headwater new`: a correctly shaped document of a kind, with a minted identifier.
+
+Every refusal is decided before a byte is written: the kind and its shelf, the identifier
+scheme, the facets, the edges, the path, and each far half as a dry run against the bytes the
+snapshot read. Then, in order: the claim (exclusive), the document (exclusive, never over a
+file), each far half (atomic, after checking the target still holds the bytes the snapshot
+read), the capture-cost line. If a step after the claim fails, the run takes back what it wrote
+— the document is removed and edited targets get their bytes back — except the claim: a claimed
+number stays spent, like a deleted document's, so numbers only ever grow.
+
+The CLI verb and the MCP `new` tool both call `new_document`; it returns the account (the
+report) and the artifact (the new document's text) separately.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater import atomic
+from headwater.corpus.census import Classifier, Outcome, excluded_by, read_regular
+from headwater.errors import Refusal
+from headwater.hashing import digest
+from headwater.snapshot import Snapshot
+from headwater.taxonomy.model import Scheme
+from headwater.writes import edges as edges_module
+from headwater.writes import minting, placement, shape
+from headwater.writes.edges import Proposed
+from headwater.writes.placement import Placement
+from headwater.writes.roundtrip import UnsafeEdit, add_to_list, edit_front_matter
+from headwater.writes.shape import Shape
+
+CAPTURE_COST = ".headwater/capture-cost.jsonl"
+RELATIONS = "relations"  # the document format's key, like `id`: not a taxonomy name
+
+
+@dataclass(frozen=True)
+class Written:
+    account: str  # the report
+    artifact: str  # the new document's text
+    landed: bool  # whether any byte reached the disk
+    paths: tuple[str, ...]  # repository-relative paths written or edited, in order
+
+
+class Aborted(Refusal):
+    """A step after the claim failed; what the run wrote was taken back, except `written`."""
+
+    def __init__(self, sentence: str, written: tuple[str, ...]) -> None:
+        super().__init__(sentence)
+        self.written = written
+
+
+@dataclass(frozen=True)
+class Plan:
+    snapshot: Snapshot
+    title: str
+    slug: str
+    placement: Placement
+    scheme: Scheme
+    shape: Shape
+    edges: tuple[Proposed, ...]
+    start: int
+
+
+def pair(text: str, what: str) -> tuple[str, str]:
+    """`left=right` with neither side empty (for `--relates` and `--facet`)."""
+    left, sep, right = text.partition("=")
+    if not sep or not left.strip() or not right.strip():
+        metavar = "REL=TARGET" if what == "--relates" else "FACET=VALUE"
+        raise Refusal(f"`{what}` takes {metavar} with neither side empty, and `{text}` is not that")
+    return left.strip(), right.strip()
+
+
+def _pairs(items: Iterable[tuple[str, str] | str], what: str) -> list[tuple[str, str]]:
+    return [pair(item, what) if isinstance(item, str) else (item[0], item[1]) for item in items]
+
+
+def new_document(snapshot: Snapshot, kind: str, title: str,
+                 relates: Iterable[tuple[str, str] | str] = (), summary: str | None = None,
+                 facets: Iterable[tuple[str, str] | str] = (), directory: str | None = None) -> Written:
+    plan = prepare(snapshot, kind, title, _pairs(relates, "--relates"), summary,
+                   _pairs(facets, "--facet"), directory)
+    return carry_out(plan)
+
+
+# -- deciding ------------------------------------------------------------------------------
+
+
+def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, str]],
+            summary: str | None, facets: list[tuple[str, str]], directory: str | None) -> Plan:
+    taxonomy = snapshot.taxonomy
+    title = _one_line(title, "--title")
+    summary = _one_line(summary, "--summary") if summary is not None and summary.strip() else None
+    where = placement.place(taxonomy, kind, directory)
+    scheme = _scheme(snapshot, kind)
+    slug = placement.slug(title)
+    if not slug:
+        raise Refusal(f"the title `{title}` has no letters or digits to make a file name from")
+    given = dict(facets)
+    if len(given) != len(facets):
+        raise Refusal("`--facet` names one facet twice")
+    decided = shape.decide(taxonomy, kind, where.shelf, title, summary, given, snapshot.today)
+    proposed = tuple(edges_module.propose(snapshot, kind, relates))
+    corpus_ids = [d.id for d in snapshot.census.parsed if d.id]
+    start = minting.first_candidate(snapshot.root, scheme, corpus_ids)
+    plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
+    identifier = scheme.mint(start, slug)
+    path = path_for(plan, start)
+    _far_halves(plan, identifier, path)  # a dry run: refuses now rather than after writing
+    return plan
+
+
+def _one_line(text: str, flag: str) -> str:
+    if not text.strip():
+        raise Refusal(f"`{flag}` takes text, and it is empty")
+    if "\n" in text.strip() or "\r" in text.strip():
+        raise Refusal(f"`{flag}` takes one line of text")
+    return text.strip()
+
+
+def _scheme(snapshot: Snapshot, kind: str) -> Scheme:
+    scheme = snapshot.taxonomy.scheme_of(kind)
+    if scheme is None:
+        name = f"{kind}_id"
+        raise Refusal(
+            f"the kind `{kind}` has no identifier scheme, so `new` cannot mint its id; add under `add:` in "
+            f".headwater/overlay.yml `identifier_schemes.{name}: {{pattern: \"{{namespace}}-{kind.upper()}-{{slug}}\", "
+            f"namespace: <NS>, allocation: minted-once}}` and `kinds.{kind}.identifier: {{scheme: {name}}}`, "
+            "then run `headwater taxonomy resolve`")
+    if "{namespace}" in scheme.pattern and not scheme.namespace:
+        raise Refusal(
+            f"the identifier scheme `{scheme.name}` has no namespace, so `new` cannot mint an id; add "
+            f"`identifier_schemes.{scheme.name}.namespace: <NS>` under `add:` in .headwater/overlay.yml, "
+            "then run `headwater taxonomy resolve`")
+    return scheme
+
+
+def path_for(plan: Plan, sequence: int) -> str:
+    """The document's path for a sequence; refuses an existing file or a path off the shelf."""
+    facets = {f.name: f.value for f in plan.shape.facets}
+    name = placement.file_name(plan.placement, plan.slug, sequence, facets)
+    path = placement.document_path(plan.placement, name)
+    snapshot = plan.snapshot
+    if os.path.lexists(snapshot.root / path):
+        raise Refusal(f"{path} already exists, and `new` never writes over a file")
+    _on_shelf(plan, path)
+    return path
+
+
+def _on_shelf(plan: Plan, path: str) -> None:
+    snapshot, shelf = plan.snapshot, plan.placement.shelf
+    corpus = snapshot.declaration.corpus_root
+    off = f"{path} is not on the shelf `{shelf.name}` ({shelf.path})"
+    if corpus not in ("", ".") and not path.startswith(corpus + "/"):
+        raise Refusal(f"{path} is outside the corpus root `{corpus}`, so the census would never read it")
+    exclusion = excluded_by(path, snapshot.declaration.exclusions)
+    if exclusion:
+        raise Refusal(f"{path} is excluded by `{exclusion.pattern}`, so the census would never type it")
+    text = render(plan, plan.scheme.mint(plan.start, plan.slug))
+    row = Classifier(snapshot.taxonomy).classify(path, text, "")
+    if row.outcome is not Outcome.TYPED or row.kind != plan.placement.kind:
+        raise Refusal(f"{off}, so the census would not type it `{plan.placement.kind}` ({row.reason or row.label})")
+
+
+def render(plan: Plan, identifier: str) -> str:
+    front = shape.front_matter(identifier, plan.shape, edges_module.grouped(list(plan.edges)))
+    return front + shape.body(plan.title, plan.shape.sections)
+
+
+def _far_halves(plan: Plan, identifier: str, source: str) -> dict[str, tuple[bytes, bytes]]:
+    """For each target owed a far half: (the bytes the snapshot read, the edited bytes)."""
+    out: dict[str, tuple[bytes, bytes]] = {}
+    for edge in plan.edges:
+        if edge.far_half is None or edge.path is None or edge.symmetric:
+            continue
+        before = out[edge.path][1] if edge.path in out else _as_read(plan.snapshot, edge.path)
+        text = before.decode("utf-8")
+        bom = "\ufeff" if text.startswith("\ufeff") else ""
+        try:
+            edited = edit_front_matter(text.removeprefix("\ufeff"),
+                                       lambda t, e=edge: add_to_list(t, (RELATIONS, e.far_half), identifier))
+        except UnsafeEdit as unsafe:
+            raise Refusal(f"the far half `{edge.far_half}` cannot go into {edge.path} ({unsafe}); "
+                          f"add `{edge.far_half}: [{identifier}]` under `relations:` there by hand, then "
+                          f"write {source} without `--relates {edge.written_as}`") from None
+        original = out[edge.path][0] if edge.path in out else before
+        out[edge.path] = (original, (bom + edited).encode("utf-8"))
+    return out
+
+
+def _as_read(snapshot: Snapshot, path: str) -> bytes:
+    """The target's bytes, refused unless they are the bytes the snapshot read."""
+    document = snapshot.graph.documents.get(path)
+    try:
+        data = read_regular(snapshot.root / path)
+    except OSError:
+        data = b""
+    if document is None or digest(data) != document.digest:
+        raise Refusal(f"{path} changed since this run read it, so its far half is not written; run `new` again")
+    return data
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def carry_out(plan: Plan) -> Written:
+    root = plan.snapshot.root
+    minted = minting.mint(root, plan.scheme, plan.start, plan.slug, _taken(plan),
+                          lambda sequence: path_for(plan, sequence))
+    artifact = render(plan, minted.identifier)
+    written = [minted.claim]
+    try:
+        atomic.create_exclusive(root / minted.document, artifact.encode("utf-8"))
+    except FileExistsError:
+        raise Aborted(f"{minted.document} appeared while this run wrote it, and `new` never writes over a "
+                      f"file; {minted.identifier} stays claimed", tuple(written)) from None
+    written.append(minted.document)
+    restore: dict[str, bytes] = {}
+    try:
+        for path, (original, edited) in _far_halves(plan, minted.identifier, minted.document).items():
+            _as_read(plan.snapshot, path)
+            atomic.write_bytes(root / path, edited)
+            restore[path] = original
+            written.append(path)
+        _append_cost(plan, minted)
+    except (Refusal, OSError) as failure:
+        _take_back(root, minted.document, restore)
+        sentence = failure.sentence if isinstance(failure, Refusal) else f"a write failed ({failure})"
+        raise Aborted(f"{sentence}; the document and its far halves were taken back, and "
+                      f"{minted.identifier} stays claimed", (minted.claim,)) from None
+    written.append(CAPTURE_COST)
+    account = report(plan, minted, list(restore))
+    return Written(account, artifact, True, tuple(written))
+
+
+def _taken(plan: Plan) -> set[str]:
+    return {d.id for d in plan.snapshot.census.parsed if d.id}
+
+
+def _take_back(root: Path, document: str, restore: dict[str, bytes]) -> None:
+    for path, data in restore.items():
+        atomic.write_bytes(root / path, data)
+    (root / document).unlink(missing_ok=True)
+
+
+def costs(plan: Plan) -> dict[str, list[int]]:
+    """`[supplied, total]`: what the engine decided for the author, out of what the run wrote."""
+    fields = list(plan.shape.facets)
+    far = sum(1 for e in plan.edges if e.far_half and e.path and not e.symmetric)
+    sections = len(plan.shape.sections)
+    return {
+        "fields": [sum(1 for f in fields if f.supplied) + 1, len(fields) + 1],  # + provenance
+        "sections": [sections, sections],
+        "identifier": [1, 1],
+        "edge_halves": [far, len(plan.edges) + far],
+    }
+
+
+def _append_cost(plan: Plan, minted: minting.Minted) -> None:
+    record = {"lock": plan.snapshot.lock.digest, "date": plan.snapshot.today.isoformat(),
+              "kind": plan.placement.kind, "document": minted.document, "id": minted.identifier}
+    line = (json.dumps(record | costs(plan), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    path = plan.snapshot.root / CAPTURE_COST
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)  # one write on an O_APPEND file: concurrent lines never interleave
+    finally:
+        os.close(fd)
+
+
+# -- the account ---------------------------------------------------------------------------
+
+
+def report(plan: Plan, minted: minting.Minted, edited: list[str]) -> str:
+    shelf, scheme = plan.placement.shelf, plan.scheme
+    lines = [f"wrote {minted.document}"] + [f"edited {path}" for path in edited]
+    lines += ["", "what the taxonomy decided",
+              f"  kind {plan.placement.kind}, on the shelf `{shelf.name}` ({shelf.path})",
+              f"  identifier {minted.identifier} under `{scheme.name}`, allocation {scheme.allocation}"
+              f" — {_allocation(minted)}; claimed in {minted.claim}"]
+    lines += [f"  {facet.name} — {facet.origin}" for facet in plan.shape.facets]
+    lines.append("  provenance — warrant asserted: nobody has accepted it yet")
+    lines += [f"  section `{section}` — the kind requires it" for section in plan.shape.sections]
+    lines += ["", "the edges it proposed"]
+    if not plan.edges:
+        lines.append("  none; `--relates rel=target` declares one")
+    for edge in plan.edges:
+        lines.append(f"  {edge.written_as} {edge.reached}")
+        if edge.far_half and edge.path and not edge.symmetric:
+            lines.append(f"    the far half `{edge.far_half}` went into {edge.path}")
+        elif edge.symmetric:
+            lines.append("    symmetric, so the target is not edited")
+    lines += _undeclared(plan)
+    lines += ["", "assisted fraction of this run", "  " + _fraction(costs(plan)),
+              "", "Next: run `headwater check`"]
+    return "\n".join(lines) + "\n"
+
+
+def _allocation(minted: minting.Minted) -> str:
+    if minted.sequence is None:
+        return "from the title's slug"
+    return f"one more than the highest sequence among the corpus's identifiers and claims ({minted.highest})"
+
+
+def _undeclared(plan: Plan) -> list[str]:
+    used = {e.written_as for e in plan.edges}
+    spare = [p for p in plan.snapshot.taxonomy.permitted(plan.placement.kind) if p.written_as not in used]
+    if not spare:
+        return []
+    return ["", "what this document may also declare, and nobody did"] + [
+        f"  {p.written_as} to {', '.join(p.far_kinds)}" for p in spare]
+
+
+def _fraction(counts: dict[str, list[int]]) -> str:
+    supplied = sum(counted[0] for counted in counts.values())
+    total = sum(counted[1] for counted in counts.values())
+    parts = ", ".join(f"{label} {counts[key][0]}/{counts[key][1]}" for key, label in (
+        ("fields", "front matter"), ("sections", "sections"), ("identifier", "identifier"),
+        ("edge_halves", "edge halves")))
+    return f"{supplied} of {total} — {parts}"

@@ -1,0 +1,88 @@
+"""Where `new` puts a document: the kind must be concrete and carried by exactly one shelf; the
+directory is the shelf's literal prefix (or `--directory`, on the shelf); the name comes from
+the shelf's `layout`, else `<slug>.md`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from headwater.errors import Refusal
+from headwater.paths import OutsidePath, normalize
+from headwater.taxonomy.model import Shelf, Taxonomy
+
+LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d)?\}")
+
+
+@dataclass(frozen=True)
+class Placement:
+    kind: str
+    shelf: Shelf
+    directory: str
+
+
+def slug(title: str) -> str:
+    """Lowercase; each run of characters that are not ASCII letters or digits becomes one `-`."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def check_kind(taxonomy: Taxonomy, kind: str) -> None:
+    declared = taxonomy.kinds.get(kind)
+    if declared is None:
+        raise Refusal(f"`{kind}` is not a kind this taxonomy declares; the kinds are "
+                      f"{_listed(taxonomy.concrete_kinds)}")
+    if declared.abstract:
+        below = [k for k in taxonomy.concrete_kinds if taxonomy.is_a(k, kind)]
+        raise Refusal(f"`{kind}` is abstract and no document is one; write one of its kinds instead "
+                      f"({_listed(below)})")
+
+
+def place(taxonomy: Taxonomy, kind: str, directory: str | None) -> Placement:
+    check_kind(taxonomy, kind)
+    shelves = taxonomy.shelves_carrying(kind)
+    if not shelves:
+        raise Refusal(f"no shelf carries the kind `{kind}`, so `new` has nowhere to put one; "
+                      f"add a shelf for it in the overlay and run `headwater taxonomy resolve`")
+    if len(shelves) > 1:
+        names = ", ".join(f"`{s.name}`" for s in shelves)
+        raise Refusal(f"the kind `{kind}` is carried by the shelves {names}, and `new` places a "
+                      "document only where exactly one shelf carries its kind")
+    shelf = shelves[0]
+    if directory is None:
+        return Placement(kind, shelf, shelf.pattern.literal_prefix)
+    try:
+        chosen = normalize(directory)
+    except OutsidePath:
+        raise Refusal(f"`--directory {directory}` leaves the repository") from None
+    return Placement(kind, shelf, chosen)
+
+
+def file_name(placement: Placement, title_slug: str, sequence: int | None, facets: dict[str, str]) -> str:
+    """The shelf's layout filled in (`{seq:04d}`, `{slug}`, or a facet's value), else `<slug>.md`."""
+    layout = placement.shelf.layout
+    if not layout:
+        return f"{title_slug}.md"
+
+    def fill(match: re.Match[str]) -> str:
+        name, width = match.group(1), match.group(2)
+        if name == "slug":
+            return title_slug
+        value: int | str | None = sequence if name == "seq" else facets.get(name)
+        if value is None:
+            raise Refusal(f"the shelf `{placement.shelf.name}` names files `{layout}`, and nothing here gives "
+                          f"`{name}`" + (f"; pass `--facet {name}=<value>`" if name != "seq" else ""))
+        if width:
+            if not str(value).isdigit():
+                raise Refusal(f"the layout `{layout}` takes a number for `{name}`, and `{value}` is not one")
+            return f"{int(value):0{int(width)}d}"
+        return str(value)
+
+    return LAYOUT_FIELD.sub(fill, layout)
+
+
+def document_path(placement: Placement, name: str) -> str:
+    return f"{placement.directory}/{name}" if placement.directory else name

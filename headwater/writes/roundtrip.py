@@ -1,0 +1,200 @@
+"""Round-trip edits of YAML text: a file like `.headwater/taxonomy.yml`, or a document's front matter.
+
+ruamel.yaml loads the text as a comment-keeping tree, the edit is made on that tree, and the
+tree is dumped with the indentation the text already uses. Of the dump, only the changed lines
+inside the edited entry are kept (ruamel normalises spacing elsewhere, and those lines stay as
+the author wrote them); the spliced text must then load to exactly the edited tree, or the edit
+is refused rather than written. So an author's comments, key order and quoting never move.
+
+Addresses are tuples of mapping keys from the top: `("relations", "superseded_by")`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+from collections.abc import Callable
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+from headwater.corpus.frontmatter import split
+from headwater.taxonomy.canonical import SAFE
+
+Address = tuple[str, ...]
+KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
+KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:(\s|$)")
+DASH_LINE = re.compile(r"^( *)- ")
+
+
+class UnsafeEdit(ValueError):
+    """The edit cannot be made without disturbing bytes it does not mean to touch."""
+
+
+def add_to_list(text: str, address: Address, value: str) -> str:
+    """Append `value` to the list at `address`, creating the mappings and the list when absent.
+
+    A single scalar already there becomes a list holding it and then `value`.
+    """
+
+    def edit(parent: CommentedMap, key: str) -> None:
+        current = parent.get(key)
+        if current is None:
+            parent[key] = _block_list([_scalar(value)])
+        elif isinstance(current, CommentedSeq):
+            current.append(_scalar(value))
+        elif isinstance(current, CommentedMap):
+            raise UnsafeEdit(f"`{'.'.join(address)}` is a mapping, not a list")
+        else:
+            parent[key] = _block_list([current, _scalar(value)])
+
+    return _edit(text, address, edit)
+
+
+def set_scalar(text: str, address: Address, value: str) -> str:
+    """Set the scalar at `address` to `value`, creating the mappings (and the key) when absent."""
+
+    def edit(parent: CommentedMap, key: str) -> None:
+        if isinstance(parent.get(key), (CommentedMap, CommentedSeq)):
+            raise UnsafeEdit(f"`{'.'.join(address)}` holds a list or a mapping, not one value")
+        parent[key] = _scalar(value)
+
+    return _edit(text, address, edit)
+
+
+def edit_front_matter(document: str, edit: Callable[[str], str]) -> str:
+    """Apply a text edit (e.g. `lambda t: add_to_list(t, address, value)`) to a Markdown file's
+    front matter; the body and the fences are kept as they are. A file without front matter
+    gets one."""
+    newline = "\r\n" if document.split("\n", 1)[0].endswith("\r") else "\n"
+    lines = document.splitlines(keepends=True)
+    if split(document).front is None:
+        return f"---{newline}" + _with_newline(edit(""), newline) + f"---{newline}" + document
+    close = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---")
+    block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:close])
+    return lines[0] + _with_newline(edit(block), newline) + "".join(lines[close:])
+
+
+def _with_newline(text: str, newline: str) -> str:
+    return text.replace("\n", newline) if newline != "\n" else text
+
+
+def _scalar(value: str):
+    return value if SAFE.match(value) else DoubleQuotedScalarString(value)
+
+
+def _block_list(items: list) -> CommentedSeq:
+    seq = CommentedSeq(items)
+    seq.fa.set_block_style()
+    return seq
+
+
+def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]) -> str:
+    if not address:
+        raise UnsafeEdit("an edit needs the address of a key")
+    plain_text = text.replace("\r\n", "\n")
+    yaml = _yaml(plain_text)
+    tree = _load(yaml, plain_text)
+    zone = _zone(tree, address, len(plain_text.splitlines()))
+    parent = tree
+    for depth, key in enumerate(address[:-1]):
+        child = parent.get(key)
+        if child is None:
+            child = parent[key] = CommentedMap()
+        if not isinstance(child, CommentedMap):
+            raise UnsafeEdit(f"`{'.'.join(address[: depth + 1])}` is not a mapping")
+        parent = child
+    edit(parent, address[-1])
+    out = io.StringIO()
+    yaml.dump(tree, out)
+    result = _only_in_zone(plain_text, out.getvalue(), zone)
+    if _load(yaml, result) != tree:
+        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
+    return result.replace("\n", "\r\n") if "\r\n" in text else result
+
+
+def _load(yaml: YAML, text: str) -> CommentedMap:
+    try:
+        tree = yaml.load(text) if text.strip() else None
+    except YAMLError as error:
+        raise UnsafeEdit(f"the YAML does not load ({error.__class__.__name__})") from None
+    if tree is None:
+        return CommentedMap()
+    if not isinstance(tree, CommentedMap):
+        raise UnsafeEdit("the YAML is not a mapping")
+    return tree
+
+
+def _yaml(text: str) -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 1 << 20  # never fold a long line
+    mapping, sequence, offset = _indentation(text)
+    yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+    return yaml
+
+
+def _indentation(text: str) -> tuple[int, int, int]:
+    """(mapping, sequence, offset) as the text already writes them; 2, 4, 2 when it does not say."""
+    mapping, offset = None, None
+    lines = [line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("#")]
+    for above, line in zip(lines, lines[1:], strict=False):
+        opener = KEY_OPENS_BLOCK.match(above)
+        if not opener:
+            continue
+        base = len(opener.group(1))
+        dash = DASH_LINE.match(line)
+        key = KEY_LINE.match(line)
+        if dash and offset is None and len(dash.group(1)) >= base:
+            offset = len(dash.group(1)) - base
+        elif key and mapping is None and len(key.group(1)) > base:
+            mapping = len(key.group(1)) - base
+    mapping = mapping or 2
+    offset = 2 if offset is None else offset
+    return mapping, offset + 2, offset
+
+
+def _zone(tree: CommentedMap, address: Address, total: int) -> tuple[int, int]:
+    """The lines [start, end) the edit may change: the deepest entry of `address` that exists.
+
+    Where the next key is absent, the zone is the end of its parent: only an insertion there
+    (or, for a mapping written on one line, a change of that line) is the edit.
+    """
+    start, end = 0, total
+    node = tree
+    for key in address:
+        if not isinstance(node, CommentedMap) or key not in node:
+            flow = isinstance(node, CommentedMap) and node.fa.flow_style()
+            return (start, end) if flow else (end, end)
+        keys = list(node.keys())
+        line = node.lc.key(key)[0]
+        later = [node.lc.key(k)[0] for k in keys[keys.index(key) + 1 :]]
+        start, end = line, max(later[0] if later else end, line + 1)
+        node = node[key]
+    return start, end
+
+
+def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
+    """`before`, with only the changes ruamel made inside the zone carried over from `after`.
+
+    Lines are aligned with their spacing collapsed, so a line ruamel merely respaced counts as
+    unchanged and keeps the author's bytes.
+    """
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    if old and not old[-1].endswith("\n"):
+        old[-1] += "\n"
+    start, end = zone
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, [_spacing(x) for x in old], [_spacing(x) for x in new],
+                                      autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        inside = (start <= i1 <= end) if tag == "insert" else (start <= i1 and i2 <= end)
+        out.extend(new[j1:j2] if tag != "equal" and inside else old[i1:i2])
+    return "".join(out)
+
+
+def _spacing(line: str) -> str:
+    return " ".join(line.split())

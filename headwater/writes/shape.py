@@ -1,0 +1,132 @@
+"""The shape of a new document, decided by the taxonomy: its facets (each with where its value
+came from), its sections, and the text that carries them.
+
+Facets are found by role, never by name. Keys are written in the document format's order:
+`id`, the kind's required facets, the other facets with a role, the shelf's discriminator, the
+facets given with `--facet`, `provenance`, `relations`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from headwater.clock import parse_date
+from headwater.errors import Refusal
+from headwater.taxonomy.canonical import scalar
+from headwater.taxonomy.model import Shelf, Taxonomy
+
+DATE_ROLES = ("state_entered", "created", "freshness")
+SCENT_TODO = "TODO one sentence: what a reader learns here, which is what routing reads"
+SECTION_TODO = "TODO write this section."
+
+
+@dataclass(frozen=True)
+class FacetValue:
+    name: str
+    value: str
+    origin: str  # how the report says where the value came from
+    supplied: bool  # decided by the engine, not typed by the author
+
+
+@dataclass(frozen=True)
+class Shape:
+    facets: tuple[FacetValue, ...]
+    sections: tuple[str, ...]
+
+    def value(self, facet: str) -> str | None:
+        return next((f.value for f in self.facets if f.name == facet), None)
+
+
+def decide(taxonomy: Taxonomy, kind: str, shelf: Shelf, title: str, summary: str | None,
+           given: dict[str, str], today: dt.date) -> Shape:
+    chain_forbids = {f for link in taxonomy.chain(kind) for f in link.forbid}
+    _check_given(taxonomy, kind, shelf, given, chain_forbids)
+    names = list(taxonomy.required_facets(kind))
+    names += [f.name for f in taxonomy.facets.values()
+              if f.role and f.name not in names and f.name not in chain_forbids]
+    discriminator = None if shelf.homogeneous else shelf.discriminator
+    if discriminator and discriminator not in names:
+        names.append(discriminator)
+    names += [f.name for f in taxonomy.facets.values() if f.name in given and f.name not in names]
+    values = [_value(taxonomy, kind, name, discriminator, title, summary, given, today) for name in names]
+    return Shape(tuple(v for v in values if v is not None), tuple(taxonomy.required_sections(kind)))
+
+
+def _check_given(taxonomy: Taxonomy, kind: str, shelf: Shelf, given: dict[str, str], forbids: set[str]) -> None:
+    for name, value in given.items():
+        facet = taxonomy.facets.get(name)
+        if facet is None:
+            raise Refusal(f"`{name}` is not a facet this taxonomy declares; the facets are "
+                          f"{', '.join(taxonomy.facets)}")
+        if name in forbids:
+            raise Refusal(f"the kind `{kind}` forbids the facet `{name}`, so `--facet {name}` cannot set it")
+        decided = facet.role and (facet.role != "state" or taxonomy.lifecycle_of(kind) is not None)
+        if decided or (not shelf.homogeneous and name == shelf.discriminator):
+            raise Refusal(f"`{name}` is decided by the taxonomy, not by `--facet`; "
+                          f"{_decided_by(facet.role)}")
+        admitted = taxonomy.admitted_values(kind, name)
+        if admitted is not None and value not in admitted:
+            raise Refusal(f"`{value}` is not a value `{name}` admits for `{kind}`; it admits {', '.join(admitted)}")
+        if facet.type == "date" and parse_date(value) is None:
+            raise Refusal(f"`{name}` takes a date as YYYY-MM-DD, and `{value}` is not one")
+        if facet.type == "integer" and not value.lstrip("-").isdigit():
+            raise Refusal(f"`{name}` takes a whole number, and `{value}` is not one")
+
+
+def _decided_by(role: str | None) -> str:
+    return {
+        "state": "a new document starts at its lifecycle's initial state",
+        "name": "give it with `--title`",
+        "scent": "give it with `--summary`",
+    }.get(role or "", "it is the run date" if role in DATE_ROLES else "the shelf's discriminator names the kind")
+
+
+def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, title: str,
+           summary: str | None, given: dict[str, str], today: dt.date) -> FacetValue | None:
+    role = taxonomy.facets[name].role if name in taxonomy.facets else None
+    lifecycle = taxonomy.lifecycle_of(kind)
+    if role == "state" and lifecycle is not None:
+        return FacetValue(name, lifecycle.initial,
+                          f"{lifecycle.initial}, the initial state of the lifecycle `{lifecycle.name}`", True)
+    if role in DATE_ROLES:
+        return FacetValue(name, today.isoformat(), f"{today.isoformat()}, the run date", True)
+    if role == "name":
+        return FacetValue(name, title, "from --title", False)
+    if role == "scent":
+        if summary:
+            return FacetValue(name, summary, "from --summary", False)
+        return FacetValue(name, SCENT_TODO, "a TODO: pass --summary, or write the sentence", False)
+    if name == discriminator:
+        return FacetValue(name, kind, f"{kind}, the shelf's discriminator naming the kind", True)
+    if name in given:
+        return FacetValue(name, given[name], "from --facet", False)
+    if name not in taxonomy.required_facets(kind):
+        return None
+    admitted = taxonomy.admitted_values(kind, name)
+    if admitted:
+        raise Refusal(f"the kind `{kind}` requires the facet `{name}` and nothing decides it; pass "
+                      f"`--facet {name}=<value>`, one of {', '.join(admitted)}")
+    declared = taxonomy.facets.get(name)
+    kind_of_value = f"a {declared.type}" if declared else "a value"
+    raise Refusal(f"the kind `{kind}` requires the facet `{name}` and nothing decides it; pass "
+                  f"`--facet {name}=<value>` with {kind_of_value}")
+
+
+def front_matter(identifier: str, shape: Shape, relations: list[tuple[str, list[str]]]) -> str:
+    lines = ["---", f"id: {scalar(identifier)}"]
+    lines += [f"{f.name}: {scalar(f.value)}" for f in shape.facets]
+    lines.append("provenance: {warrant: asserted}")
+    if relations:
+        lines.append("relations:")
+        for name, targets in relations:
+            lines.append(f"  {name}:")
+            lines += [f"    - {scalar(target)}" for target in targets]
+    lines.append("---")
+    return "\n".join(lines) + "\n"
+
+
+def body(title: str, sections: tuple[str, ...]) -> str:
+    parts = [f"\n# {title}\n"]
+    parts += [f"\n## {section}\n\n{SECTION_TODO}\n" for section in sections]
+    return "".join(parts)
