@@ -1,0 +1,37 @@
+"""The write tools and the one-write seal."""
+
+NEW = {"kind": "decision", "title": "Deliver in order per tenant"}
+
+
+def test_a_landed_new_spends_the_server_for_every_later_call(writer):
+    result = writer.call("new", **NEW)["result"]
+    assert result["isError"] is False
+    account, artifact = (block["text"] for block in result["content"])
+    assert "wrote docs/decisions/0004-deliver-in-order-per-tenant.md" in account
+    assert artifact.startswith("---\nid: ACME-DR-0004\n")
+    assert (writer.root / "docs/decisions/0004-deliver-in-order-per-tenant.md").read_text() == artifact
+    error = writer.call("route", task="why postgres")["error"]
+    assert error["code"] == -32000 and error["data"]["error_code"] == "server_spent"
+    assert writer.send({"jsonrpc": "2.0", "id": 99, "method": "tools/list"})["result"]["tools"]
+    assert writer.send({"jsonrpc": "2.0", "id": 98, "method": "initialize", "params": {}})["result"]
+
+
+def test_a_refused_new_writes_nothing_and_does_not_spend(writer):
+    error = writer.call("new", kind="memo", title="x")["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "write_refused"
+    assert error["message"].startswith("nothing was written. ")
+    assert not list((writer.root / "docs/decisions").glob("0004-*"))
+    assert writer.text("resolve_identifier", id="ACME-DR-0001").startswith("docs/")
+
+
+def test_new_takes_relates_as_an_array_of_pairs(writer):
+    error = writer.call("new", **NEW, relates="supersedes=ACME-DR-0002")["error"]
+    assert error["code"] == -32602 and error["data"]["rejected_field"] == "relates"
+    result = writer.call("new", **NEW, relates=["supersedes=ACME-DR-0002"])["result"]
+    assert "edited docs/decisions/0002-deliver-at-least-once.md" in result["content"][0]["text"]
+
+
+def test_the_read_only_server_registers_no_write_tool(session):
+    error = session.call("new", **NEW)["error"]
+    assert error["data"]["error_code"] == "unknown_tool"
+    assert "`--write` would register `new` and `fix`" in error["message"]
