@@ -1,0 +1,21 @@
+"""`headwater taxonomy vendor <dir> --expect <digest>`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from headwater.cli.output import Result
+from headwater.errors import Refusal
+from headwater.taxonomy import vendor
+
+
+def run(invocation) -> Result:
+    directory = Path(invocation.args.directory)
+    expect = invocation.args.expect
+    if expect is None or not expect.strip():
+        shown = vendor.computed_digest(directory) if directory.is_dir() else None
+        hint = f"; the files at {directory} hash to `{shown}`" if shown else ""
+        raise Refusal(f"`taxonomy vendor` takes `--expect <digest>`, the release digest the publisher "
+                      f"printed{hint}")
+    verified = vendor.plan(invocation.root, directory, expect.strip())
+    return Result(vendor.report(vendor.install(invocation.root, directory, verified)))
