@@ -20,7 +20,7 @@ KEYS = {
               "facets", "sections", "write_when"),
     "relations": ("family", "from", "to", "inverse", "reciprocal", "on_target",
                   "lifecycle_sensitive", "invalid_when", "attributes", "governing_end"),
-    "anchors": ("resolver",),
+    "anchors": ("resolver", "scope"),
     "shelves": ("path", "homogeneous", "kind", "discriminator", "kinds", "layout", "title"),
     "identifier_schemes": ("pattern", "namespace", "allocation"),
 }

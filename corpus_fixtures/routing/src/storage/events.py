@@ -1,0 +1,1 @@
+"""Relay: storage/events."""

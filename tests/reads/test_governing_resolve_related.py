@@ -1,0 +1,96 @@
+"""`governing_docs_for_path`, `resolve_identifier` and `related`: text and structured answers."""
+
+import datetime as dt
+import os
+
+from headwater.reads.governing import governing_docs_for_path
+from headwater.reads.identifiers import resolve_identifier
+from headwater.reads.related import related
+from headwater.snapshot import load
+
+TODAY = dt.date(2026, 11, 1)
+SPEC = "docs/specifications/ingest-api.md"
+RATE = "docs/decisions/0003-rate-limit-per-tenant.md"
+
+
+def _write_governs(root, target):
+    path = root / SPEC
+    path.write_text(path.read_text().replace("    - src/ingest/**", f"    - {target}"))
+
+
+def test_a_double_star_anchor_governs_the_files_under_it(quickstart):
+    answer = governing_docs_for_path(load(quickstart, TODAY), "src/ingest/api.py")
+    assert [p["path"] for p in answer.structured["pointers"]] == [SPEC]
+    assert answer.text.startswith(SPEC + " (Ingest API) \u2014 ")
+
+
+def test_a_literal_directory_anchor_governs_only_itself(quickstart):
+    _write_governs(quickstart, "src/ingest")
+    snapshot = load(quickstart, TODAY)
+    assert governing_docs_for_path(snapshot, "src/ingest/api.py").text == "no document governs src/ingest/api.py\n"
+    assert [p["path"] for p in governing_docs_for_path(snapshot, "src/ingest").structured["pointers"]] == [SPEC]
+
+
+def test_src_double_star_governs_a_file_directly_under_src(quickstart):
+    _write_governs(quickstart, "src/**")
+    answer = governing_docs_for_path(load(quickstart, TODAY), "src/a.py")
+    assert [p["path"] for p in answer.structured["pointers"]] == [SPEC]
+
+
+def test_governors_are_deduplicated_and_sorted_by_path(quickstart):
+    answer = governing_docs_for_path(load(quickstart, TODAY), "./src/ingest/rate_limit.py")
+    assert [p["path"] for p in answer.structured["pointers"]] == [RATE, SPEC]
+    assert len(answer.text.splitlines()) == 2
+
+
+def test_a_successor_governs_the_document_it_supersedes(quickstart):
+    answer = governing_docs_for_path(load(quickstart, TODAY), "docs/decisions/0001-store-attempts-in-postgres.md")
+    assert [p["path"] for p in answer.structured["pointers"]] == ["docs/decisions/0002-deliver-at-least-once.md"]
+
+
+def test_a_path_outside_the_repository_gets_the_outside_sentence_and_no_pointers(quickstart):
+    answer = governing_docs_for_path(load(quickstart, TODAY), "../elsewhere.py")
+    assert answer.text == "../elsewhere.py is outside this repository, or is not a path it can read\n"
+    assert answer.structured == {"pointers": []} and answer.refused
+
+
+def test_resolve_identifier_answers_a_pointer_a_near_miss_or_nothing(quickstart):
+    (quickstart / "docs/notes/carried.md").write_text("---\nid: ACME-NOTE-0001\n---\n\n# Note\n")
+    snapshot = load(quickstart, TODAY)
+    found = resolve_identifier(snapshot, "ACME-DR-0003")
+    assert found.text.startswith(RATE + " (Rate limit per tenant) \u2014 ")
+    assert found.text.endswith("[asserted: nobody accepted this document]\n")
+    assert resolve_identifier(snapshot, "ACME-NOTE-0001").text == (
+        "no typed document carries ACME-NOTE-0001; docs/notes/carried.md carries it, untyped\n")
+    assert resolve_identifier(snapshot, "acme-dr-0003").text == "no document carries acme-dr-0003\n"
+
+
+def test_related_lists_outbound_then_inbound_with_a_colon_before_the_cue(quickstart):
+    answer = related(load(quickstart, TODAY), "ACME-DR-0002")
+    assert answer.text.splitlines() == [
+        "to ACME-DR-0001 supersedes: The queue keeps every delivery attempt in Postgres. "
+        "(the target's own summary) [this document governs the reading]",
+        "to src/queue/** governs [this document governs the reading]",
+        "from docs/decisions/0001-store-attempts-in-postgres.md supersedes: The queue keeps every "
+        "delivery attempt in Postgres. (the target's own summary) [this document governs the reading]",
+        "from docs/specifications/queue-retries.md traced_by: How the queue retries a failed delivery, "
+        "and how long it waits between attempts. (the target's own summary)",
+    ]
+    assert [n["relation"] for n in answer.structured["related"]] == ["supersedes", "governs", "supersedes", "traced_by"]
+    assert "\u2014" not in answer.text
+
+
+def test_related_with_no_edges_says_so(quickstart):
+    path = quickstart / SPEC
+    text = path.read_text()
+    path.write_text(text[: text.index("relations:")] + text[text.index("---", 4):])
+    (quickstart / RATE).write_text((quickstart / RATE).read_text().replace("  constrains: ACME-SPEC-0002\n", ""))
+    answer = related(load(quickstart, TODAY), "ACME-SPEC-0002")
+    assert answer.text == "ACME-SPEC-0002 declares no relation, and none names it\n"
+
+
+def test_related_refuses_an_unreadable_row_with_related_as_the_verb(quickstart):
+    os.symlink("/etc/hostname", quickstart / "docs/notes/link.md")
+    answer = related(load(quickstart, TODAY), "docs/notes/link.md")
+    assert answer.refused
+    assert answer.text.endswith("so `related` prints nothing\n")
