@@ -1,0 +1,56 @@
+"""What a rule may read: the snapshot, the run date and (part two) the change manifest."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from headwater.corpus.document import Document
+from headwater.graph import Bound, Edge, Graph
+from headwater.snapshot import Snapshot
+from headwater.taxonomy.model import Taxonomy
+
+CLAIMS = ".headwater/ids"
+
+
+@dataclass(frozen=True)
+class Context:
+    snapshot: Snapshot
+    rule_ids: frozenset[str] = frozenset()  # every rule this engine carries
+    change: Any = None  # the parsed `--change` manifest, once part two reads one
+
+    @property
+    def taxonomy(self) -> Taxonomy:
+        return self.snapshot.taxonomy
+
+    @property
+    def graph(self) -> Graph:
+        return self.snapshot.graph
+
+    @property
+    def today(self) -> dt.date:
+        return self.snapshot.today
+
+    def document(self, path: str | None) -> Document | None:
+        return self.graph.documents.get(path) if path else None
+
+    def far(self, edge: Edge) -> Document | None:
+        """The document an edge's target binds to, if it binds to one."""
+        if edge.target.bound is Bound.DOCUMENT:
+            return self.document(edge.target.path)
+        return None
+
+    def state(self, document: Document) -> str | None:
+        return document.text_of(self.taxonomy.facet_for_role("state"))
+
+    def label(self, document: Document) -> str:
+        """How a message names a document: its identifier, else its path."""
+        return f"`{document.id}`" if document.id else document.path
+
+    def claim_path(self, scheme: str, identifier: str) -> str:
+        return f"{CLAIMS}/{scheme}/{identifier}"
+
+    def claim_exists(self, scheme: str, identifier: str) -> bool:
+        return os.path.lexists(self.snapshot.root / self.claim_path(scheme, identifier))

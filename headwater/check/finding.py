@@ -1,0 +1,77 @@
+"""What a rule reports: a hit (the rule's own words) and the finding the runner stamps from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARN = "warn"
+    INFO = "info"
+
+
+class Escape(Enum):
+    NONE = "none"
+    SUPPRESSION = "suppression"
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """The directive that hid a finding (filled by suppressions, part two)."""
+
+    path: str
+    line: int
+    reason: str
+    until: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One defect as a rule sees it; the runner adds the rule id and the default severity."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    remediation: str
+    subject: str  # the key or target the finding is about: fingerprints read it, never lines
+    severity: Severity | None = None
+    fixable: bool = False
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    path: str
+    line: int  # 1-based; 0 means the whole file (and then column is 0)
+    column: int
+    message: str
+    remediation: str
+    fixable: bool
+    subject: str
+    escape: Escape = Escape.NONE
+    hidden_by: Hidden | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.escape is Escape.NONE
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.rule, self.message, self.subject)
+
+    @property
+    def where(self) -> str:
+        """`path:line:col`, or the bare path for a finding about the whole file."""
+        return f"{self.path}:{self.line}:{self.column}" if self.line > 0 else self.path
+
+
+@dataclass(frozen=True)
+class Skip:
+    """An instance that reached no verdict, and why."""
+
+    reason: str

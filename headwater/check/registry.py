@@ -1,0 +1,16 @@
+"""The registry: every rule this engine carries, in report order (shape, graph, runner)."""
+
+from __future__ import annotations
+
+from headwater.check.rule import Rule
+from headwater.check.rules import graph, runner, shape
+
+RULES: tuple[Rule, ...] = shape.RULES + graph.RULES + runner.RULES
+
+
+def rule_ids() -> frozenset[str]:
+    return frozenset(r.id for r in RULES)
+
+
+def rule_named(rule_id: str) -> Rule | None:
+    return next((r for r in RULES if r.id == rule_id), None)

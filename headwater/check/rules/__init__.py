@@ -1,0 +1,1 @@
+"""One module per rule family; each rule is one small declared function."""

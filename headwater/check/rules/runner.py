@@ -1,0 +1,100 @@
+"""Runner: judged after every instance ran — coverage, the taxonomy pin, suppression directives."""
+
+from __future__ import annotations
+
+from headwater.check.context import Context
+from headwater.check.finding import Hit, Severity
+from headwater.check.rule import Scope, rule
+from headwater.check.suppressions import directives
+from headwater.errors import Refusal
+from headwater.taxonomy.declaration import DECLARATION
+from headwater.taxonomy.package import find_package, release_digest, release_members
+from headwater.yaml.files import load_file
+from headwater.yaml.nodes import Map
+
+
+@rule("coverage.document_unchecked", 1, Scope.RUNNER, Severity.WARN,
+      short="A classified document reached no check.",
+      full="A typed document got no check instance, or every one of its instances was skipped, "
+           "so nothing vouches for it.",
+      help="""
+The census typed this document, yet no rule reached a verdict on it. Check that the shelf
+claims the right files and that the kind declares what its documents must carry; the skip
+reasons in the coverage block say why each instance stopped.
+""",
+      tags=("coverage",))
+def coverage_document_unchecked(ctx: Context, outcomes) -> list[Hit]:
+    reached: dict[str, list] = {doc.path: [] for doc in ctx.graph.census.documents}
+    for outcome in outcomes:
+        if outcome.instance.document in reached:
+            reached[outcome.instance.document].append(outcome)
+    hits = []
+    for path, mine in reached.items():
+        if not mine:
+            message = "this document is classified and no check instance reached it"
+        elif all(o.skip is not None for o in mine):
+            message = f"this document is classified and all {len(mine)} of its check instances were skipped"
+        else:
+            continue
+        hits.append(Hit(path, 0, 0, message, "check that the shelf claims the right files and that "
+                        "the kind declares what its documents must carry", "coverage"))
+    return hits
+
+
+def _digest_position(ctx: Context) -> tuple[int, int]:
+    try:
+        top = load_file(ctx.snapshot.root / DECLARATION, DECLARATION)
+    except Refusal:
+        return (0, 0)
+    taxonomy = top.get("taxonomy") if isinstance(top, Map) else None
+    node = taxonomy.get("digest") if isinstance(taxonomy, Map) else None
+    return (node.line, node.column) if node is not None else (0, 0)
+
+
+@rule("taxonomy.pin.diverged", 1, Scope.RUNNER, Severity.ERROR,
+      short="The taxonomy package does not hash to the digest `.headwater/taxonomy.yml` pins.",
+      full="`taxonomy.digest` pins the release digest of the package; the package found today "
+           "hashes to something else, so its files changed after they were vendored.",
+      help="""
+A vendored package is pinned by its release digest. When its files no longer hash to the pin,
+someone edited the vendored copy: vendor the release again with `headwater taxonomy vendor`,
+or move the change into the overlay.
+""",
+      tags=("taxonomy",))
+def taxonomy_pin_diverged(ctx: Context, _outcomes) -> list[Hit]:
+    declaration = ctx.snapshot.declaration
+    if not declaration.digest:
+        return []
+    try:
+        package = find_package(ctx.snapshot.root, declaration.package)
+    except Refusal:
+        found = "no package of that name is here to hash"
+    else:
+        today = release_digest(release_members(package.directory))
+        if today == declaration.digest:
+            return []
+        found = f"{package.label} hashes to {today}"
+    line, column = _digest_position(ctx)
+    return [Hit(DECLARATION, line, column, f"`taxonomy.digest` pins {declaration.digest}, and {found}",
+                "vendor the package again with `headwater taxonomy vendor`, or move local changes "
+                "into the overlay", "taxonomy.digest")]
+
+
+@rule("suppression.refused", 1, Scope.RUNNER, Severity.ERROR,
+      short="A suppression directive names an unknown rule, an unknown reason or a bad date.",
+      full="A `<!-- headwater allow=… -->` directive that cannot be read hides nothing; it names "
+           "a rule this engine does not carry, a reason outside the two, a scope outside "
+           "`block`/`file`, or an `until` that is not a date.",
+      help="""
+A directive reads `<!-- headwater allow=<rule> scope=block|file until=YYYY-MM-DD
+reason=false_positive|accepted_deviation note=<text> -->`. Expiry is mandatory. Correct the
+directive, or delete it.
+""",
+      tags=("suppression",))
+def suppression_refused(ctx: Context, _outcomes) -> list[Hit]:
+    return [Hit(d.path, d.line, d.column, d.problem,
+                "correct the directive (rule id, scope, until date and reason), or delete it", d.rule)
+            for doc in ctx.graph.census.documents for d in directives(doc, ctx.rule_ids) if d.problem]
+
+
+RULES = (coverage_document_unchecked, taxonomy_pin_diverged, suppression_refused)

@@ -1,0 +1,51 @@
+"""`headwater check`: refuse bad flags first, load the snapshot once, run, render one format."""
+
+from __future__ import annotations
+
+from headwater.cli.output import Palette, Result, layout_width, stdout_palette
+from headwater.clock import run_date
+from headwater.errors import Refusal
+from headwater.render import FORMATS, render
+from headwater.snapshot import load
+from headwater.taxonomy.declaration import LOCK
+from headwater.taxonomy.staleness import changed_sources
+
+
+def chosen_format(args) -> str:
+    if args.json and args.format:
+        raise Refusal("`--json` is another spelling of `--format json`, so give one of them, not both")
+    fmt = args.format or ("json" if args.json else "text")
+    if fmt not in FORMATS:
+        raise Refusal(f"`--format` takes text, json, sarif or markdown, and `{fmt}` is not one of them")
+    if args.wide and fmt != "text":
+        raise Refusal(f"`--wide` sets the width of the text report, and `--format {fmt}` lays nothing out")
+    return fmt
+
+
+def refuse_unbuilt(args) -> None:
+    if args.fix:
+        raise Refusal("`--fix` is not built yet: mechanical patches arrive with the second part of check")
+    if args.change:
+        raise Refusal("`--change` is not built yet: change-scoped rules arrive with the second part of check")
+
+
+def refuse_stale_lock(snapshot) -> None:
+    changed = changed_sources(snapshot.root, snapshot.lock)
+    if changed:
+        raise Refusal(f"{LOCK} is stale: {', '.join(changed)} changed since it was resolved. "
+                      "Run `headwater taxonomy resolve`")
+
+
+def run(invocation) -> Result:
+    from headwater.check.runner import run as run_checks
+
+    args = invocation.args
+    fmt = chosen_format(args)
+    today = run_date(args.now)
+    refuse_unbuilt(args)
+    snapshot = load(invocation.root, today)
+    refuse_stale_lock(snapshot)
+    report = run_checks(snapshot)
+    palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
+    text = render(fmt, report, snapshot, width=layout_width(args.wide), palette=palette)
+    return Result(text, status=1 if args.strict and report.live_errors else 0)

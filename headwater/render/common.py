@@ -1,0 +1,36 @@
+"""Words and counts every report format shares, so they cannot drift apart."""
+
+from __future__ import annotations
+
+from headwater.check.finding import Finding, Severity
+from headwater.check.runner import Report
+from headwater.cli.output import Palette
+
+PLAIN = Palette(False)
+GLYPHS = {Severity.ERROR: "✗", Severity.WARN: "▲", Severity.INFO: "·"}
+NOTHING_CHECKED = "nothing was checked: no file under the corpus root has a kind"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+def severity_counts(findings: tuple[Finding, ...]) -> list[tuple[Severity, int]]:
+    return [(s, n) for s in Severity if (n := sum(1 for f in findings if f.severity is s))]
+
+
+def live(report: Report) -> tuple[Finding, ...]:
+    return tuple(f for f in report.findings if f.live)
+
+
+def escaped(report: Report) -> tuple[Finding, ...]:
+    return tuple(f for f in report.findings if not f.live)
+
+
+def not_reported_line(finding: Finding) -> str:
+    hidden = finding.hidden_by
+    if hidden is None:
+        return f"not reported ({finding.escape.value})"
+    note = f" ({hidden.note})" if hidden.note else ""
+    return (f"not reported ({finding.escape.value}): suppressed at {hidden.path}:{hidden.line} "
+            f"as {hidden.reason}, until {hidden.until}{note}")

@@ -1,0 +1,131 @@
+"""SARIF 2.1.0 for GitHub code scanning, built with `sarif-om` (imported only when asked for).
+
+Every rule carries full metadata and help; every result one physical location relative to
+`%SRCROOT%` and a fingerprint from `headwater.check.fingerprint`. Serialized with sorted keys
+and no nulls, so the bytes are deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+from headwater import __version__
+from headwater.check.finding import Finding, Severity
+from headwater.check.fingerprint import primary_hashes
+from headwater.check.rule import Rule
+from headwater.check.runner import Report
+from headwater.render.json import SHAPE_VERSION
+from headwater.snapshot import Snapshot
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = "https://pypi.org/project/headwater/"
+LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note"}
+ROOT = "%SRCROOT%"
+KEEP_DEFAULTS = ("level",)  # written even when equal to sarif-om's default
+
+
+def _plain(markdown: str) -> str:
+    return re.sub(r"`([^`]*)`", r"\1", " ".join(markdown.split()))
+
+
+def _rule(sarif_om, rule: Rule):
+    return sarif_om.ReportingDescriptor(
+        id=rule.id,
+        name=rule.name,
+        short_description=sarif_om.MultiformatMessageString(text=rule.short),
+        full_description=sarif_om.MultiformatMessageString(text=rule.full),
+        help=sarif_om.MultiformatMessageString(text=_plain(rule.help), markdown=rule.help),
+        default_configuration=sarif_om.ReportingConfiguration(level=LEVELS[rule.severity]),
+        properties={"tags": list(rule.tags),
+                    "headwater": {"scope": rule.scope.value, "version": rule.version,
+                                  "patch": rule.patch}},
+    )
+
+
+def _suppressions(sarif_om, finding: Finding):
+    if finding.live:
+        return None
+    hidden = finding.hidden_by
+    justification = f"{hidden.reason}, until {hidden.until}: {hidden.note}" if hidden else finding.escape.value
+    return [sarif_om.Suppression(kind="inSource", status="accepted", justification=justification)]
+
+
+def _location(sarif_om, finding: Finding):
+    region = None
+    if finding.line > 0:
+        region = sarif_om.Region(start_line=finding.line,
+                                 start_column=finding.column if finding.column > 0 else None)
+    artifact = sarif_om.ArtifactLocation(uri=quote(finding.path, safe="/"), uri_base_id=ROOT)
+    return sarif_om.Location(physical_location=sarif_om.PhysicalLocation(artifact_location=artifact,
+                                                                          region=region))
+
+
+def _result(sarif_om, finding: Finding, index: int, fingerprint: str):
+    fix = "**Fix (mechanical):**" if finding.fixable else "**Fix:**"
+    return sarif_om.Result(
+        rule_id=finding.rule,
+        rule_index=index,
+        level=LEVELS[finding.severity],
+        message=sarif_om.Message(text=finding.message,
+                                 markdown=f"{finding.message}\n\n{fix} {finding.remediation}"),
+        locations=[_location(sarif_om, finding)],
+        partial_fingerprints={"primaryLocationLineHash": fingerprint},
+        suppressions=_suppressions(sarif_om, finding),
+        properties={"headwater": {"severity": finding.severity.value, "fixable": finding.fixable,
+                                  "remediation": finding.remediation, "escape": finding.escape.value}},
+    )
+
+
+def _identity(snapshot: Snapshot) -> dict[str, str]:
+    return {doc.path: doc.id for doc in snapshot.census.documents if doc.id}
+
+
+def sarif_log(report: Report, snapshot: Snapshot):
+    import sarif_om
+
+    index = {rule.id: n for n, rule in enumerate(report.rules)}
+    hashes = primary_hashes(report.findings, _identity(snapshot))
+    driver = sarif_om.ToolComponent(
+        name="headwater", version=__version__, semantic_version=__version__,
+        information_uri=INFORMATION_URI, rules=[_rule(sarif_om, r) for r in report.rules])
+    run = sarif_om.Run(
+        tool=sarif_om.Tool(driver=driver),
+        original_uri_base_ids={ROOT: sarif_om.ArtifactLocation(
+            description=sarif_om.Message(text="the root of the repository headwater checked"))},
+        column_kind="unicodeCodePoints",
+        invocations=[sarif_om.Invocation(execution_successful=True)],
+        results=[_result(sarif_om, f, index[f.rule], h) for f, h in zip(report.findings, hashes, strict=True)],
+        properties={"headwater": {
+            "shape": SHAPE_VERSION,
+            "taxonomy": {"package": report.package, "version": report.version, "lock": report.lock},
+            "clock": report.clock.isoformat(),
+            "coverage": report.coverage.as_json()}},
+    )
+    return sarif_om.SarifLog(version="2.1.0", schema_uri=SCHEMA, runs=[run])
+
+
+def to_plain(value):
+    """attrs objects → dicts under their SARIF names; None and unasked-for defaults dropped."""
+    import attr
+
+    if attr.has(type(value)):
+        out = {}
+        for field in attr.fields(type(value)):
+            item = getattr(value, field.name)
+            default = field.default if not isinstance(field.default, attr.Factory) else field.default.factory()
+            if item is None or (item == default and field.name not in KEEP_DEFAULTS):
+                continue
+            out[field.metadata["schema_property_name"]] = to_plain(item)
+        return out
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    return value
+
+
+def render_sarif(report: Report, snapshot: Snapshot) -> str:
+    return json.dumps(to_plain(sarif_log(report, snapshot)), indent=2, sort_keys=True,
+                      ensure_ascii=False) + "\n"

@@ -1,0 +1,147 @@
+"""The text report: taxonomy, clock, census, graph, checks, findings, then what was not reported.
+
+Lines are laid out plain at the width (80, or COLUMNS clamped 80–120 under `--wide`) and
+painted afterwards, so stripping the colour gives the plain bytes exactly.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from headwater.check.finding import Finding, Severity
+from headwater.check.runner import Report
+from headwater.cli.output import Palette
+from headwater.corpus.census import Outcome
+from headwater.render.common import (
+    GLYPHS,
+    NOTHING_CHECKED,
+    PLAIN,
+    escaped,
+    live,
+    not_reported_line,
+    plural,
+    severity_counts,
+)
+from headwater.snapshot import Snapshot
+
+OUTCOME_ORDER = (Outcome.TYPED, Outcome.UNTYPED, Outcome.UNREADABLE, Outcome.NOT_A_DOCUMENT,
+                 Outcome.EXCLUDED, Outcome.UNWALKABLE)
+SEVERITY_ROLE = {Severity.ERROR: "error", Severity.WARN: "warn", Severity.INFO: "info"}
+
+
+class _Lines:
+    def __init__(self, width: int, palette: Palette) -> None:
+        self.width = width
+        self.palette = palette
+        self.out: list[str] = []
+
+    def add(self, text: str, indent: int = 0, lead: tuple[str, str] | None = None) -> None:
+        """Wrap `text` (continuations 2 deeper); paint `lead=(role, prefix)` on the first line."""
+        wrapped = textwrap.wrap(text, self.width, initial_indent=" " * indent,
+                                subsequent_indent=" " * (indent + 2), break_long_words=False,
+                                break_on_hyphens=False) or [""]
+        if lead is not None:
+            role, prefix = lead
+            first = wrapped[0]
+            at = first.find(prefix)
+            if at >= 0:
+                wrapped[0] = first[:at] + self.palette.paint(role, prefix) + first[at + len(prefix):]
+        self.out.extend(wrapped)
+
+    def count(self, number: int, label: str) -> None:
+        self.out.append(f"  {number:>7} {label}")
+
+    def blank(self) -> None:
+        self.out.append("")
+
+
+def _header(lines: _Lines, report: Report) -> None:
+    lines.add(f"taxonomy {report.package} {report.version}", lead=("heading", "taxonomy"))
+    lines.add(f"lock {report.lock}", 2)
+    lines.add(f"clock {report.clock.isoformat()}", lead=("heading", "clock"))
+
+
+def _census(lines: _Lines, snapshot: Snapshot) -> None:
+    census = snapshot.census
+    lines.blank()
+    lines.add("census", lead=("heading", "census"))
+    lines.add(f"{plural(len(census.rows), 'file')} under {census.root or '.'}", 2)
+    for outcome in OUTCOME_ORDER:
+        if census.count(outcome):
+            lines.count(census.count(outcome), outcome.value.replace("_", " "))
+    kinds: dict[str, int] = {}
+    for doc in census.documents:
+        kinds[doc.kind] = kinds.get(doc.kind, 0) + 1
+    for kind in sorted(kinds):
+        lines.count(kinds[kind], f"typed {kind}")
+    for row in census.rows:
+        if row.outcome is not Outcome.TYPED:
+            lines.add(f"{row.path} {row.label.replace('_', ' ')}", 2, lead=("path", row.path))
+            lines.add(row.reason, 4)
+
+
+def _graph(lines: _Lines, snapshot: Snapshot) -> None:
+    graph = snapshot.graph
+    lines.blank()
+    lines.add("graph", lead=("heading", "graph"))
+    lines.add(f"{plural(len(graph.documents), 'document')} and {plural(len(graph.anchors), 'anchor')}, "
+              f"joined by {plural(len(graph.edges), 'edge')}", 2)
+    if graph.unbound:
+        lines.add(f"{plural(len(graph.unbound), 'edge binds', 'edges bind')} to nothing", 2)
+
+
+def _checks(lines: _Lines, report: Report) -> None:
+    cov = report.coverage
+    lines.blank()
+    lines.add("checks", lead=("heading", "checks"))
+    lines.add(f"{cov.seen} seen, {cov.classified} classified, {cov.checked} checked, "
+              f"{plural(cov.instances, 'check instance')}", 2)
+    if cov.checked == 0:
+        lines.add(NOTHING_CHECKED, 2)
+    for skip in cov.skips:
+        lines.add(f"{skip.instances} skipped: {skip.reason}", 2)
+
+
+def _finding(lines: _Lines, finding: Finding) -> None:
+    role = SEVERITY_ROLE[finding.severity]
+    label = f"{GLYPHS[finding.severity]} {finding.severity.value}"
+    lines.blank()
+    painted = lines.palette.paint("path", finding.where) + " " + lines.palette.paint(role, label)
+    lines.out.append("  " + painted)
+    lines.add(f"{finding.rule}: {finding.message}", 4, lead=("id", finding.rule))
+    fix = "fix (mechanical):" if finding.fixable else "fix:"
+    lines.add(f"{fix} {finding.remediation}", 4, lead=("dim", fix))
+
+
+def _findings(lines: _Lines, report: Report) -> None:
+    shown = live(report)
+    lines.blank()
+    lines.add(plural(len(shown), "finding"), 2)
+    for severity, number in severity_counts(shown):
+        label = f"{GLYPHS[severity]} {severity.value}"
+        lines.out.append(f"  {number:>7} " + lines.palette.paint(SEVERITY_ROLE[severity], label))
+    for finding in shown:
+        _finding(lines, finding)
+
+
+def _not_reported(lines: _Lines, report: Report) -> None:
+    hidden = escaped(report)
+    if not hidden:
+        return
+    lines.blank()
+    lines.add("not reported", lead=("heading", "not reported"))
+    for finding in hidden:
+        _finding(lines, finding)
+        lines.add(not_reported_line(finding), 4)
+
+
+def render_text(report: Report, snapshot: Snapshot, *, width: int = 80,
+                palette: Palette = PLAIN) -> str:
+    lines = _Lines(width, palette)
+    _header(lines, report)
+    _census(lines, snapshot)
+    _graph(lines, snapshot)
+    _checks(lines, report)
+    _findings(lines, report)
+    _not_reported(lines, report)
+    return "\n".join(lines.out) + "\n"
