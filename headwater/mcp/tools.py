@@ -116,9 +116,12 @@ def _governing(snapshot: Snapshot, args: dict) -> Outcome:
 
 
 def _check(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.check.report import report_bytes
+    from headwater.check.runner import run as run_checks
+    from headwater.cli.output import Palette
+    from headwater.render import render
 
-    return Outcome((report_bytes(snapshot, args["format"]),))
+    report = run_checks(snapshot)  # uncached: the bytes of `check --no-cache`
+    return Outcome((render(args["format"], report, snapshot, width=80, palette=Palette(False)),))
 
 
 def _kinds(snapshot: Snapshot, args: dict) -> Outcome:

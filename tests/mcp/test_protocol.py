@@ -154,3 +154,9 @@ def test_kinds_answers_the_bytes_of_taxonomy_kinds(session, hw):
     import json
 
     assert result["structuredContent"] == json.loads(cli)
+
+
+def test_the_check_tool_answers_the_bytes_of_check_no_cache_at_the_session_date(session, hw):
+    for fmt in ("text", "json", "sarif", "markdown"):
+        cli = hw("check", "--format", fmt, "--no-cache", "--now", "2026-11-01", "--root", str(session.root))
+        assert session.text("check", format=fmt) == cli.out, fmt
