@@ -1,0 +1,115 @@
+"""Every refusal of `new` is one sentence on stderr, nothing on stdout, exit 1, and no byte written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from headwater.hashing import sha256_hex
+from headwater.taxonomy.lock import body_of
+
+LOCK = ".headwater/taxonomy.lock"
+
+
+def _relock(root: Path, old: str, new: str) -> None:
+    """Edit the resolved body of the lock and re-seal its digest: a lock `resolve` would refuse to
+    write, for the refusals `new` must still make on its own."""
+    path = root / LOCK
+    text = path.read_text()
+    assert old in text
+    text = text.replace(old, new, 1)
+    head, _, rest = text.partition("  digest: ")
+    sealed = '"sha256:' + sha256_hex(body_of(text).encode("utf-8")) + '"'
+    path.write_text(head + "  digest: " + sealed + rest[rest.index("\n"):])
+
+
+def _overlay(hw, root: Path, lines: str) -> None:
+    overlay = root / ".headwater/overlay.yml"
+    overlay.write_text(overlay.read_text() + lines)
+    assert hw("taxonomy", "resolve", "--root", str(root)).status == 0
+
+
+def _no_namespace(hw, root):
+    _relock(root, "      allocation: reconcile-first\n      namespace: ACME\n",
+            "      allocation: reconcile-first\n")
+
+
+def _no_scheme(hw, root):
+    _overlay(hw, root, "remove:\n  - kinds.specification.identifier\n")
+
+
+def _no_shelf(hw, root):
+    _overlay(hw, root, "remove:\n  - shelves.specifications\n")
+
+
+def _risk_facet(hw, root):
+    _overlay(hw, root, "  facets.risk: {type: string, values: [low, high]}\n"
+                       "  kinds.decision.facets: {require: [risk]}\n")
+
+
+REFUSALS = [
+    ("unknown kind lists the kinds", None, ["memo", "--title", "x"],
+     "`memo` is not a kind this taxonomy declares; the kinds are decision, specification"),
+    ("abstract kind", None, ["governed_document", "--title", "x"], "`governed_document` is abstract"),
+    ("a kind no shelf places", _no_shelf, ["specification", "--title", "x"], "no shelf carries the kind `specification`"),
+    ("an existing file", None, ["specification", "--title", "Ingest API"],
+     "docs/specifications/ingest-api.md already exists"),
+    ("a relation the kind may not declare", None, ["specification", "--title", "x", "--relates", "conflicts_with=ACME-DR-0001"],
+     "a `specification` may not declare `conflicts_with`"),
+    ("an unresolvable target", None, ["decision", "--title", "x", "--relates", "supersedes=ACME-DR-0099"],
+     "no document carries `ACME-DR-0099`"),
+    ("a code path that matches nothing", None, ["decision", "--title", "x", "--relates", "governs=src/nothing/**"],
+     "matches nothing in the repository"),
+    ("an untyped target", None, ["decision", "--title", "x", "--relates", "supersedes=docs/notes/meeting-2026-09.md"],
+     "no document carries"),
+    ("an enum facet with no value lists its values", _risk_facet, ["decision", "--title", "x"],
+     "pass `--facet risk=<value>`, one of low, high"),
+    ("an enum facet with a value it does not admit", _risk_facet, ["decision", "--title", "x", "--facet", "risk=medium"],
+     "it admits low, high"),
+    ("an unknown facet", None, ["decision", "--title", "x", "--facet", "colour=blue"], "`colour` is not a facet"),
+    ("a facet the taxonomy decides", None, ["decision", "--title", "x", "--facet", "status=current"],
+     "`status` is decided by the taxonomy"),
+    ("a scheme without a namespace", _no_namespace, ["decision", "--title", "x"],
+     "add `identifier_schemes.decision_id.namespace: <NS>` under `add:` in .headwater/overlay.yml"),
+    ("a kind without a scheme", _no_scheme, ["specification", "--title", "x"],
+     "the kind `specification` has no identifier scheme"),
+    ("a directory off the shelf", None, ["decision", "--title", "x", "--directory", "docs/notes"],
+     "is not on the shelf `decisions`"),
+    ("a missing title", None, ["decision"], "`new` takes a title"),
+    ("a relates without a target", None, ["decision", "--title", "x", "--relates", "supersedes="],
+     "`--relates` takes REL=TARGET with neither side empty"),
+    ("a facet without a name", None, ["decision", "--title", "x", "--facet", "=low"],
+     "`--facet` takes FACET=VALUE"),
+    ("a title with no letters", None, ["decision", "--title", "!!!"], "no letters or digits"),
+    ("a bad run date", None, ["decision", "--title", "x", "--now", "2026-13-01"], "`--now` takes a calendar date"),
+]
+
+
+@pytest.mark.parametrize(("setup", "args", "sentence"), [r[1:] for r in REFUSALS], ids=[r[0] for r in REFUSALS])
+def test_a_refusal_is_one_sentence_and_writes_nothing(hw, quickstart, tree_bytes, setup, args, sentence):
+    if setup:
+        setup(hw, quickstart)
+    before = tree_bytes(quickstart)
+    ran = hw("new", *args, "--root", str(quickstart))
+    assert ran.status == 1
+    assert ran.out == ""
+    assert ran.err.startswith("headwater: ") and ran.err.count("\n") == 1, ran.err
+    assert sentence in ran.err
+    assert tree_bytes(quickstart) == before
+
+
+def test_a_target_changed_since_the_snapshot_is_refused_before_anything_is_written(quickstart, tree_bytes):
+    import datetime as dt
+
+    from headwater.errors import Refusal
+    from headwater.snapshot import load
+    from headwater.writes.new import new_document
+
+    snapshot = load(quickstart, dt.date(2026, 11, 1))
+    target = quickstart / "docs/decisions/0002-deliver-at-least-once.md"
+    target.write_text(target.read_text() + "\nAn edit nobody re-read.\n")
+    before = tree_bytes(quickstart)
+    with pytest.raises(Refusal, match="changed since this run read it"):
+        new_document(snapshot, "decision", "Deliver in order", ["supersedes=ACME-DR-0002"])
+    assert tree_bytes(quickstart) == before
