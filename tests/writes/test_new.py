@@ -103,7 +103,8 @@ def test_a_reciprocal_relation_writes_the_far_half_into_the_target_and_reports_t
     text = (quickstart / "docs/decisions/0004-deliver-in-order.md").read_text()
     assert "relations:\n  supersedes:\n    - ACME-DR-0002\n  governs:\n    - \"src/queue/**\"\n" in text
     snapshot = load(quickstart, dt.date(2026, 11, 1))
-    assert not [p for p in snapshot.graph.problems if p.path.endswith(("0002-deliver-at-least-once.md", "0004-deliver-in-order.md"))]
+    touched = ("docs/decisions/0002-deliver-at-least-once.md", "docs/decisions/0004-deliver-in-order.md")
+    assert not [p for p in snapshot.graph.problems if p.path in touched]
 
 
 def test_a_symmetric_relation_never_edits_its_target(hw, quickstart):
