@@ -26,6 +26,15 @@ def reaches(edge: Edge, path: str) -> bool:
     return target.bound is Bound.DOCUMENT and target.path == path
 
 
+def names(edge: Edge, path: str) -> bool:
+    """Whether the edge's target names the path itself: a document, a literal pattern, or an
+    entry its anchor matched in the tree (a surer reading than a wildcard's reach)."""
+    target = edge.target
+    if target.anchor is not None:
+        return path in target.anchor.patterns or path in target.anchor.matched
+    return target.bound is Bound.DOCUMENT and target.path == path
+
+
 def source_governs(edge: Edge, tax: Taxonomy) -> bool:
     return tax.governs_reading(edge.relation, edge.inverse) == "source"
 

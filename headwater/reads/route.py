@@ -9,12 +9,13 @@ one, so when nothing is confident the route is silent and says why.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
-from headwater.reads.governing import governing_documents, reaches
+from headwater.reads.governing import governing_documents, names, reaches
 from headwater.reads.route_rank import Ranking, rank
 from headwater.reads.route_scope import Ungoverned, ungoverned
 from headwater.reads.route_turns import by_precedence, in_turns
@@ -89,10 +90,16 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     (the MCP server holds no tree)."""
     graph, tax = snapshot.graph, snapshot.taxonomy
 
-    def known(path: str) -> bool:
-        if read_tree and snapshot.tree.exists(path):
-            return True
+    def in_tree(path: str) -> bool:
+        return read_tree and snapshot.tree.exists(path)
+
+    def named(path: str) -> bool:
+        return any(names(e, path) for e in graph.edges)
+
+    def reached(path: str) -> bool:
         return any(reaches(e, path) for e in graph.edges)
+
+    known = (in_tree, named, reached)
 
     def is_directory(path: str) -> bool:
         return read_tree and (snapshot.root / path).is_dir()
@@ -131,10 +138,11 @@ def _settle(base: Route, graph: Graph, tax: Taxonomy, anchored: list[Offered],
     return replace(base, silence=silence)
 
 
-def _named_anchors(task: str, graph: Graph, known) -> tuple[str, ...]:
+def _named_anchors(task: str, graph: Graph, known: tuple[Callable[[str], bool], ...]
+                   ) -> tuple[str, ...]:
     found: list[str] = []
     for word in task.split():
-        path = read_path(word, known)
+        path = read_path(word, *known)
         if path and path not in found and any(reaches(e, path) for e in graph.edges):
             found.append(path)
     return tuple(found)

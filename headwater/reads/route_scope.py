@@ -49,7 +49,7 @@ def governing_relations(tax: Taxonomy, anchor_kinds: set[str]) -> tuple[str, ...
                  if r.governing_end == "source" and anchor_kinds.intersection(r.targets))
 
 
-def ungoverned(snapshot: Snapshot, task: str, known: Callable[[str], bool],
+def ungoverned(snapshot: Snapshot, task: str, known: tuple[Callable[[str], bool], ...],
                is_directory: Callable[[str], bool]) -> tuple[Ungoverned, ...]:
     tax, graph = snapshot.taxonomy, snapshot.graph
     members = scope_members(tax)
@@ -63,11 +63,11 @@ def ungoverned(snapshot: Snapshot, task: str, known: Callable[[str], bool],
     return tuple(f for f in found if not ignored(snapshot.root, f.path))
 
 
-def _named(word: str, known: Callable[[str], bool], is_directory: Callable[[str], bool],
+def _named(word: str, known: tuple[Callable[[str], bool], ...], is_directory: Callable[[str], bool],
            graph: Graph, tax: Taxonomy, members: list[tuple[str, str]]) -> Ungoverned | None:
     if "/" not in word:
         return None
-    path = read_path(word, known)
+    path = read_path(word, *known)
     if path is None or is_directory(path):
         return None
     kinds = {kind for kind, pattern in members if compile_pattern(pattern).matches(path)}

@@ -74,11 +74,13 @@ def readings(word: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def read_path(word: str, known: Callable[[str], bool]) -> str | None:
-    """The first reading `known` accepts; or the one reading when nothing had to come off,
-    which is how a task names a file that does not exist yet; else nothing."""
+def read_path(word: str, *known: Callable[[str], bool]) -> str | None:
+    """The first reading the first test accepts, trying the tests from the surest down (an
+    entry that exists before a wildcard that would take junk such as `x.py:12`); or the one
+    reading when nothing had to come off, which is how a task names a file not yet written."""
     shapes = readings(word)
-    for shape in shapes:
-        if known(shape):
-            return shape
+    for test in known:
+        for shape in shapes:
+            if test(shape):
+                return shape
     return shapes[0] if len(shapes) == 1 else None

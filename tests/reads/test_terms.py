@@ -17,10 +17,14 @@ def test_holds_is_a_whole_token_match_so_api_is_not_in_rapid():
     assert not holds("rapid delivery", "api")
 
 
-@pytest.mark.parametrize("word", ["Look at tools/x.sh.".split()[-1], "tools/x.sh:12", "(tools/x.sh),",
+@pytest.mark.parametrize("word", [["Look", "at", "tools/x.sh."][-1], "tools/x.sh:12", "(tools/x.sh),",
                                   "tools/x.sh's", "tools/x.sh\u2019s", "tools/x.sh:12:3."])
 def test_a_path_with_punctuation_a_line_or_a_possessive_is_read_as_the_path(word):
     assert read_path(word, lambda p: p == "tools/x.sh") == "tools/x.sh"
+
+
+def test_an_existing_entry_is_a_surer_reading_than_one_a_wildcard_would_take():
+    assert read_path("tools/x.sh:12", lambda p: p == "tools/x.sh", lambda p: p.startswith("tools/")) == "tools/x.sh"
 
 
 def test_a_file_really_named_with_a_colon_is_read_as_written_when_it_exists():

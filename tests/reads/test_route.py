@@ -1,0 +1,165 @@
+"""`route` through the CLI: anchors, silences, budget refusals, determinism, pointer shape, em dashes."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).parent / "golden"
+RATE = "docs/decisions/0003-rate-limit-per-tenant.md"
+POINTER_KEYS = {"path", "kind", "id", "name", "purpose", "summary", "unwarranted", "evidence"}
+QUICKSTART_TASKS = {
+    "postgres": "why do we keep delivery attempts in postgres",
+    "anchor": "add rate limiting to src/ingest/rate_limit.py",
+    "silent": "what is the weather in paris",
+}
+
+
+@pytest.fixture
+def routing(copy_fixture):
+    return copy_fixture("routing")
+
+
+def _route(hw, root, *words):
+    return hw("route", *words, "--root", str(root))
+
+
+@pytest.mark.parametrize("word", ["src/ingest/rate_limit.py.", "src/ingest/rate_limit.py:12",
+                                  "(src/ingest/rate_limit.py),", "src/ingest/rate_limit.py's",
+                                  "src/ingest/rate_limit.py:12:3."])
+def test_a_path_named_with_punctuation_is_an_anchor_and_its_governors_come_first(quickstart, hw, word):
+    ran = _route(hw, quickstart, f"Look at {word}")
+    assert ran.status == 0
+    assert "  names the anchor src/ingest/rate_limit.py" in ran.out.splitlines()
+    data = json.loads(_route(hw, quickstart, f"Look at {word}", "--json").out)
+    assert data["pointers"][0]["path"] == RATE
+    assert data["pointers"][0]["evidence"] == {"by": "anchor", "anchors": ["src/ingest/rate_limit.py"]}
+
+
+def test_a_url_names_no_anchor(quickstart, hw):
+    data = json.loads(_route(hw, quickstart, "see https://example.com/src/ingest/rate_limit.py", "--json").out)
+    assert data["anchors"] == []
+
+
+def test_anchored_pointers_are_never_cut_by_the_budget(quickstart, hw):
+    data = json.loads(_route(hw, quickstart, "why limit src/ingest/rate_limit.py", "--budget", "1", "--json").out)
+    anchored = [p for p in data["pointers"] if p["evidence"]["by"] == "anchor"]
+    assert len(anchored) == 2 and len(data["pointers"]) == 2
+    assert data["withheld"] >= 0
+
+
+def _no_purposes(copy_fixture, hw):
+    root = copy_fixture("quickstart")
+    (root / ".headwater/overlay.yml").write_text(
+        "remove:\n  - purposes\n  - kinds\n  - relations\n  - shelves\n  - identifier_schemes\n")
+    assert hw("taxonomy", "resolve", "--root", str(root)).status == 0
+    return root
+
+
+@pytest.mark.parametrize(("task", "reason"), [
+    ("why postgres", "no_purposes"),
+    ("x y", "no_terms"),
+    ("zebra", "no_purpose_matched"),
+    ("what is the weather in paris", "no_document_reached"),
+])
+def test_every_silence_is_reachable_and_exits_0(copy_fixture, hw, task, reason):
+    root = _no_purposes(copy_fixture, hw) if reason == "no_purposes" else copy_fixture("quickstart")
+    says = {"no_purposes": "the taxonomy declares no purposes, so a task matches nothing",
+            "no_terms": "the task carries no term of two characters or more",
+            "no_purpose_matched": "no declared purpose answers this task",
+            "no_document_reached": ("a purpose matched and no document under it was reached, "
+                                    "so the route is silent")}[reason]
+    ran = _route(hw, root, task)
+    assert ran.status == 0 and ran.err == ""
+    assert ran.out.splitlines()[-1] == "  " + says
+    data = json.loads(_route(hw, root, task, "--json").out)
+    assert data["silence"] == {"reason": reason, "says": says}
+    assert data["pointers"] == []
+
+
+@pytest.mark.parametrize("args", [("--budget", "0", "task"), ("--budget", "-2", "task"), ("--budget=-2", "task"),
+                                  ("--budget", "two", "task"), ("--budget", "1.5", "task"), ()])
+def test_a_bad_budget_or_a_missing_task_is_a_refusal_with_empty_stdout(quickstart, hw, args):
+    ran = hw("route", *args, "--root", str(quickstart), "--json")
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err.startswith("headwater: ") and len(ran.err.splitlines()) == 1
+
+
+def test_two_runs_are_byte_identical(routing, hw):
+    for extra in ((), ("--json",)):
+        first = _route(hw, routing, "why do we keep delivery attempts in postgres", *extra)
+        assert first.out == _route(hw, routing, "why do we keep delivery attempts in postgres", *extra).out
+
+
+def test_a_pointer_carries_no_body_score_or_confidence(routing, hw):
+    data = json.loads(_route(hw, routing, "change the retry schedule in src/delivery/retry.py", "--json").out)
+    assert data["pointers"]
+    for pointer in data["pointers"]:
+        assert set(pointer) <= POINTER_KEYS
+        text = json.dumps(pointer)
+        assert "confidence" not in text and "probability" not in text and 'score":' not in text
+        assert "## " not in text
+
+
+def test_the_json_members_come_in_the_contract_order_and_text_is_the_plain_report(routing, hw):
+    task = "why do we keep delivery attempts in postgres"
+    data = json.loads(_route(hw, routing, task, "--json").out)
+    assert list(data) == ["version", "task", "terms", "separating", "distinctive", "anchors", "matched",
+                          "pointers", "withheld", "ungoverned", "text"]
+    assert data["version"] == "1.0"
+    assert data["text"] == _route(hw, routing, task).out
+
+
+@pytest.mark.parametrize("task", ["why do we keep delivery attempts in postgres", "make the backoff smaller in "
+                                  "src/delivery/retry.py and src/admin/console.py", "zebra \u2014 crossing"])
+def test_no_line_but_a_pointer_line_carries_an_em_dash(routing, hw, task):
+    ran = _route(hw, routing, task, "--budget", "10")
+    data = json.loads(_route(hw, routing, task, "--budget", "10", "--json").out)
+    starts = tuple("  " + p["path"] + " " for p in data["pointers"])
+    for line in ran.out.splitlines():
+        if "\u2014" in line:
+            assert line.startswith(starts), line
+
+
+def test_a_named_path_in_the_governed_scope_that_nothing_governs_is_listed_with_its_relations(routing, hw):
+    ran = _route(hw, routing, "tidy up src/admin/console.py")
+    assert ("  src/admin/console.py is in the governed scope, and nothing governs it\n"
+            "    a document declares the edge in its front matter:\n"
+            "    relations:\n"
+            "      governs:\n"
+            "        - src/admin/console.py\n") in ran.out
+    data = json.loads(_route(hw, routing, "tidy up src/admin/console.py", "--json").out)
+    assert data["ungoverned"] == [{"path": "src/admin/console.py", "relations": ["governs"]}]
+
+
+def test_a_git_ignored_path_is_not_listed_as_ungoverned(routing, hw):
+    (routing / ".gitignore").write_text("src/admin/\n")
+    data = json.loads(_route(hw, routing, "tidy up src/admin/console.py", "--json").out)
+    assert data["ungoverned"] == []
+
+
+def test_a_path_outside_the_scope_or_a_directory_is_not_listed(routing, hw):
+    data = json.loads(_route(hw, routing, "tidy up tools/x.sh and src/admin/", "--json").out)
+    assert data["ungoverned"] == []
+
+
+def test_the_mcp_answer_is_the_unfolded_report_and_the_document_without_text(quickstart):
+    import datetime as dt
+
+    from headwater.reads.route_render import route_answer
+    from headwater.snapshot import load
+
+    answer = route_answer(load(quickstart, dt.date(2026, 11, 1)), QUICKSTART_TASKS["postgres"])
+    assert "text" not in answer.structured and answer.structured["version"] == "1.0"
+    assert any(len(line) > 80 for line in answer.text.splitlines())
+
+
+@pytest.mark.parametrize("name", sorted(QUICKSTART_TASKS))
+def test_route_over_the_quickstart_matches_its_golden_text_and_json(quickstart, hw, name):
+    for suffix, extra in ((".txt", ()), (".json", ("--json",))):
+        out = _route(hw, quickstart, QUICKSTART_TASKS[name], *extra).out
+        golden = GOLDEN / f"quickstart-{name}{suffix}"
+        if os.environ.get("HEADWATER_BLESS") == "1":
+            golden.write_text(out, encoding="utf-8")
+        assert out == golden.read_text(encoding="utf-8")
