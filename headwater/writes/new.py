@@ -303,7 +303,9 @@ def report(plan: Plan, minted: minting.Minted, edited: list[str]) -> str:
 def _allocation(minted: minting.Minted) -> str:
     if minted.sequence is None:
         return "from the title's slug"
-    return f"one more than the highest sequence among the corpus's identifiers and claims ({minted.highest})"
+    said = f"one more than the highest sequence among the corpus's identifiers and claims ({minted.highest})"
+    meanwhile = minted.sequence - minted.highest - 1
+    return said + (f", after {meanwhile} number(s) above it were claimed meanwhile" if meanwhile else "")
 
 
 def _undeclared(plan: Plan) -> list[str]:

@@ -1,0 +1,122 @@
+"""The far half goes in by a round-trip edit: every byte of the target outside the inserted lines
+stays as the author wrote it (comments, key order, quoting, spacing). Golden files re-record
+only with HEADWATER_BLESS=1."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+import pytest
+
+from headwater.writes.roundtrip import UnsafeEdit, add_to_list, edit_front_matter, set_scalar
+
+GOLDEN = Path(__file__).parent / "golden"
+BODY = "\n# Odd formatting\n\n## Context\n\nKept.\n"
+
+TARGETS = {
+    "commented-and-indented-by-four": (
+        "---\n"
+        "# The author's own comment, kept where it is.\n"
+        "id: ACME-DR-0009\n"
+        "status:   current      # aligned by hand\n"
+        "status_since: '2026-09-01'\n"
+        "summary: >-\n"
+        "  A folded summary\n"
+        "  over two lines.\n"
+        "last_verified: 2026-09-02\n"
+        'title: "Odd formatting"\n'
+        "provenance: {warrant: accepted,   accepted_by: j.doe}\n"
+        "relations:\n"
+        "    # relations indented by four\n"
+        "    governs:\n"
+        "        - 'src/queue/**'   # single-quoted\n"
+        "    traces_to: [ACME-DR-0001]\n"
+        "zeta_note: 'kept last'\n"
+        "---\n" + BODY
+    ),
+    "no-relations-yet": (
+        "---\n"
+        "id: ACME-DR-0009\n"
+        "status: current\n"
+        "status_since: 2026-09-01\n"
+        "summary: 'Single quotes, and a trailing comment.'\n"
+        "last_verified: 2026-09-02\n"
+        "# the last line of the front matter is a comment\n"
+        "---\n" + BODY
+    ),
+    "a-list-already-there": (
+        "---\n"
+        "id: ACME-DR-0009\n"
+        "status: current\n"
+        "status_since: 2026-09-01\n"
+        'summary: "Double quotes."\n'
+        "last_verified: 2026-09-02\n"
+        "relations:\n"
+        "  superseded_by:\n"
+        "  - ACME-DR-0001   # written at the key's own indentation\n"
+        "  governs: src/queue/**\n"
+        "---\n" + BODY
+    ),
+}
+
+
+def _check_golden(name: str, text: str) -> None:
+    golden = GOLDEN / f"{name}.md"
+    if os.environ.get("HEADWATER_BLESS"):
+        golden.write_text(text)
+    assert text == golden.read_text()
+
+
+def _only_inserted(before: str, after: str) -> list[str]:
+    """The lines `after` adds to `before`; fails when any line of `before` changed or moved."""
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    added: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        assert tag in ("equal", "insert"), (tag, old[i1:i2], new[j1:j2])
+        if tag == "insert":
+            added += new[j1:j2]
+    return added
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_new_writes_the_far_half_and_keeps_every_other_byte_of_the_target(hw, quickstart, name):
+    target = quickstart / "docs/decisions/0009-odd-formatting.md"
+    target.write_text(TARGETS[name])
+    ran = hw("new", "decision", "--title", "Replace the odd one", "--relates", "supersedes=ACME-DR-0009",
+             "--root", str(quickstart), "--now", "2026-11-01")
+    assert ran.status == 0, ran.err
+    assert "edited docs/decisions/0009-odd-formatting.md" in ran.out.splitlines()
+    after = target.read_text()
+    _check_golden(name, after)
+    added = _only_inserted(TARGETS[name], after)
+    assert any("ACME-DR-0010" in line for line in added)
+
+
+def test_a_scalar_under_the_far_name_becomes_a_list_changing_only_that_entry():
+    before = "---\nid: X-1\n# keep me\nrelations:\n  superseded_by: X-0   # was one\n  governs: src/**\nz: 'q'\n---\n"
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2"))
+    head, tail = "---\nid: X-1\n# keep me\nrelations:\n", "  governs: src/**\nz: 'q'\n---\n"
+    assert after.startswith(head) and after.endswith(tail)
+    assert after[len(head):-len(tail)] == "  superseded_by:       # was one\n    - X-0\n    - X-2\n"
+
+
+def test_set_scalar_adds_a_key_under_its_mapping_and_quotes_only_what_needs_it():
+    before = "# header\ntaxonomy:\n  package: p   # the package\n  bundles: []\ncorpus:\n  root:  docs\n"
+    after = set_scalar(before, ("taxonomy", "digest"), "sha256:ab")
+    assert after == before.replace("  bundles: []\n", '  bundles: []\n  digest: "sha256:ab"\n')
+    assert set_scalar(after, ("taxonomy", "digest"), "sha256:ab") == after
+
+
+def test_an_edit_into_a_mapping_that_holds_a_list_is_refused():
+    with pytest.raises(UnsafeEdit):
+        add_to_list("relations:\n  governs:\n    a: b\n", ("relations", "governs"), "x")
+    with pytest.raises(UnsafeEdit):
+        set_scalar("relations: [a]\n", ("relations", "x"), "y")
+
+
+def test_crlf_front_matter_stays_crlf():
+    before = "---\r\nid: X-1\r\n---\r\n\r\n# T\r\n"
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    assert after == "---\r\nid: X-1\r\nrelations:\r\n  traced_by:\r\n    - X-2\r\n---\r\n\r\n# T\r\n"
