@@ -249,7 +249,7 @@ Homogeneous shelves type every file by where it stands. Writing the discriminato
 example `doc_type`) on such a shelf says the kind twice; delete it and let placement decide.
 """,
       tags=("shape", "shelf"),
-      routes=lambda ctx, doc: bool(_discriminators(ctx)))
+      routes=lambda ctx, doc: any(name in doc.front for name in _discriminators(ctx)))
 def shelf_placement_is_primary(ctx: Context, doc: Document):
     shelves = Classifier(ctx.taxonomy).matching_shelves(doc.path)
     if len(shelves) != 1 or not shelves[0].homogeneous:

@@ -1,0 +1,295 @@
+"""Writes the rule fixtures (`corpus_fixtures/rules/<rule>/{pass,fail}/`) and `check-all`.
+
+Each fixture is a tiny governed repository: `.headwater/taxonomy.yml`, an overlay, the lock
+`headwater taxonomy resolve` writes, claim files and a few documents. The committed trees are
+the truth; run `python tests/check/fixtures.py` only to write them again after a change here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+RULES_DIR = REPO / "corpus_fixtures" / "rules"
+CHECK_ALL = REPO / "corpus_fixtures" / "check-all"
+EMBEDDED = REPO / "taxonomy" / "headwater-standard"
+WRONG_PIN = "sha256:" + "0" * 64
+
+OVERLAY = """\
+add:
+  identifier_schemes.decision_id.namespace: ACME
+  identifier_schemes.specification_id.namespace: ACME
+"""
+VOCAB = """\
+add_to:
+  vocabularies.lifecycle_state:
+    - {value: archived, role: terminal-retained}
+"""
+MEMO = """\
+  kinds.memo:
+    purpose: rationale
+    write_when: a short note should be kept beside the decisions
+  shelves.memos:
+    path: docs/memos/**
+    homogeneous: true
+    kind: memo
+"""
+SECTIONS = {"decision": ("Context", "Decision", "Consequences"), "specification": ("Scope", "Behavior")}
+
+
+def declaration(bundles=(), pin: str | None = None, vendored: bool = False) -> str:
+    listed = "[" + ", ".join(bundles) + "]"
+    digest = f"  digest: \"{pin}\"\n" if pin else ""
+    return ("taxonomy:\n  package: headwater/standard\n  version: 1.0.0\n" + digest +
+            f"  bundles: {listed}\n  overlay: .headwater/overlay.yml\ncorpus:\n  root: docs\n")
+
+
+def doc(kind: str, id: str | None = "ACME-DR-0001", status: str = "current", *, title: str = "A record",
+        summary: str | None = "One sentence a reader learns here.", verified: str = "2026-10-01",
+        warrant: str | None = "{warrant: asserted}", extra: str = "", relations: str = "",
+        sections: tuple[str, ...] | None = None, prose: str = "") -> str:
+    front = [f"id: {id}"] if id is not None else []
+    front += [f"status: {status}", "status_since: 2026-10-01"]
+    if summary is not None:
+        front.append(f"summary: \"{summary}\"" if summary else "summary:")
+    front += [f"last_verified: {verified}", f"title: {title}"]
+    if warrant is not None:
+        front.append(f"provenance: {warrant}")
+    if extra:
+        front.append(extra.rstrip("\n"))
+    if relations:
+        front.append("relations:\n" + relations.rstrip("\n"))
+    body = [f"# {title}", ""]
+    for name in SECTIONS[kind] if sections is None else sections:
+        body += [f"## {name}", "", f"The {name.lower()} of this record, stated plainly.", ""]
+    if prose:
+        body += [prose, ""]
+    return "---\n" + "\n".join(front) + "\n---\n\n" + "\n".join(body).rstrip("\n") + "\n"
+
+
+def decision(id="ACME-DR-0001", status="current", **more) -> str:
+    return doc("decision", id, status, **more)
+
+
+BASE_DOC = {"docs/decisions/0001-base.md": decision()}
+
+
+def fixture(files: dict[str, str], *, bundles=(), overlay_extra: str = "", pin: str | None = None,
+            vendored: bool = False, unclaimed: tuple[str, ...] = (), base: bool = True) -> dict:
+    return {"files": {**(BASE_DOC if base else {}), **files}, "bundles": bundles,
+            "overlay": OVERLAY + overlay_extra, "pin": pin, "vendored": vendored, "unclaimed": unclaimed}
+
+
+def suspect(revision: str) -> str:
+    return decision(relations=f"  governs:\n    - to: src/app.py\n      verified_revision: \"{revision}\"")
+
+
+def app_revision() -> str:
+    import tempfile
+
+    from headwater.corpus.tree import SourceTree
+
+    with tempfile.TemporaryDirectory() as scratch:
+        (Path(scratch) / "src").mkdir()
+        (Path(scratch) / "src" / "app.py").write_text(APP)
+        return SourceTree(Path(scratch), ()).revision(("src/app.py",))
+
+
+APP = "print('the application')\n"
+MEMO_FILES = {"docs/memos/m.md": "---\nowner: j.doe\n---\n\n# A memo\n"}
+SUPERSEDES = "  supersedes: ACME-DR-0001\n"
+
+
+def cases() -> dict[str, dict[str, dict]]:
+    revision = app_revision()
+    return {
+        "facet.required.missing": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(summary=None)}),
+            "pass": fixture({})},
+        "facet.value.not_permitted": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(status="active")}),
+            "pass": fixture({})},
+        "facet.value.blank": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(summary="")}),
+            "pass": fixture({})},
+        "facet.freshness.stale": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(verified="2026-01-01")}),
+            "pass": fixture({})},
+        "identifier.pattern.not_met": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(id="ACME-DR-12")}),
+            "pass": fixture({})},
+        "identifier.unusable": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(id=None)}),
+            "pass": fixture({})},
+        "shelf.placement_is_primary": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(extra="doc_type: reference")},
+                            bundles=("diataxis",)),
+            "pass": fixture({}, bundles=("diataxis",))},
+        "warrant.value.not_permitted": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(warrant="{warrant: believed}")}),
+            "pass": fixture({})},
+        "warrant.acceptance.unpaired": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(warrant="{warrant: accepted}")}),
+            "pass": fixture({"docs/decisions/0001-base.md":
+                             decision(warrant="{warrant: accepted, accepted_by: j.doe}")})},
+        "section.required.missing": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(sections=("Context", "Decision"))}),
+            "pass": fixture({})},
+        "lifecycle.state.not_admitted": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(status="archived")}, overlay_extra=VOCAB),
+            "pass": fixture({}, overlay_extra=VOCAB)},
+        "relation.declaration.unusable": {
+            "fail": fixture({"docs/decisions/0002-next.md":
+                             decision("ACME-DR-0002", relations="  replaces: ACME-DR-0001")}),
+            "pass": fixture({"docs/decisions/0002-next.md":
+                             decision("ACME-DR-0002", relations="  constrains: ACME-DR-0001")})},
+        "identifier.claimed_twice": {
+            "fail": fixture({"docs/decisions/0002-next.md": decision("ACME-DR-0001")}),
+            "pass": fixture({"docs/decisions/0002-next.md": decision("ACME-DR-0002")})},
+        "identifier.claim.missing": {
+            "fail": fixture({"docs/decisions/0002-next.md": decision("ACME-DR-0002")},
+                            unclaimed=("ACME-DR-0002",)),
+            "pass": fixture({"docs/decisions/0002-next.md": decision("ACME-DR-0002")})},
+        "relation.target.unresolved": {
+            "fail": fixture({"docs/decisions/0002-next.md":
+                             decision("ACME-DR-0002", relations="  constrains: ACME-DR-0042")}),
+            "pass": fixture({"docs/decisions/0002-next.md":
+                             decision("ACME-DR-0002", relations="  constrains: ACME-DR-0001")})},
+        "relation.target.is_source": {
+            "fail": fixture({"docs/decisions/0002-next.md":
+                             decision("ACME-DR-0002", relations="  constrains: ACME-DR-0002")}),
+            "pass": fixture({"docs/decisions/0002-next.md":
+                             decision("ACME-DR-0002", relations="  constrains: ACME-DR-0001")})},
+        "relation.endpoint.not_permitted": {
+            "fail": fixture({"docs/specifications/api.md": doc(
+                "specification", "ACME-SPEC-0001", relations="  constrains: ACME-DR-0001")}),
+            "pass": fixture({"docs/specifications/api.md": doc(
+                "specification", "ACME-SPEC-0001", relations="  constrained_by: ACME-DR-0001")})},
+        "relation.reciprocity.missing": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(status="superseded"),
+                             "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(
+                                status="superseded", relations="  superseded_by: ACME-DR-0002"),
+                             "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)})},
+        "relation.pair.invalid": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(relations="  conflicts_with: ACME-DR-0002"),
+                             "docs/decisions/0002-next.md": decision(
+                                 "ACME-DR-0002", relations="  conflicts_with: ACME-DR-0001")}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(
+                                status="deprecated", relations="  conflicts_with: ACME-DR-0002"),
+                             "docs/decisions/0002-next.md": decision(
+                                 "ACME-DR-0002", relations="  conflicts_with: ACME-DR-0001")})},
+        "relation.target.suspect": {
+            "fail": fixture({"docs/decisions/0001-base.md": suspect("sha256:" + "1" * 64), "src/app.py": APP}),
+            "pass": fixture({"docs/decisions/0001-base.md": suspect(revision), "src/app.py": APP})},
+        "lifecycle.dependency.on_terminal": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(status="deprecated"),
+                             "docs/decisions/0002-next.md": decision(
+                                 "ACME-DR-0002", relations="  traces_to: ACME-DR-0001")}),
+            "pass": fixture({"docs/decisions/0002-next.md": decision(
+                                 "ACME-DR-0002", relations="  traces_to: ACME-DR-0001")})},
+        "lifecycle.state.not_set_by_edge": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(relations="  superseded_by: ACME-DR-0002"),
+                             "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(
+                                status="superseded", relations="  superseded_by: ACME-DR-0002"),
+                             "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)})},
+        "coverage.document_unchecked": {
+            "fail": fixture(MEMO_FILES, overlay_extra=MEMO),
+            "pass": fixture({"docs/memos/m.md": "---\nprovenance: {warrant: asserted}\n---\n\n# A memo\n"},
+                            overlay_extra=MEMO)},
+        "taxonomy.pin.diverged": {
+            "fail": fixture({}, pin=WRONG_PIN, vendored=True),
+            "pass": fixture({}, pin="today", vendored=True)},
+        "suppression.refused": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(prose=(
+                "<!-- headwater allow=no.such.rule scope=file until=2027-01-01 "
+                "reason=false_positive note=kept for the demo -->"))}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(prose=(
+                "<!-- headwater allow=facet.value.blank scope=file until=2027-01-01 "
+                "reason=false_positive note=kept for the demo -->"))})},
+    }
+
+
+def check_all() -> dict:
+    """One repository that trips every rule of the registry at least once."""
+    files = {
+        "docs/decisions/0001-base.md": decision(
+            relations="  constrains: [ACME-DR-0042, ACME-DR-0001]",
+            prose="<!-- headwater allow=no.such.rule scope=file until=2027-01-01 reason=false_positive note=demo -->"),
+        "docs/decisions/0002-no-summary.md": decision("ACME-DR-0002", status="active", summary=None),
+        "docs/decisions/0003-blank-and-stale.md": decision("ACME-DR-0003", summary="", verified="2025-01-01"),
+        "docs/decisions/0004-restated.md": decision("ACME-DR-4", extra="doc_type: reference"),
+        "docs/decisions/0005-no-id.md": decision(None, warrant="{warrant: believed}"),
+        "docs/decisions/0006-unpaired.md": decision(
+            "ACME-DR-0006", status="archived", warrant="{warrant: accepted}", sections=("Context", "Decision")),
+        "docs/decisions/0007-unclaimed.md": decision("ACME-DR-0007", relations="  replaces: ACME-DR-0001"),
+        "docs/decisions/0008-twice.md": decision("ACME-DR-0001", title="The same identifier again"),
+        "docs/decisions/0009-supersedes.md": decision("ACME-DR-0009", relations="  supersedes: ACME-DR-0010"),
+        "docs/decisions/0010-superseded.md": decision("ACME-DR-0010"),
+        "docs/decisions/0011-conflict.md": decision("ACME-DR-0011", relations="  conflicts_with: ACME-DR-0012"),
+        "docs/decisions/0012-conflict.md": decision("ACME-DR-0012", relations="  conflicts_with: ACME-DR-0011"),
+        "docs/decisions/0013-suspect.md": suspect("sha256:" + "1" * 64).replace("ACME-DR-0001", "ACME-DR-0013"),
+        "docs/decisions/0014-deprecated.md": decision("ACME-DR-0014", status="deprecated"),
+        "docs/decisions/0015-rests.md": decision("ACME-DR-0015", relations="  traces_to: ACME-DR-0014"),
+        "docs/specifications/api.md": doc("specification", "ACME-SPEC-0001", relations="  constrains: ACME-DR-0001"),
+        "docs/notes/loose.md": "# Loose notes\n\nNobody typed this file.\n",
+        "src/app.py": APP,
+        **MEMO_FILES,
+    }
+    return fixture(files, base=False, bundles=("diataxis",), overlay_extra=MEMO + VOCAB, pin=WRONG_PIN,
+                   vendored=True, unclaimed=("ACME-DR-0007",))
+
+
+def _claims(spec: dict) -> dict[str, str]:
+    from headwater.corpus.frontmatter import split
+
+    claims = {}
+    for path, text in sorted(spec["files"].items()):
+        if not path.startswith(("docs/decisions/", "docs/specifications/")):
+            continue
+        front = split(text).front
+        node = front.get("id") if front else None
+        identifier = getattr(node, "text", "")
+        scheme = "decision_id" if path.startswith("docs/decisions/") else "specification_id"
+        if identifier and identifier not in spec["unclaimed"] and "/" not in identifier:
+            claims.setdefault(f".headwater/ids/{scheme}/{identifier}", path + "\n")
+    return claims
+
+
+def write(target: Path, spec: dict) -> None:
+    from headwater.cli.main import run
+    from headwater.taxonomy.package import release_digest, release_members
+
+    if target.exists():
+        shutil.rmtree(target)
+    files = {**spec["files"], **_claims(spec), ".headwater/overlay.yml": spec["overlay"]}
+    for path, text in files.items():
+        (target / path).parent.mkdir(parents=True, exist_ok=True)
+        (target / path).write_text(text, encoding="utf-8")
+    pin = spec["pin"]
+    if spec["vendored"]:
+        vendored = target / ".headwater" / "packages" / "headwater-standard"
+        shutil.copytree(EMBEDDED, vendored, ignore=shutil.ignore_patterns("__pycache__"))
+        if pin == "today":
+            pin = release_digest(release_members(vendored))
+    (target / ".headwater" / "taxonomy.yml").write_text(declaration(spec["bundles"], pin), encoding="utf-8")
+    with contextlib.redirect_stdout(io.StringIO()):
+        if run(["taxonomy", "resolve", "--root", str(target)]) != 0:
+            raise SystemExit(f"resolve failed for {target}")
+
+
+def main() -> None:
+    sys.path.insert(0, str(REPO))
+    for rule_id, pair in cases().items():
+        for side, spec in pair.items():
+            write(RULES_DIR / rule_id / side, spec)
+    write(CHECK_ALL, check_all())
+
+
+if __name__ == "__main__":
+    main()
