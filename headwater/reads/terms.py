@@ -16,6 +16,11 @@ POSSESSIVES = ("'s", "\u2019s")
 
 def terms(text: str) -> tuple[str, ...]:
     """Pieces between non-alphanumeric characters, ≥ 2 characters, lowercased, first-seen order."""
+    return tuple(dict.fromkeys(tokens(text)))
+
+
+def tokens(text: str) -> list[str]:
+    """Every piece, repeats kept (what a frequency-counting ranker such as BM25 needs)."""
     pieces: list[str] = []
     current: list[str] = []
     for char in text + " ":
@@ -25,7 +30,7 @@ def terms(text: str) -> tuple[str, ...]:
         if len(current) >= MIN_LENGTH:
             pieces.append("".join(current).lower())
         current = []
-    return tuple(dict.fromkeys(pieces))
+    return pieces
 
 
 def holds(text: str, term: str) -> bool:

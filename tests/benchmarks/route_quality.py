@@ -25,6 +25,7 @@ from rank_bm25 import BM25Okapi
 from ruamel.yaml import YAML
 
 from headwater.reads.route import route
+from headwater.reads.terms import tokens
 from headwater.snapshot import Snapshot, load
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus_fixtures" / "routing"
@@ -56,28 +57,15 @@ def route_offer(snapshot: Snapshot, task: str, budget: int) -> Offer:
     return Offer(paths, tuple(o.document.path for o in answer.pointers if not o.evidence.anchors))
 
 
-def _tokens(text: str) -> list[str]:
-    """`route`'s tokenizer without the de-duplication, since BM25 counts term frequency."""
-    out, current = [], []
-    for char in text + " ":
-        if char.isalnum():
-            current.append(char)
-            continue
-        if len(current) >= 2:
-            out.append("".join(current).lower())
-        current = []
-    return out
-
-
 class Bm25:
     def __init__(self, snapshot: Snapshot) -> None:
         scent = snapshot.taxonomy.facet_for_role("scent")
         documents = snapshot.census.documents
         self.paths = [d.path for d in documents]
-        self.index = BM25Okapi([_tokens(d.text_of(scent) or "") for d in documents])
+        self.index = BM25Okapi([tokens(d.text_of(scent) or "") for d in documents])
 
     def offer(self, task: str, budget: int) -> Offer:
-        scores = self.index.get_scores(_tokens(task))
+        scores = self.index.get_scores(tokens(task))
         ranked = sorted((-s, p) for s, p in zip(scores, self.paths, strict=True) if s > 0)
         paths = tuple(p for _, p in ranked[:budget])
         return Offer(paths, paths)
