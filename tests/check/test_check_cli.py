@@ -1,0 +1,64 @@
+"""`headwater check` on the command line: exit status, refusals, the stale lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
+NOW = ("--now", "2026-11-01")
+
+
+def test_strict_exits_1_when_a_live_error_remains_and_still_writes_the_report(hw):
+    ran = hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--strict")
+    assert ran.status == 1 and "✗ error" in ran.out
+
+
+def test_without_strict_every_finding_is_advisory(hw):
+    assert hw("check", "--root", str(FIXTURES / "check-all"), *NOW).status == 0
+
+
+def test_strict_passes_a_clean_corpus_and_one_with_only_warnings(hw):
+    assert hw("check", "--root", str(FIXTURES / "quickstart"), *NOW, "--strict").status == 0
+    warned = hw("check", "--root", str(FIXTURES / "rules" / "facet.freshness.stale" / "fail"), *NOW, "--strict")
+    assert warned.status == 0 and "▲ warn" in warned.out
+
+
+@pytest.mark.parametrize("args", [
+    ("--format", "xml"),
+    ("--wide", "--format", "json"),
+    ("--wide", "--format", "sarif"),
+    ("--json", "--format", "json"),
+    ("--now", "2026-02-30"),
+    ("--now", "tomorrow"),
+    ("--fix",),
+    ("--change", "manifest"),
+    ("stray",),
+])
+def test_bad_input_is_a_one_sentence_refusal_with_nothing_on_stdout(hw, args):
+    ran = hw("check", "--root", str(FIXTURES / "quickstart"), *args)
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err.startswith("headwater: ") and ran.err.count("\n") == 1
+
+
+def test_a_stale_lock_is_refused_naming_the_changed_source(hw, copy_fixture):
+    root = copy_fixture("quickstart")
+    overlay = root / ".headwater" / "overlay.yml"
+    overlay.write_text(overlay.read_text() + "# an edit after resolving\n")
+    ran = hw("check", "--root", str(root))
+    assert ran.status == 1 and ran.out == ""
+    assert ".headwater/overlay.yml" in ran.err and "headwater taxonomy resolve" in ran.err
+
+
+def test_a_missing_lock_is_refused_naming_resolve(hw, copy_fixture):
+    root = copy_fixture("quickstart")
+    (root / ".headwater" / "taxonomy.lock").unlink()
+    ran = hw("check", "--root", str(root))
+    assert ran.status == 1 and ran.out == "" and "headwater taxonomy resolve" in ran.err
+
+
+def test_no_cache_is_accepted_and_changes_nothing(hw):
+    plain = hw("check", "--root", str(FIXTURES / "quickstart"), *NOW)
+    uncached = hw("check", "--root", str(FIXTURES / "quickstart"), *NOW, "--no-cache")
+    assert plain.out == uncached.out and uncached.status == 0
