@@ -1,8 +1,16 @@
 """Atomic file writes: a temp file beside the target, fsync, rename. Never a half-written file."""
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
+
+
+def _default_mode() -> int:
+    """What `open()` would give a new file: 0o666 less the umask (a temp file is born 0o600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def write_bytes(path: Path, data: bytes) -> None:
@@ -14,14 +22,11 @@ def write_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else _default_mode())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 
@@ -39,6 +44,7 @@ def create_exclusive(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, _default_mode())
         os.link(tmp, path)
     finally:
         os.unlink(tmp)

@@ -139,7 +139,6 @@ def _copy(source: Path, destination: Path, members: list[str]) -> None:
     try:
         for relative in members + ([RELEASE] if (source / RELEASE).is_file() else []):
             atomic.write_bytes(staging / relative, (source / relative).read_bytes())
-            os.chmod(staging / relative, 0o644)  # a temp file is private; a vendored file is not
         os.chmod(staging, 0o755)
         os.rename(staging, destination)
     except BaseException:

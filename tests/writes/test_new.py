@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import json
+import os
 
 import pytest
 
@@ -66,6 +67,10 @@ def test_the_written_document_has_the_documented_front_matter_and_body(hw, quick
     )
     assert (quickstart / ".headwater/ids/decision_id/ACME-DR-0004").read_text() == \
         "docs/decisions/0004-queue-everything-in-kafka.md\n"
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = (quickstart / "docs/decisions/0004-queue-everything-in-kafka.md").stat().st_mode & 0o777
+    assert mode == 0o666 & ~umask, "a new document gets the mode any new file gets, not a temp file's 0600"
 
 
 def test_without_a_summary_the_scent_facet_is_a_marked_todo(hw, quickstart):
