@@ -54,6 +54,11 @@ class _Lines:
     def blank(self) -> None:
         self.out.append("")
 
+    def block(self, name: str) -> None:
+        """A blank line, then a block's painted heading."""
+        self.blank()
+        self.add(name, lead=("heading", name))
+
 
 def _header(lines: _Lines, report: Report) -> None:
     lines.add(f"taxonomy {report.package} {report.version}", lead=("heading", "taxonomy"))
@@ -63,8 +68,7 @@ def _header(lines: _Lines, report: Report) -> None:
 
 def _census(lines: _Lines, snapshot: Snapshot) -> None:
     census = snapshot.census
-    lines.blank()
-    lines.add("census", lead=("heading", "census"))
+    lines.block("census")
     lines.add(f"{plural(len(census.rows), 'file')} under {census.root or '.'}", 2)
     for outcome in OUTCOME_ORDER:
         if census.count(outcome):
@@ -82,8 +86,7 @@ def _census(lines: _Lines, snapshot: Snapshot) -> None:
 
 def _graph(lines: _Lines, snapshot: Snapshot) -> None:
     graph = snapshot.graph
-    lines.blank()
-    lines.add("graph", lead=("heading", "graph"))
+    lines.block("graph")
     lines.add(f"{plural(len(graph.documents), 'document')} and {plural(len(graph.anchors), 'anchor')}, "
               f"joined by {plural(len(graph.edges), 'edge')}", 2)
     if graph.unbound:
@@ -92,8 +95,7 @@ def _graph(lines: _Lines, snapshot: Snapshot) -> None:
 
 def _checks(lines: _Lines, report: Report) -> None:
     cov = report.coverage
-    lines.blank()
-    lines.add("checks", lead=("heading", "checks"))
+    lines.block("checks")
     lines.add(f"{cov.seen} seen, {cov.classified} classified, {cov.checked} checked, "
               f"{plural(cov.instances, 'check instance')}", 2)
     if cov.checked == 0:
@@ -128,8 +130,7 @@ def _not_reported(lines: _Lines, report: Report) -> None:
     hidden = escaped(report)
     if not hidden:
         return
-    lines.blank()
-    lines.add("not reported", lead=("heading", "not reported"))
+    lines.block("not reported")
     for finding in hidden:
         _finding(lines, finding)
         lines.add(not_reported_line(finding), 4)
