@@ -165,7 +165,9 @@ def _joined(values) -> str:
 
 
 def separating_terms(tax: Taxonomy, task_terms: tuple[str, ...]) -> tuple[str, ...]:
-    """With two purposes or more, a term separates unless every purpose holds it."""
+    """With two purposes or more, a term separates unless every purpose holds it. A function
+    word of the taxonomy's language regimes separates nothing: it carries grammar, not subject."""
+    task_terms = tuple(t for t in task_terms if t not in tax.function_words)
     if len(tax.purposes) < 2:
         return task_terms
     held = [set(terms(_joined(p.get("answers")))) | set(terms(_joined(p.get("intent"))))
@@ -190,8 +192,9 @@ def _candidates(ranking: Ranking, tax: Taxonomy, matched: tuple[tuple[str, int],
                 anchored: set[str]) -> list[Offered]:
     """Reached documents whose kind serves a matched purpose, in the total order, ranked."""
     purpose_score = dict(matched)
+    needed = (len(ranking.distinctive) + 1) // 2  # at least half the task's distinctive terms
     gated = [s for s in ranking.scores
-             if s.reached and s.document.path not in anchored
+             if s.reached and len(s.reached) >= needed and s.document.path not in anchored
              and (tax.purpose_of(s.document.kind or "") or "") in purpose_score]
     gated.sort(key=lambda s: (-purpose_score[tax.purpose_of(s.document.kind or "") or ""],
                               -s.lexical, s.document.path))

@@ -2,8 +2,9 @@
 
 Surfaces: the summary (+3), the text of the anchors the document's edges name (+2), every
 scalar front-matter value (+1) and the path (+1). A term weighs the number of documents it
-rules out; it is distinctive when at most half the corpus carries it, and only a distinctive
-term can reach a document. Bodies and headings are never read.
+rules out; it is distinctive when at most half the corpus carries it and it is a subject term
+(neither a function word of the taxonomy's language nor a word of a purpose), and only a
+distinctive term can reach a document. Bodies and headings are never read.
 """
 
 from __future__ import annotations
@@ -54,15 +55,31 @@ def surfaces(document: Document, graph: Graph, tax: Taxonomy) -> Surfaces:
     return Surfaces(document, {name: frozenset(terms(text)) for name, text in texts.items()})
 
 
+def subject_terms(tax: Taxonomy, task_terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The task's terms that can say what a document is about: not a function word of the
+    language, and not a word of any purpose's answers or intent (those say what the reader
+    comes for, which purposes already scored)."""
+    purpose_words = set().union(*(_purpose_words(raw) for raw in tax.purposes.values())) if tax.purposes else set()
+    return tuple(t for t in task_terms if t not in tax.function_words and t not in purpose_words)
+
+
+def _purpose_words(raw) -> set[str]:
+    raw = raw or {}
+    answers = raw.get("answers") or []
+    text = " ".join(str(a) for a in answers) if isinstance(answers, list) else str(answers)
+    return set(terms(text + " " + str(raw.get("intent") or "")))
+
+
 def rank(graph: Graph, tax: Taxonomy, task_terms: tuple[str, ...]) -> Ranking:
     read = [surfaces(d, graph, tax) for d in graph.census.documents]
+    subjects = set(subject_terms(tax, task_terms))
     total = len(read)
     weights: dict[str, int] = {}
     distinctive: list[str] = []
     for term in task_terms:
         carried = sum(1 for s in read if s.carries(term))
         weights[term] = 1 if total < 2 else total - carried
-        if total < 2 or carried * 2 <= total:
+        if (total < 2 or carried * 2 <= total) and term in subjects:
             distinctive.append(term)
     scores = []
     for surface in read:

@@ -342,6 +342,14 @@ class Taxonomy:
             if isinstance(t, dict)
         )
 
+    @cached_property
+    def function_words(self) -> frozenset[str]:
+        """Words every language regime declares as grammar rather than subject."""
+        words: set[str] = set()
+        for raw in (self.regimes.get("language") or {}).values():
+            words.update(str(w).lower() for w in (raw or {}).get("function_words") or [])
+        return frozenset(words)
+
     # -- roles ---------------------------------------------------------------------------
 
     @cached_property

@@ -27,7 +27,7 @@ KEYS = {
 REGIME_KEYS = {
     "lifecycle": ("initial", "transitions", "retain_terminal"),
     "voice": ("forbid",),
-    "language": ("tag", "retired_terms"),
+    "language": ("tag", "retired_terms", "function_words"),
 }
 VOICE_CATEGORIES = ("future_intent", "change_narration", "phased_rollout")
 FACET_TYPES = ("string", "date", "integer")
