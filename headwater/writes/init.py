@@ -10,6 +10,7 @@ from pathlib import Path
 
 from headwater import atomic
 from headwater.errors import Refusal
+from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.declaration import DECLARATION
 from headwater.taxonomy.overlay import apply_overlay
 from headwater.taxonomy.package import Package, find_package
@@ -66,10 +67,9 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     known = package.bundle_names()
     for bundle in bundles:
         if bundle not in known:
-            raise Refusal(f"the package {package.name} has no bundle `{bundle}` (bundles: {', '.join(known) or 'none'})")
+            listed = ", ".join(known) or "none"
+            raise Refusal(f"the package {package.name} has no bundle `{bundle}` (bundles: {listed})")
     chosen, reason = (corpus, "given with `--corpus`") if corpus else most_markdown(root)
-    from headwater.paths import OutsidePath, normalize
-
     try:
         chosen = normalize(chosen) or "."
     except OutsidePath:

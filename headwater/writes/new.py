@@ -59,7 +59,7 @@ class Plan:
     title: str
     slug: str
     placement: Placement
-    scheme: Scheme
+    scheme: Scheme | None  # None: the kind declares no identifier scheme, so the document has no id
     shape: Shape
     edges: tuple[Proposed, ...]
     start: int
@@ -105,12 +105,22 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     decided = shape.decide(taxonomy, kind, where.shelf, title, summary, given, snapshot.today)
     proposed = tuple(edges_module.propose(snapshot, kind, relates))
     corpus_ids = [d.id for d in snapshot.census.parsed if d.id]
-    start = minting.first_candidate(snapshot.root, scheme, corpus_ids)
+    start = minting.first_candidate(snapshot.root, scheme, corpus_ids) if scheme else 0
     plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
-    identifier = scheme.mint(start, slug)
-    path = path_for(plan, start)
-    _far_halves(plan, identifier, path)  # a dry run: refuses now rather than after writing
+    path = path_for(plan, start if scheme else None)
+    if scheme is None:
+        _refuse_owed_halves(plan)
+    else:
+        _far_halves(plan, scheme.mint(start, slug), path)  # a dry run: refuses now rather than after writing
     return plan
+
+
+def _refuse_owed_halves(plan: Plan) -> None:
+    """A document without an identifier cannot be named by a far half."""
+    for edge in plan.edges:
+        if edge.far_half and edge.path and not edge.symmetric:
+            raise Refusal(f"the kind `{plan.placement.kind}` declares no identifier scheme, so no far half can "
+                          f"name the new document, and `{edge.written_as}` owes one in {edge.path}")
 
 
 def _one_line(text: str, flag: str) -> str:
@@ -121,15 +131,10 @@ def _one_line(text: str, flag: str) -> str:
     return text.strip()
 
 
-def _scheme(snapshot: Snapshot, kind: str) -> Scheme:
+def _scheme(snapshot: Snapshot, kind: str) -> Scheme | None:
     scheme = snapshot.taxonomy.scheme_of(kind)
     if scheme is None:
-        name = f"{kind}_id"
-        raise Refusal(
-            f"the kind `{kind}` has no identifier scheme, so `new` cannot mint its id; add under `add:` in "
-            f".headwater/overlay.yml `identifier_schemes.{name}: {{pattern: \"{{namespace}}-{kind.upper()}-{{slug}}\", "
-            f"namespace: <NS>, allocation: minted-once}}` and `kinds.{kind}.identifier: {{scheme: {name}}}`, "
-            "then run `headwater taxonomy resolve`")
+        return None
     if "{namespace}" in scheme.pattern and not scheme.namespace:
         raise Refusal(
             f"the identifier scheme `{scheme.name}` has no namespace, so `new` cannot mint an id; add "
@@ -159,13 +164,13 @@ def _on_shelf(plan: Plan, path: str) -> None:
     exclusion = excluded_by(path, snapshot.declaration.exclusions)
     if exclusion:
         raise Refusal(f"{path} is excluded by `{exclusion.pattern}`, so the census would never type it")
-    text = render(plan, plan.scheme.mint(plan.start, plan.slug))
+    text = render(plan, plan.scheme.mint(plan.start, plan.slug) if plan.scheme else None)
     row = Classifier(snapshot.taxonomy).classify(path, text, "")
     if row.outcome is not Outcome.TYPED or row.kind != plan.placement.kind:
         raise Refusal(f"{off}, so the census would not type it `{plan.placement.kind}` ({row.reason or row.label})")
 
 
-def render(plan: Plan, identifier: str) -> str:
+def render(plan: Plan, identifier: str | None) -> str:
     front = shape.front_matter(identifier, plan.shape, edges_module.grouped(list(plan.edges)))
     return front + shape.body(plan.title, plan.shape.sections)
 
@@ -207,6 +212,8 @@ def _as_read(snapshot: Snapshot, path: str) -> bytes:
 
 
 def carry_out(plan: Plan) -> Written:
+    if plan.scheme is None:
+        return _carry_out_unnamed(plan)
     root = plan.snapshot.root
     minted = minting.mint(root, plan.scheme, plan.start, plan.slug, _taken(plan),
                           lambda sequence: path_for(plan, sequence))
@@ -236,6 +243,23 @@ def carry_out(plan: Plan) -> Written:
     return Written(account, artifact, True, tuple(written))
 
 
+def _carry_out_unnamed(plan: Plan) -> Written:
+    """A kind without an identifier scheme: the document alone, created exclusively."""
+    document = path_for(plan, None)
+    artifact = render(plan, None)
+    try:
+        atomic.create_exclusive(plan.snapshot.root / document, artifact.encode("utf-8"))
+    except FileExistsError:
+        raise Refusal(f"{document} appeared while this run wrote it, and `new` never writes over a file") from None
+    unnamed = minting.Minted("", None, 0, "", document)
+    try:
+        _append_cost(plan, unnamed)
+    except OSError as failure:
+        (plan.snapshot.root / document).unlink(missing_ok=True)
+        raise Refusal(f"a write failed ({failure}); the document was taken back") from None
+    return Written(report(plan, unnamed, []), artifact, True, (document, CAPTURE_COST))
+
+
 def _taken(plan: Plan) -> set[str]:
     return {d.id for d in plan.snapshot.census.parsed if d.id}
 
@@ -254,14 +278,15 @@ def costs(plan: Plan) -> dict[str, list[int]]:
     return {
         "fields": [sum(1 for f in fields if f.supplied) + 1, len(fields) + 1],  # + provenance
         "sections": [sections, sections],
-        "identifier": [1, 1],
+        "identifier": [1, 1] if plan.scheme else [0, 0],
         "edge_halves": [far, len(plan.edges) + far],
     }
 
 
 def _append_cost(plan: Plan, minted: minting.Minted) -> None:
     record = {"lock": plan.snapshot.lock.digest, "date": plan.snapshot.today.isoformat(),
-              "kind": plan.placement.kind, "document": minted.document, "id": minted.identifier}
+              "kind": plan.placement.kind, "document": minted.document, "id": minted.identifier or None}
+    record = {key: value for key, value in record.items() if value is not None}
     line = (json.dumps(record | costs(plan), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     path = plan.snapshot.root / CAPTURE_COST
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -280,8 +305,7 @@ def report(plan: Plan, minted: minting.Minted, edited: list[str]) -> str:
     lines = [f"wrote {minted.document}"] + [f"edited {path}" for path in edited]
     lines += ["", "what the taxonomy decided",
               f"  kind {plan.placement.kind}, on the shelf `{shelf.name}` ({shelf.path})",
-              f"  identifier {minted.identifier} under `{scheme.name}`, allocation {scheme.allocation}"
-              f" — {_allocation(minted)}; claimed in {minted.claim}"]
+              _identifier_line(plan.placement.kind, scheme, minted)]
     lines += [f"  {facet.name} — {facet.origin}" for facet in plan.shape.facets]
     lines.append("  provenance — warrant asserted: nobody has accepted it yet")
     lines += [f"  section `{section}` — the kind requires it" for section in plan.shape.sections]
@@ -298,6 +322,13 @@ def report(plan: Plan, minted: minting.Minted, edited: list[str]) -> str:
     lines += ["", "assisted fraction of this run", "  " + _fraction(costs(plan)),
               "", "Next: run `headwater check`"]
     return "\n".join(lines) + "\n"
+
+
+def _identifier_line(kind: str, scheme: Scheme | None, minted: minting.Minted) -> str:
+    if scheme is None:
+        return f"  no identifier: the kind `{kind}` declares no identifier scheme"
+    return (f"  identifier {minted.identifier} under `{scheme.name}`, allocation {scheme.allocation}"
+            f" — {_allocation(minted)}; claimed in {minted.claim}")
 
 
 def _allocation(minted: minting.Minted) -> str:

@@ -75,8 +75,9 @@ REFUSALS = [
      "`status` is decided by the taxonomy"),
     ("a scheme without a namespace", _no_namespace, ["decision", "--title", "x"],
      "add `identifier_schemes.decision_id.namespace: <NS>` under `add:` in .headwater/overlay.yml"),
-    ("a kind without a scheme", _no_scheme, ["specification", "--title", "x"],
-     "the kind `specification` has no identifier scheme"),
+    ("a far half that could not name a kind without a scheme", _no_scheme,
+     ["specification", "--title", "x", "--relates", "supersedes=ACME-SPEC-0001"],
+     "declares no identifier scheme, so no far half can name the new document"),
     ("a directory off the shelf", None, ["decision", "--title", "x", "--directory", "docs/notes"],
      "is not on the shelf `decisions`"),
     ("a missing title", None, ["decision"], "`new` takes a title"),
@@ -116,3 +117,14 @@ def test_a_target_changed_since_the_snapshot_is_refused_before_anything_is_writt
     with pytest.raises(Refusal, match="changed since this run read it"):
         new_document(snapshot, "decision", "Deliver in order", ["supersedes=ACME-DR-0002"])
     assert tree_bytes(quickstart) == before
+
+
+def test_a_kind_without_a_scheme_gets_a_document_without_an_id(quickstart, hw):
+    _no_scheme(hw, quickstart)
+    ran = hw("new", "specification", "--title", "Event ordering", "--summary", "Events arrive in order.",
+             "--now", "2026-11-01", "--root", str(quickstart))
+    assert ran.status == 0, ran.err
+    assert "no identifier: the kind `specification` declares no identifier scheme" in ran.out
+    written = (quickstart / "docs/specifications/event-ordering.md").read_text()
+    assert written.startswith("---\nstatus: draft\n") and "\nid:" not in written
+    assert not (quickstart / ".headwater/ids/specification_id").joinpath("ACME-SPEC-0003").exists()
