@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
+
+from headwater.check.patches import Patch
 
 
 class Severity(Enum):
@@ -40,6 +42,7 @@ class Hit:
     subject: str  # the key or target the finding is about: fingerprints read it, never lines
     severity: Severity | None = None
     fixable: bool = False
+    patch: Patch | None = None  # the mechanical fix, when one rides (then the finding is fixable)
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Finding:
     subject: str
     escape: Escape = Escape.NONE
     hidden_by: Hidden | None = None
+    patch: Patch | None = field(default=None, compare=False, repr=False)  # never serialized
 
     @property
     def live(self) -> bool:
