@@ -1,0 +1,73 @@
+"""Faults in writes: a full disk at each write step of `new` leaves every file as it was."""
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from headwater import atomic
+from headwater.writes import minting
+from headwater.writes import new as new_module
+
+ARGS = ["new", "decision", "--title", "Deliver in order", "--summary", "Events arrive in order.",
+        "--relates", "supersedes=ACME-DR-0002", "--now", "2026-11-01"]
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def full_disk(*_args, **_kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("step", ["claim", "document", "far half", "capture cost"])
+def test_a_full_disk_at_any_step_of_new_leaves_the_corpus_as_it_was(quickstart, hw, monkeypatch, step):
+    before = tree(quickstart)
+    real_create, real_open = atomic.create_exclusive, os.open
+    if step == "claim":
+        monkeypatch.setattr(minting.atomic, "create_exclusive", full_disk)
+    elif step == "document":
+        calls = []
+
+        def second_create(path, data):
+            calls.append(path)
+            if len(calls) == 2:
+                full_disk()
+            real_create(path, data)
+
+        monkeypatch.setattr(atomic, "create_exclusive", second_create)
+    elif step == "far half":
+        monkeypatch.setattr(new_module.atomic, "write_bytes", full_disk)
+    else:
+        def no_append(path, flags, *rest):
+            if str(path).endswith("capture-cost.jsonl"):
+                full_disk()
+            return real_open(path, flags, *rest)
+
+        monkeypatch.setattr(os, "open", no_append)
+    ran = hw(*ARGS, "--root", str(quickstart))
+    monkeypatch.undo()
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err.startswith("headwater: ") and ran.err.count("\n") == 1 and "Traceback" not in ran.err
+    after = tree(quickstart)
+    claims = {path for path in after if path.startswith(".headwater/ids/") and path not in before}
+    assert {k: v for k, v in after.items() if k not in claims} == before
+    assert len(claims) <= 1  # a claimed number stays spent by design; nothing else changes
+
+
+def test_a_read_only_target_refuses_the_far_half_and_takes_back_the_document(quickstart, hw, monkeypatch):
+    before = tree(quickstart)
+
+    def read_only(path, data):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(new_module.atomic, "write_bytes", read_only)
+    ran = hw(*ARGS, "--root", str(quickstart))
+    monkeypatch.undo()
+    assert ran.status == 1 and "taken back" in ran.err
+    assert not list((quickstart / "docs/decisions").glob("0004-*"))
+    after = tree(quickstart)
+    assert {k: v for k, v in after.items() if not k.startswith(".headwater/ids/")} == \
+        {k: v for k, v in before.items() if not k.startswith(".headwater/ids/")}
