@@ -5,7 +5,6 @@ Parsed lazily, once per document, only when a consumer asks for it.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -94,10 +93,26 @@ def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
 
 
 def _locate(href: str, start: int, end: int, source_lines: list[str]) -> tuple[int, int]:
-    """markdown-it maps blocks to lines only; find the link target's own line and column."""
-    needle = re.compile(r"\]\(\s*<?" + re.escape(href))
+    """markdown-it maps blocks to lines only; find the link target's own line and column.
+
+    The first `](`, optional whitespace and `<`, then the href, within the block's lines: a
+    plain string scan, since a regex compiled per distinct href would cost more than the parse.
+    """
     for offset in range(start, min(end, len(source_lines))):
-        match = needle.search(source_lines[offset])
-        if match:
-            return offset, match.start() + 2
+        column = _target_column(source_lines[offset], href)
+        if column:
+            return offset, column
     return start, 1
+
+
+def _target_column(line: str, href: str) -> int:
+    """The 1-based column just inside `](` where `href` is written, or 0 when it is not."""
+    opening = line.find("](")
+    while opening >= 0:
+        cursor = opening + 2
+        while cursor < len(line) and line[cursor].isspace():
+            cursor += 1
+        if line.startswith(href, cursor) or (line.startswith("<", cursor) and line.startswith(href, cursor + 1)):
+            return opening + 2
+        opening = line.find("](", opening + 1)
+    return 0

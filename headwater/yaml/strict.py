@@ -3,15 +3,14 @@
 Refused, each with its line: duplicate keys, anchors, aliases, merge keys, explicit tags,
 non-scalar keys, a second document, nesting deeper than MAX_DEPTH. Nothing is typed: every
 scalar stays the text the author wrote, because types come from the taxonomy, not from YAML.
-Building from events (not ruamel's composer) keeps the C parser's speed and gives us positions
-without a second pass.
+Building from libyaml's events (not ruamel's composer, nor a YAML() object per call) keeps the
+C parser's speed and gives us positions without a second pass.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
@@ -40,71 +39,113 @@ class YamlRefusal(Exception):
         return f"line {self.line}: {self.problem}"
 
 
-def _parser() -> YAML:
-    return YAML(typ="safe", pure=False)
+try:  # libyaml through ruamel's compiled clib: a declared dependency, about 5x the pure parser
+    from _ruamel_yaml import CParser
+except ImportError:  # an interpreter without a clib wheel: ruamel's pure parser, same events
+    CParser = None
 
 
-class _Builder:
-    """Turns events into nodes; a stack of open collections, so depth costs no recursion."""
+def _events(text: str):
+    """libyaml's event stream, straight from the C parser (no YAML() object per call)."""
+    if CParser is None:
+        from ruamel.yaml import YAML
 
-    def __init__(self, line_offset: int) -> None:
-        self.offset = line_offset
-        self.stack: list[tuple[str, list, int, int, set[str]]] = []
-        self.root: Node | None = None
+        yield from YAML(typ="safe", pure=True).parse(text)
+        return
+    parser = CParser(text)
+    try:
+        while parser.check_event():
+            yield parser.get_event()
+    finally:
+        parser.dispose()
 
-    def pos(self, event) -> tuple[int, int]:
-        mark = event.start_mark
-        return mark.line + 1 + self.offset, mark.column + 1
 
-    def refuse(self, event, problem: str) -> YamlRefusal:
-        line, column = self.pos(event)
-        return YamlRefusal(line, column, problem)
+class _Frame:
+    """An open collection: its items so far and, for a mapping, the keys already seen."""
 
-    def open(self, event, kind: str) -> None:
-        if len(self.stack) >= MAX_DEPTH:
-            raise self.refuse(event, f"nests deeper than {MAX_DEPTH} levels")
-        self._check_decorations(event)
-        line, column = self.pos(event)
-        self.stack.append((kind, [], line, column, set()))
+    __slots__ = ("is_map", "items", "line", "column", "seen")
 
-    def close(self) -> None:
-        kind, items, line, column, _ = self.stack.pop()
-        if kind == "map":
-            pairs = tuple(zip(items[0::2], items[1::2], strict=True))
-            self.attach(Map(pairs, line, column))
-        else:
-            self.attach(Seq(tuple(items), line, column))
+    def __init__(self, is_map: bool, line: int, column: int) -> None:
+        self.is_map = is_map
+        self.items: list[Node] = []
+        self.line = line
+        self.column = column
+        self.seen: set[str] = set()
 
-    def scalar(self, event: ScalarEvent) -> None:
-        self._check_decorations(event)
-        line, column = self.pos(event)
-        quoted = bool(event.style) and event.style in "'\""
-        node = Scalar(event.value, line, column, quoted)
-        if self.stack and self.stack[-1][0] == "map" and len(self.stack[-1][1]) % 2 == 0:
-            seen = self.stack[-1][4]
-            if node.text == "<<" and not quoted:
-                raise YamlRefusal(line, column, "a merge key (`<<`) is not accepted")
-            if node.text in seen:
-                raise YamlRefusal(line, column, f"the key `{node.text}` appears twice")
-            seen.add(node.text)
-        self.attach(node)
 
-    def attach(self, node: Node) -> None:
-        if not self.stack:
-            self.root = node
-            return
-        kind, items, *_ = self.stack[-1]
-        if kind == "map" and len(items) % 2 == 0 and not isinstance(node, Scalar):
-            raise YamlRefusal(node.line, node.column, "a key must be a plain value")
-        items.append(node)
+def _refuse(event, offset: int, problem: str) -> YamlRefusal:
+    mark = event.start_mark
+    return YamlRefusal(mark.line + 1 + offset, mark.column + 1, problem)
 
-    def _check_decorations(self, event) -> None:
-        if getattr(event, "anchor", None):
-            raise self.refuse(event, f"an anchor (`&{event.anchor}`) is not accepted")
-        tag = getattr(event, "tag", None)
-        if tag is not None and tag != "!":  # "!" marks a quoted scalar's non-specific tag
-            shown = tag.replace("tag:yaml.org,2002:", "!!")
-            raise self.refuse(event, f"an explicit tag (`{shown}`) is not accepted")
+
+def _check_decorations(event, offset: int) -> None:
+    anchor = getattr(event, "anchor", None)
+    if anchor:
+        raise _refuse(event, offset, f"an anchor (`&{anchor}`) is not accepted")
+    tag = getattr(event, "tag", None)
+    if tag is not None and tag != "!":  # "!" marks a quoted scalar's non-specific tag
+        shown = tag.replace("tag:yaml.org,2002:", "!!")
+        raise _refuse(event, offset, f"an explicit tag (`{shown}`) is not accepted")
+
+
+def _attach(stack: list[_Frame], node: Node) -> None:
+    frame = stack[-1]
+    if frame.is_map and not len(frame.items) % 2 and not isinstance(node, Scalar):
+        raise YamlRefusal(node.line, node.column, "a key must be a plain value")
+    frame.items.append(node)
+
+
+def _build(events, offset: int) -> Node | None:
+    """Events to nodes with a stack of open collections, so depth costs no recursion.
+
+    One flat loop over about 35 events a document: this runs once per file in the corpus.
+    """
+    stack: list[_Frame] = []
+    root: Node | None = None
+    documents = 0
+    for event in events:
+        cls = event.__class__
+        if cls is ScalarEvent:
+            if event.anchor or event.tag is not None:
+                _check_decorations(event, offset)
+            mark = event.start_mark
+            style = event.style
+            node = Scalar(event.value, mark.line + 1 + offset, mark.column + 1, bool(style) and style in "'\"")
+            if not stack:
+                root = node
+                continue
+            frame = stack[-1]
+            if frame.is_map and not len(frame.items) % 2:
+                if node.text == "<<" and not node.quoted:
+                    raise YamlRefusal(node.line, node.column, "a merge key (`<<`) is not accepted")
+                if node.text in frame.seen:
+                    raise YamlRefusal(node.line, node.column, f"the key `{node.text}` appears twice")
+                frame.seen.add(node.text)
+            frame.items.append(node)
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            if len(stack) >= MAX_DEPTH:
+                raise _refuse(event, offset, f"nests deeper than {MAX_DEPTH} levels")
+            _check_decorations(event, offset)
+            mark = event.start_mark
+            stack.append(_Frame(cls is MappingStartEvent, mark.line + 1 + offset, mark.column + 1))
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            frame = stack.pop()
+            items = frame.items
+            if frame.is_map:
+                closed: Node = Map(tuple(zip(items[0::2], items[1::2], strict=True)), frame.line, frame.column)
+            else:
+                closed = Seq(tuple(items), frame.line, frame.column)
+            if stack:
+                _attach(stack, closed)
+            else:
+                root = closed
+        elif cls is AliasEvent:
+            raise _refuse(event, offset, f"an alias (`*{event.anchor}`) is not accepted")
+        elif cls is DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _refuse(event, offset, "a second document is not accepted")
+    return root
 
 
 def load(text: str, *, line_offset: int = 0) -> Node | None:
@@ -112,24 +153,8 @@ def load(text: str, *, line_offset: int = 0) -> Node | None:
 
     `line_offset` shifts reported lines, so front matter reports lines of its whole file.
     """
-    builder = _Builder(line_offset)
-    documents = 0
     try:
-        for event in _parser().parse(text):
-            if isinstance(event, ScalarEvent):
-                builder.scalar(event)
-            elif isinstance(event, MappingStartEvent):
-                builder.open(event, "map")
-            elif isinstance(event, SequenceStartEvent):
-                builder.open(event, "seq")
-            elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
-                builder.close()
-            elif isinstance(event, AliasEvent):
-                raise builder.refuse(event, f"an alias (`*{event.anchor}`) is not accepted")
-            elif isinstance(event, DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    raise builder.refuse(event, "a second document is not accepted")
+        return _build(_events(text), line_offset)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = (mark.line + 1 + line_offset) if mark else 1 + line_offset
@@ -138,4 +163,3 @@ def load(text: str, *, line_offset: int = 0) -> Node | None:
         raise YamlRefusal(line, column, problem) from None
     except YAMLError as error:
         raise YamlRefusal(1 + line_offset, 1, str(error).splitlines()[0]) from None
-    return builder.root
