@@ -1,4 +1,4 @@
-"""The CommonMark body through markdown-it-py: headings (with GitHub slugs) and links.
+"""The CommonMark body through markdown-it-py: headings (with GitHub slugs), links and prose.
 
 Parsed lazily, once per document, only when a consumer asks for it.
 """
@@ -29,9 +29,18 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Prose:
+    """A paragraph or heading outside code and block quotes, as its source lines are written."""
+
+    line: int  # the file line of its first source line
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Body:
     headings: tuple[Heading, ...]
     links: tuple[Link, ...]
+    prose: tuple[Prose, ...] = ()
 
     @property
     def slugs(self) -> frozenset[str]:
@@ -54,9 +63,15 @@ def parse(body: str, first_line: int) -> Body:
     tokens = _parser().parse(body)
     headings: list[Heading] = []
     links: list[Link] = []
+    prose: list[Prose] = []
     seen: dict[str, int] = {}
     source_lines = body.splitlines()
+    quoted = 0  # block-quote depth: quoted prose is someone else's words
     for index, token in enumerate(tokens):
+        quoted += (token.type == "blockquote_open") - (token.type == "blockquote_close")
+        if token.type in ("paragraph_open", "heading_open") and token.map and not quoted:
+            start, end = token.map
+            prose.append(Prose(first_line + start, tuple(source_lines[start:end])))
         if token.type == "heading_open" and token.map:
             text = tokens[index + 1].content.strip()
             base = github_slug(_plain_text(tokens[index + 1]))
@@ -66,7 +81,7 @@ def parse(body: str, first_line: int) -> Body:
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
         elif token.type == "inline" and token.children and token.map:
             links.extend(_links(token, first_line, source_lines))
-    return Body(tuple(headings), tuple(links))
+    return Body(tuple(headings), tuple(links), tuple(prose))
 
 
 def _plain_text(inline) -> str:
