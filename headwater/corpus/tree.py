@@ -13,6 +13,7 @@ from pathlib import Path
 from headwater.corpus.census import excluded_by
 from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
+from headwater.paths import symlink_on_the_way
 from headwater.patterns import compile_pattern
 from headwater.taxonomy.declaration import Exclusion
 
@@ -24,8 +25,8 @@ class SourceTree:
         self._listing = lru_cache(maxsize=None)(self._list)
 
     def _list(self, prefix: str) -> tuple[str, ...]:
-        if not (self.repo / prefix).is_dir() if prefix else False:
-            return ()
+        if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
+            return ()  # a subtree reached through a symlink is not the repository's to list
         entries = walk(self.repo, prefix)
         return tuple(
             e.path for e in entries
@@ -33,6 +34,10 @@ class SourceTree:
         )
 
     def exists(self, path: str) -> bool:
+        """The entry itself may be a symlink (listed, not followed); a path through one is absent."""
+        parent = path.rpartition("/")[0]
+        if parent and symlink_on_the_way(parent, self.repo):
+            return False
         return os.path.lexists(self.repo / path)
 
     def matches(self, pattern: str) -> tuple[str, ...]:

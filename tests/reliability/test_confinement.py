@@ -1,0 +1,68 @@
+"""Confinement: no path argument of any verb or tool reads or writes outside the root."""
+
+import os
+
+import pytest
+
+OUTSIDE = ["../outside.md", "/etc/passwd", "~/notes.md", "docs/../../x.md", "docs/\udcff.md"]
+
+
+@pytest.fixture
+def escape(quickstart, tmp_path):
+    """A symlink inside the corpus that leads out, and a secret beyond it."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "plans.md").write_text("---\nid: ACME-DR-0999\n---\n")
+    os.symlink(secret, quickstart / "docs" / "out")
+    return quickstart
+
+
+@pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md"])
+@pytest.mark.parametrize("verb", ["explain", "show"])
+def test_explain_and_show_never_follow_a_path_out(escape, hw, verb, argument):
+    ran = hw(verb, argument, "--root", str(escape))
+    assert ran.status == 1 and ran.out == "" and "Traceback" not in ran.err
+    assert "ACME-DR-0999" not in ran.err
+
+
+@pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md", "a\x00b"])
+def test_mcp_path_tools_answer_outside_and_read_nothing(escape, argument):
+    from tests.mcp.conftest import Session
+
+    session = Session(escape)
+    for tool, key in (("explain", "target"), ("related", "target"), ("governing_docs_for_path", "path")):
+        result = session.call(tool, **{key: argument})["result"]
+        text = result["content"][0]["text"]
+        assert "ACME-DR-0999" not in text
+        assert result["isError"] is False
+    assert session.call("governing_docs_for_path", path=argument)["result"]["structuredContent"] == {"pointers": []}
+
+
+@pytest.mark.parametrize("directory", ["../elsewhere", "/tmp", "docs/out", "~"])
+def test_new_never_writes_outside_the_shelf(escape, hw, directory):
+    ran = hw("new", "decision", "--title", "Escape", "--directory", directory, "--root", str(escape))
+    assert ran.status == 1 and ran.out == ""
+    assert not list((escape / "docs" / "out").iterdir())[1:]  # only the secret's own file
+
+
+@pytest.mark.parametrize("target", ["../outside/**", "/etc/**", "docs/out/**"])
+def test_new_refuses_a_code_path_target_outside_the_repository(escape, hw, target):
+    """`docs/out/**` lists nothing: a subtree reached through a symlink is not the repository's."""
+    ran = hw("new", "decision", "--title", "Escape", "--relates", f"governs={target}", "--root", str(escape))
+    assert ran.status == 1 and ran.out == ""
+
+
+def test_route_reads_no_path_outside_the_root(escape, hw):
+    ran = hw("route", "look at ../../etc/passwd and docs/out/plans.md and /etc/shadow", "--json",
+             "--root", str(escape))
+    assert ran.status == 0
+    import json
+
+    answer = json.loads(ran.out)
+    assert answer["ungoverned"] == [] and answer["anchors"] == []
+    assert "ACME-DR-0999" not in ran.out
+
+
+def test_init_refuses_a_corpus_root_outside(tmp_path, hw):
+    ran = hw("init", "--corpus", "../x", "--root", str(tmp_path))
+    assert ran.status == 1 and not (tmp_path / ".headwater").exists()
