@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
+from headwater.check.patches import AddToList, Create, Patch, ReplaceSpan, SetScalar
 from headwater.check.rule import Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.corpus.document import Document
@@ -92,7 +93,8 @@ def identifier_claim_missing(ctx: Context, doc: Document):
         return []
     claim = ctx.claim_path(scheme.name, identifier)
     return [hit(doc, doc.id_node, f"`{identifier}` is spent, and `{claim}` does not claim it",
-                f"create `{claim}` holding `{doc.path}`", "id", fixable=True)]
+                f"create `{claim}` holding `{doc.path}`", "id",
+                patch=Patch(claim, None, (Create(doc.path + "\n"),)))]
 
 
 # -- targets and endpoints ------------------------------------------------------------------
@@ -199,7 +201,8 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
     name = edge.relation.name if symmetric or edge.inverse else edge.relation.inverse
     half = f"`{name}: {near.id}`"
     return [_at_edge(edge, f"{_written(edge)} needs its far half, and {far.path} lacks {half}",
-                     f"add {half} under `relations:` in {far.path}", fixable=True)]
+                     f"add {half} under `relations:` in {far.path}",
+                     patch=Patch(far.path, far.digest, (AddToList(("relations", name), near.id),)))]
 
 
 @rule("relation.pair.invalid", 2, Scope.EDGE, Severity.WARN,
@@ -259,11 +262,22 @@ def relation_target_suspect(ctx: Context, edge: Edge):
     if today == recorded.strip():
         return []
     node = dict(edge.attributes)["verified_revision"]
+    restated = ctx.change is not None and ctx.change.restates_edge(edge.source, target.text, ctx.snapshot)
     return [Hit(edge.source, node.line, node.column,
                 f"{_written(edge)} was verified at {_short(recorded)}, and its target is at "
                 f"{_short(today)} today", f"re-read this document against `{target.text}`; then record "
                 "the re-read with `headwater change` and `headwater check --fix --change <manifest>`",
-                f"{edge.written_as}>{target.text}", fixable=ctx.change is not None)]
+                f"{edge.written_as}>{target.text}",
+                patch=_stamp(ctx.document(edge.source), node, recorded.strip(), today) if restated else None)]
+
+
+def _stamp(doc: Document, node, recorded: str, today: str) -> Patch | None:
+    """The new revision written over the recorded one, where the value's text stands (quoted or not)."""
+    line = doc.text.split("\n")[node.line - 1]
+    start = line.find(recorded, node.column - 1)
+    if start < 0:
+        return None
+    return Patch(doc.path, doc.digest, (ReplaceSpan(node.line, start + 1, recorded, today),))
 
 
 # -- lifecycle over edges -------------------------------------------------------------------
@@ -312,7 +326,7 @@ the date it entered that state. The fix sets both on a live target.
 """,
       tags=("graph", "lifecycle"),
       routes=lambda ctx, edge: edge.relation.set_state is not None,
-      patch=True)
+      patch=True, reads_clock=True)  # the patch dates the state it sets
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = _canonical(ctx, edge)
     if source is None or target is None:
@@ -326,12 +340,12 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     live = ctx.taxonomy.is_live(state)
     facet = ctx.taxonomy.facet_for_role("state")
     entered = ctx.taxonomy.facet_for_role("state_entered")
-    since = source.text_of(entered) if entered else None
-    remedy = f"set `{facet}: {wanted}`" + (f" and `{entered}: {since}`" if entered and since else "")
+    edits = (SetScalar((facet,), wanted),) + ((SetScalar((entered,), ctx.today.isoformat()),) if entered else ())
+    remedy = " and ".join(f"`{e.address[0]}: {e.value}`" for e in edits)
     return [_at_edge(edge, f"{ctx.label(source)} {edge.relation.name} {ctx.label(target)}, which is "
                      f"still {state}; `{edge.relation.name}` sets its target to {wanted}",
-                     f"{remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
-                     fixable=live)]
+                     f"set {remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
+                     patch=Patch(target.path, target.digest, edits) if live else None)]
 
 
 RULES = (
