@@ -15,6 +15,7 @@ from pathlib import Path
 
 from headwater.corpus.document import Document
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
 from headwater.patterns import compile_pattern
@@ -84,8 +85,9 @@ def is_markdown(path: str) -> bool:
     return path.lower().endswith(".md")
 
 
-def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy) -> Census:
-    classifier = Classifier(taxonomy)
+def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
+         parses: ParseStore | None = None) -> Census:
+    classifier = Classifier(taxonomy, parses)
     rows = [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
     return Census(corpus_root, tuple(rows))
 
@@ -112,7 +114,7 @@ def excluded_by(path: str, exclusions: tuple[Exclusion, ...]) -> Exclusion | Non
     return None
 
 
-def read_regular(path: Path) -> bytes:
+def read_regular(path: Path | str) -> bytes:
     """Read a regular file without following a symlink or blocking on a pipe."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     fd = os.open(path, flags)
@@ -130,13 +132,16 @@ def read_regular(path: Path) -> bytes:
 class Classifier:
     """Reads one Markdown file and decides its outcome: unreadable, untyped or typed."""
 
-    def __init__(self, taxonomy: Taxonomy) -> None:
+    def __init__(self, taxonomy: Taxonomy, parses: ParseStore | None = None) -> None:
         self.taxonomy = taxonomy
         self.shelves = list(taxonomy.shelves.values())
+        self.parses = parses
+        # compiled once here, not once per file: the census asks for every Markdown file
+        self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
 
     def read(self, repo: Path, path: str) -> Row:
         try:
-            data = read_regular(repo / path)
+            data = read_regular(os.path.join(repo, path))  # a str join: pathlib's costs add up per file
         except OSError as error:
             return Row(path, Outcome.UNREADABLE, f"could not be read ({error.strerror or error})")
         try:
@@ -147,13 +152,14 @@ class Classifier:
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:
-            parts = split(text)
+            parts = self.parses.split(text, content_digest) if self.parses else split(text)
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
         document = None
         if parts.front is not None:
-            document = Document(path, None, parts.front, text, parts.body, parts.body_line, content_digest)
+            document = Document(path, None, parts.front, text, parts.body, parts.body_line, content_digest,
+                                self.parses)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document)
         if len(shelves) > 1:
@@ -169,16 +175,16 @@ class Classifier:
         if kind is None:
             return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document)
         derivation.append(why)
-        typed = Document(path, kind, parts.front, text, parts.body, parts.body_line, content_digest)
+        typed = Document(path, kind, parts.front, text, parts.body, parts.body_line, content_digest, self.parses)
         return Row(path, Outcome.TYPED, "", kind, tuple(derivation), typed)
 
     def matching_shelves(self, path: str) -> list[Shelf]:
         """The most specific shelves that match; more than one is a tie."""
-        matched = [s for s in self.shelves if s.pattern.matches(path)]
+        matched = [(shelf, rank) for shelf, pattern, rank in self.patterns if pattern.matches(path)]
         if not matched:
             return []
-        best = max(s.pattern.specificity for s in matched)
-        return [s for s in matched if s.pattern.specificity == best]
+        best = max(rank for _, rank in matched)
+        return [shelf for shelf, rank in matched if rank == best]
 
     def kind_on(self, shelf: Shelf, document: Document) -> tuple[str | None, str]:
         if shelf.homogeneous:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from headwater.corpus.body import Body, parse
 from headwater.yaml.nodes import Map, Node, Scalar, scalar_text
+
+if TYPE_CHECKING:
+    from headwater.corpus.parses import ParseStore
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,7 @@ class Document:
     body_text: str
     body_line: int
     digest: str
+    parses: ParseStore | None = field(default=None, compare=False, repr=False)  # reuses a cached body
 
     def value(self, facet: str | None) -> Node | None:
         return self.front.get(facet) if facet else None
@@ -48,6 +53,8 @@ class Document:
 
     @cached_property
     def body(self) -> Body:
+        if self.parses is not None:
+            return self.parses.body(self.digest, self.body_text, self.body_line)
         return parse(self.body_text, self.body_line)
 
     def line_of(self, key: str) -> tuple[int, int]:

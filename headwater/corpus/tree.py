@@ -14,7 +14,7 @@ from headwater.corpus.census import excluded_by
 from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
 from headwater.paths import symlink_on_the_way
-from headwater.patterns import compile_pattern
+from headwater.patterns import compile_pattern, is_wild
 from headwater.taxonomy.declaration import Exclusion
 
 
@@ -42,9 +42,9 @@ class SourceTree:
 
     def matches(self, pattern: str) -> tuple[str, ...]:
         """Repository paths the pattern matches (a literal matches its own entry, even a directory)."""
-        compiled = compile_pattern(pattern)
-        if compiled.is_literal:
+        if not is_wild(pattern):  # literal: one existence check, and no regex compiled for it
             return (pattern,) if self.exists(pattern) else ()
+        compiled = compile_pattern(pattern)
         return tuple(p for p in self._listing(compiled.literal_prefix) if compiled.matches(p))
 
     def revision(self, paths: tuple[str, ...]) -> str:

@@ -1,0 +1,182 @@
+"""Parsed documents by content digest: what an earlier run parsed, reused when the bytes match.
+
+A file's front matter (and, once a consumer asked for it, its body) depends on nothing but its
+bytes, so the digest the census computes anyway is the whole key. Entries rebuild exactly the
+nodes and bodies a fresh parse gives, so cached and uncached runs print the same bytes. The
+store counts what it parsed and what it reused; that count, not a stopwatch, is what tests read.
+
+The cache file lives in `.headwater/cache/` (see `headwater.cachedir`); its header carries a
+fingerprint of the parsing code and of markdown-it, so a changed parser reads the old file as
+empty. Reads never write it: only a verb that may write (check) calls `save`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+
+from headwater import cachedir
+from headwater.corpus.body import Body, Heading, Link, parse
+from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
+from headwater.yaml.nodes import Map, Node, Scalar, Seq
+
+CACHE_FILE = "parsed"
+FORMAT = 1
+MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
+
+
+class CacheUse(Enum):
+    OFF = "off"  # neither read nor write (`check --no-cache`)
+    READ = "read"  # reuse what is there, write nothing (every read verb)
+    WRITE = "write"  # reuse, and `save` writes back what this run parsed (check)
+
+
+@dataclass(frozen=True)
+class ParseAccount:
+    fronts_reused: int
+    fronts_parsed: int
+    bodies_reused: int
+    bodies_parsed: int
+
+
+@lru_cache(maxsize=1)
+def header() -> str:
+    """The cache's first line: its format and a fingerprint of everything that shapes a parse."""
+    fingerprint = hashlib.sha256(sys.version.encode("utf-8"))
+    here = Path(__file__).resolve().parent
+    sources = [here / "parses.py", here / "frontmatter.py", here / "body.py",
+               here.parent / "yaml" / "strict.py", here.parent / "yaml" / "nodes.py"]
+    spec = importlib.util.find_spec("markdown_it")  # finds the package without importing it
+    if spec is not None and spec.origin:
+        sources.append(Path(spec.origin))
+    for source in sources:
+        fingerprint.update(source.read_bytes())
+    return f"headwater parsed documents {FORMAT} {fingerprint.hexdigest()[:16]}"
+
+
+class ParseStore:
+    """One run's parses, keyed by content digest; lives as long as the snapshot that made it."""
+
+    def __init__(self, root: Path, use: CacheUse) -> None:
+        self.root = root
+        self.use = use
+        self.known: dict[str, dict] = _read(root) if use is not CacheUse.OFF else {}
+        self.current: dict[str, dict] = {}  # what this run's corpus holds, for `save`
+        self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
+
+    @property
+    def account(self) -> ParseAccount:
+        return ParseAccount(self.fronts_reused, self.fronts_parsed, self.bodies_reused, self.bodies_parsed)
+
+    def split(self, text: str, digest: str) -> Split:
+        """`frontmatter.split(text)`, from the cache when this digest was parsed before."""
+        entry = self.known.get(digest)
+        if entry is not None:
+            reused = _split_of(entry, text)
+            if reused is not None:
+                self.fronts_reused += 1
+                self.current[digest] = entry
+                if isinstance(reused, FrontMatterRefusal):
+                    raise reused
+                return reused
+        self.fronts_parsed += 1
+        try:
+            parts = split(text)
+        except FrontMatterRefusal as refusal:
+            self.current[digest] = {"r": str(refusal)}
+            raise
+        if parts.front is not None:
+            self.current[digest] = {"f": _encode(parts.front), "o": len(text) - len(parts.body),
+                                    "n": parts.body_line}
+        return parts
+
+    def body(self, digest: str, text: str, first_line: int) -> Body:
+        """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
+        entry = self.current.get(digest) or self.known.get(digest) or {}
+        if "b" in entry:
+            try:
+                found = _body_of(entry["b"])
+                self.bodies_reused += 1
+                return found
+            except MALFORMED:
+                pass
+        self.bodies_parsed += 1
+        parsed = parse(text, first_line)
+        if digest in self.current:
+            self.current[digest] = {**self.current[digest], "b": _encode_body(parsed)}
+        return parsed
+
+    def save(self) -> str | None:
+        """Write what this run holds (entries of files gone since are dropped); None or one stderr line."""
+        if self.use is not CacheUse.WRITE or (self.current == self.known):
+            return None
+        payload = json.dumps(self.current, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        return cachedir.write(self.root, CACHE_FILE, header(), payload.encode("utf-8"))
+
+
+def _read(root: Path) -> dict[str, dict]:
+    payload = cachedir.read(root, CACHE_FILE, header())
+    if payload is None:
+        return {}
+    try:
+        known = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    return known if isinstance(known, dict) else {}
+
+
+# -- the entry format: nested lists, a tag first -------------------------------------------------
+
+SCALAR, SEQ, MAP = 0, 1, 2
+
+
+def _encode(node: Node) -> list:
+    if isinstance(node, Scalar):
+        return [SCALAR, node.text, node.line, node.column, int(node.quoted)]
+    if isinstance(node, Seq):
+        return [SEQ, node.line, node.column, [_encode(item) for item in node.items]]
+    return [MAP, node.line, node.column, [_encode(part) for pair in node.entries for part in pair]]
+
+
+def _decode(entry: list) -> Node:
+    tag = entry[0]
+    if tag == SCALAR:
+        return Scalar(entry[1], entry[2], entry[3], bool(entry[4]))
+    if tag == SEQ:
+        return Seq(tuple(_decode(item) for item in entry[3]), entry[1], entry[2])
+    if tag != MAP:
+        raise ValueError(f"unknown node tag {tag!r}")
+    parts = [_decode(part) for part in entry[3]]
+    keys = parts[0::2]
+    if not all(isinstance(key, Scalar) for key in keys):
+        raise ValueError("a mapping key that is not a scalar")
+    return Map(tuple(zip(keys, parts[1::2], strict=True)), entry[1], entry[2])
+
+
+def _split_of(entry: dict, text: str) -> Split | FrontMatterRefusal | None:
+    """The cached split (or refusal); None when the entry is malformed."""
+    try:
+        if "r" in entry:
+            return FrontMatterRefusal(str(entry["r"]))
+        front = _decode(entry["f"])
+        if not isinstance(front, Map):
+            return None
+        return Split(front, text[entry["o"]:], int(entry["n"]))
+    except MALFORMED:
+        return None
+
+
+def _encode_body(body: Body) -> list:
+    return [[[h.text, h.level, h.line, h.slug] for h in body.headings],
+            [[link.href, link.text, link.line, link.column] for link in body.links]]
+
+
+def _body_of(entry: list) -> Body:
+    headings, links = entry
+    return Body(tuple(Heading(*h) for h in headings), tuple(Link(*link) for link in links))
