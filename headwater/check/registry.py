@@ -1,11 +1,11 @@
-"""The registry: every rule this engine carries, in report order (shape, graph, runner)."""
+"""The registry: every rule this engine carries, in report order (shape, graph, body, change-scoped, runner)."""
 
 from __future__ import annotations
 
 from headwater.check.rule import Rule
-from headwater.check.rules import graph, runner, shape
+from headwater.check.rules import body, change, graph, runner, shape
 
-RULES: tuple[Rule, ...] = shape.RULES + graph.RULES + runner.RULES
+RULES: tuple[Rule, ...] = shape.RULES + graph.RULES + body.RULES + change.RULES + runner.RULES
 
 
 def rule_ids() -> frozenset[str]:

@@ -18,6 +18,7 @@ RULES_DIR = REPO / "corpus_fixtures" / "rules"
 CHECK_ALL = REPO / "corpus_fixtures" / "check-all"
 EMBEDDED = REPO / "taxonomy" / "headwater-standard"
 WRONG_PIN = "sha256:" + "0" * 64
+CHANGE = "change"  # where a fixture keeps the manifest of its change, beside `.headwater/`
 
 OVERLAY = """\
 add:
@@ -79,9 +80,12 @@ BASE_DOC = {"docs/decisions/0001-base.md": decision()}
 
 
 def fixture(files: dict[str, str], *, bundles=(), overlay_extra: str = "", pin: str | None = None,
-            vendored: bool = False, unclaimed: tuple[str, ...] = (), base: bool = True) -> dict:
+            vendored: bool = False, unclaimed: tuple[str, ...] = (), base: bool = True,
+            prior: dict[str, str] | None = None) -> dict:
+    """`prior`: the base-revision text of changed paths, written as `change/manifest` + copies."""
     return {"files": {**(BASE_DOC if base else {}), **files}, "bundles": bundles,
-            "overlay": OVERLAY + overlay_extra, "pin": pin, "vendored": vendored, "unclaimed": unclaimed}
+            "overlay": OVERLAY + overlay_extra, "pin": pin, "vendored": vendored, "unclaimed": unclaimed,
+            "prior": prior}
 
 
 def suspect(revision: str) -> str:
@@ -102,6 +106,8 @@ def app_revision() -> str:
 APP = "print('the application')\n"
 MEMO_FILES = {"docs/memos/m.md": "---\nowner: j.doe\n---\n\n# A memo\n"}
 SUPERSEDES = "  supersedes: ACME-DR-0001\n"
+NEXT = "docs/decisions/0002-next.md"
+ACCEPTED = "{warrant: accepted, accepted_by: j.doe}"
 
 
 def cases() -> dict[str, dict[str, dict]]:
@@ -198,6 +204,34 @@ def cases() -> dict[str, dict[str, dict]]:
             "pass": fixture({"docs/decisions/0001-base.md": decision(
                                 status="superseded", relations="  superseded_by: ACME-DR-0002"),
                              "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)})},
+        "link.path.unresolved": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(prose="See [the plan](0009-plan.md).")}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(prose="See [this record](0001-base.md).")})},
+        "link.fragment.unresolved": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(prose="See [the context](#nowhere).")}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(prose="See [the context](#context).")})},
+        "link.identifier.mismatch": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(prose="See [ACME-DR-0002](0001-base.md)."),
+                             NEXT: decision("ACME-DR-0002")}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(prose="See [ACME-DR-0002](0002-next.md)."),
+                             NEXT: decision("ACME-DR-0002")})},
+        "voice.forbidden_construction": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(prose="The queue will be drained nightly.")}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(
+                prose="The queue is drained nightly. `We will` is code, and \"for now\" is a quotation.")})},
+        "language.retired_term.used": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(prose="Requests pass the whitelist first.")}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(prose="Requests pass the allowlist first.")})},
+        "lifecycle.transition.not_permitted": {
+            "fail": fixture({}, prior={"docs/decisions/0001-base.md": decision(status="superseded")}),
+            "pass": fixture({}, prior={"docs/decisions/0001-base.md": decision(status="draft")})},
+        "warrant.promoted": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(warrant=ACCEPTED)},
+                            prior={"docs/decisions/0001-base.md": decision()}),
+            "pass": fixture({}, prior={"docs/decisions/0001-base.md": decision(title="An older title")})},
+        "lifecycle.deletion.not_permitted": {
+            "fail": fixture({}, prior={NEXT: decision("ACME-DR-0002", status="superseded")}),
+            "pass": fixture({}, prior={NEXT: decision("ACME-DR-0002", status="current")})},
         "coverage.document_unchecked": {
             "fail": fixture(MEMO_FILES, overlay_extra=MEMO),
             "pass": fixture({"docs/memos/m.md": "---\nprovenance: {warrant: asserted}\n---\n\n# A memo\n"},
@@ -237,12 +271,17 @@ def check_all() -> dict:
         "docs/decisions/0014-deprecated.md": decision("ACME-DR-0014", status="deprecated"),
         "docs/decisions/0015-rests.md": decision("ACME-DR-0015", relations="  traces_to: ACME-DR-0014"),
         "docs/specifications/api.md": doc("specification", "ACME-SPEC-0001", relations="  constrains: ACME-DR-0001"),
+        "docs/decisions/0016-prose.md": decision("ACME-DR-0016", warrant=ACCEPTED, prose=(
+            "We renamed the [plan](0099-plan.md) and the [context](#nowhere), and the whitelist will "
+            "be read by [ACME-DR-0002](0001-base.md).")),
         "docs/notes/loose.md": "# Loose notes\n\nNobody typed this file.\n",
         "src/app.py": APP,
         **MEMO_FILES,
     }
+    prior = {"docs/decisions/0016-prose.md": decision("ACME-DR-0016", status="superseded"),
+             "docs/decisions/0017-gone.md": decision("ACME-DR-0017", status="superseded")}
     return fixture(files, base=False, bundles=("diataxis",), overlay_extra=MEMO + VOCAB, pin=WRONG_PIN,
-                   vendored=True, unclaimed=("ACME-DR-0007",))
+                   vendored=True, unclaimed=("ACME-DR-0007",), prior=prior)
 
 
 def _claims(spec: dict) -> dict[str, str]:
@@ -259,6 +298,16 @@ def _claims(spec: dict) -> dict[str, str]:
         if identifier and identifier not in spec["unclaimed"] and "/" not in identifier:
             claims.setdefault(f".headwater/ids/{scheme}/{identifier}", path + "\n")
     return claims
+
+
+def write_change(directory: Path, prior: dict[str, str]) -> None:
+    """A manifest as `headwater change` writes it: one `prior` line and one copy per path."""
+    (directory / "prior").mkdir(parents=True)
+    lines = ["headwater change 1"]
+    for number, (path, text) in enumerate(sorted(prior.items()), start=1):
+        (directory / "prior" / str(number)).write_text(text, encoding="utf-8")
+        lines.append(f"prior\t{path}\tprior/{number}")
+    (directory / "manifest").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def write(target: Path, spec: dict) -> None:
@@ -278,6 +327,8 @@ def write(target: Path, spec: dict) -> None:
         if pin == "today":
             pin = release_digest(release_members(vendored))
     (target / ".headwater" / "taxonomy.yml").write_text(declaration(spec["bundles"], pin), encoding="utf-8")
+    if spec["prior"]:
+        write_change(target / CHANGE, spec["prior"])
     with contextlib.redirect_stdout(io.StringIO()):
         if run(["taxonomy", "resolve", "--root", str(target)]) != 0:
             raise SystemExit(f"resolve failed for {target}")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from headwater.check.change import read_manifest
 from headwater.check.registry import RULES
 from headwater.check.runner import run
 from headwater.snapshot import load
@@ -17,7 +18,10 @@ NOW = dt.date(2026, 11, 1)
 
 
 def fired(root: Path) -> list[str]:
-    return [finding.rule for finding in run(load(root, NOW)).findings]
+    """The rules that fire, with the fixture's change when it carries one (`change/manifest`)."""
+    manifest = root / "change" / "manifest"
+    change = read_manifest(manifest, root) if manifest.is_file() else None
+    return [finding.rule for finding in run(load(root, NOW), change).findings]
 
 
 def test_every_registered_rule_has_a_pass_and_a_fail_fixture():

@@ -1,0 +1,306 @@
+"""Body: a document's prose — its links, its voice, and the terms its language regime retired."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from headwater.check.context import Context
+from headwater.check.finding import Hit, Severity, Skip
+from headwater.check.patches import Patch, ReplaceSpan
+from headwater.check.rule import Scope, rule
+from headwater.check.rules.common import ticked
+from headwater.corpus.body import Link
+from headwater.corpus.document import Document
+
+# -- prose ----------------------------------------------------------------------------------
+
+# What is not the author's own running prose: code spans, quoted strings, HTML (comments and
+# tags) and link destinations. Each is blanked to spaces so every column stays where it was.
+NOT_PROSE = re.compile(r"(`+)[\s\S]*?\1|\"[^\"]*\"|“[^”]*”|<!--[\s\S]*?-->|<[^>\n]*>|(?<=\])\([^)\s]*\)")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+MARKER = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+[.)][ \t]+)?")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One prose block joined into one text, with code and quotes blanked."""
+
+    line: int
+    text: str  # as written
+    masked: str  # same length: what is not prose is spaces
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """The file line and 1-based column (code points) of an offset into the text."""
+        before = self.text.rfind("\n", 0, offset)
+        return self.line + self.text.count("\n", 0, offset), offset - before
+
+    def sentences(self) -> Iterator[tuple[int, str]]:
+        """(offset of the sentence's first word, the sentence) for each sentence of the run."""
+        start = 0
+        for end in [m.start() for m in SENTENCE_END.finditer(self.masked)] + [len(self.masked)]:
+            chunk = self.masked[start:end]
+            lead = MARKER.match(chunk).end()
+            if chunk[lead:].strip():
+                yield start + lead, chunk[lead:]
+            start = end
+
+
+def runs(document: Document) -> list[Run]:
+    def blank(match: re.Match) -> str:
+        return re.sub(r"[^\n]", " ", match.group(0))
+
+    return [Run(p.line, "\n".join(p.lines), NOT_PROSE.sub(blank, "\n".join(p.lines)))
+            for p in document.body.prose]
+
+
+# -- links ----------------------------------------------------------------------------------
+
+SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a relative link lands: a repository path (None when it climbs out) and a fragment."""
+
+    path: str | None
+    fragment: str
+
+
+def reach(doc: Document, href: str) -> Reach | None:
+    """None for what this engine does not resolve: URLs (`scheme:`, `//host`) and empty links."""
+    if not href or SCHEME.match(href) or href.startswith("//"):
+        return None
+    written, _, fragment = href.partition("#")
+    written = unquote(written.partition("?")[0])
+    if not written:
+        return Reach(doc.path, unquote(fragment))
+    base = "" if written.startswith("/") else posixpath.dirname(doc.path)
+    joined = posixpath.normpath(posixpath.join(base, written.lstrip("/")))
+    if joined == ".." or joined.startswith("../"):
+        return Reach(None, unquote(fragment))
+    return Reach("" if joined == "." else joined, unquote(fragment))
+
+
+def _links(ctx: Context) -> Iterator[tuple[Document, Link, Reach]]:
+    for doc in ctx.graph.census.documents:
+        for link in doc.body.links:
+            landed = reach(doc, link.href)
+            if landed is not None:
+                yield doc, link, landed
+
+
+def _stands(ctx: Context, path: str) -> bool:
+    return path in ctx.snapshot.census.by_path or os.path.lexists(ctx.snapshot.root / path)
+
+
+def _at(doc: Document, link: Link, message: str, remediation: str, subject: str) -> Hit:
+    return Hit(doc.path, link.line, link.column, message, remediation, subject)
+
+
+def _relative(doc: Document, path: str) -> str:
+    return posixpath.relpath(path, posixpath.dirname(doc.path) or ".")
+
+
+LINK_TAGS = ("body", "link")
+
+
+@rule("link.path.unresolved", 1, Scope.CORPUS, Severity.ERROR,
+      short="A relative link names no file, or climbs above the repository.",
+      full="A link without a scheme resolves against the document's directory (or the "
+           "repository root when it opens with `/`); nothing stands at the path it reaches, or "
+           "the path climbs out of the repository.",
+      help="""
+Relative links break silently when a file moves. Point the link at the file's current path,
+written relative to the linking document, or link to a full URL when the target lives outside
+the repository.
+""",
+      tags=LINK_TAGS)
+def link_path_unresolved(ctx: Context, _subject) -> list[Hit]:
+    hits = []
+    for doc, link, landed in _links(ctx):
+        if landed.path is None:
+            hits.append(_at(doc, link, f"the link `{link.href}` climbs above the repository",
+                            "link to a file inside the repository, or write a full URL", link.href))
+        elif not _stands(ctx, landed.path):
+            hits.append(_at(doc, link, f"the link `{link.href}` reaches `{landed.path}`, and no file "
+                            "stands there", "point the link at the file's current path, or delete it",
+                            link.href))
+    return hits
+
+
+@rule("link.fragment.unresolved", 1, Scope.CORPUS, Severity.ERROR,
+      short="A link's `#fragment` names no heading of the document it reaches.",
+      full="The fragment of a link into a Markdown document is compared with the GitHub slugs of "
+           "that document's headings; none of them is the fragment.",
+      help="""
+GitHub gives every heading an anchor: lowercased, punctuation dropped, spaces turned to `-`,
+and `-1`, `-2`… on repeats. A fragment that matches no heading lands at the top of the page.
+Use the slug of the heading you mean, or drop the fragment.
+""",
+      tags=LINK_TAGS)
+def link_fragment_unresolved(ctx: Context, _subject) -> list[Hit]:
+    hits = []
+    for doc, link, landed in _links(ctx):
+        row = ctx.snapshot.census.by_path.get(landed.path or "")
+        target = row.document if row is not None else None
+        if not landed.fragment or target is None or landed.fragment in target.body.slugs:
+            continue
+        where = "this document" if target.path == doc.path else f"`{target.path}`"
+        slugs = sorted(target.body.slugs)
+        remedy = (f"use one of its headings: {ticked('#' + s for s in slugs[:6])}" if slugs
+                  else "drop the fragment; the document has no headings")
+        hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "
+                        "has no heading with that slug", remedy, link.href))
+    return hits
+
+
+@rule("link.identifier.mismatch", 1, Scope.CORPUS, Severity.ERROR,
+      short="A link's text is one document's identifier, but the link reaches another.",
+      full="The text of the link is exactly the identifier of a document, and the path the link "
+           "reaches is not that document.",
+      help="""
+A reader trusts `[ACME-DR-0002](…)` to open ACME-DR-0002. When the path leads elsewhere, one
+of the two is wrong: point the link at the document that carries the identifier, or change
+the text.
+""",
+      tags=LINK_TAGS + ("identifier",))
+def link_identifier_mismatch(ctx: Context, _subject) -> list[Hit]:
+    hits = []
+    for doc, link, landed in _links(ctx):
+        named = link.text.strip().strip("`")
+        carrier = ctx.graph.ids.get(named)
+        if carrier is None or landed.path is None or landed.path == carrier or not _stands(ctx, landed.path):
+            continue
+        hits.append(_at(doc, link, f"the link text `{named}` is the identifier of `{carrier}`, and the "
+                        f"link reaches `{landed.path}`",
+                        f"point the link at `{_relative(doc, carrier)}`, or change its text",
+                        f"{named}>{landed.path}"))
+    return hits
+
+
+# -- voice ----------------------------------------------------------------------------------
+
+# The voice regime's categories and what this engine matches for each: a small closed table.
+# A category a regime forbids that is missing here is one this engine cannot judge.
+VOICE = (
+    ("future_intent", "states an intention about the future",
+     re.compile(r"\b(?:will|won't|shall)\s+\w+|\b(?:is|are|am)\s+going\s+to\b|\b\w+'ll\b", re.I),
+     "state what holds now; plans belong in a proposal or an issue"),
+    ("change_narration", "narrates a change instead of stating what holds",
+     re.compile(r"\bwe\s+(?:renamed|changed|replaced|removed|moved|switched|migrated|dropped)\b|"
+                r"\b(?:was|were|has\s+been|have\s+been)\s+(?:renamed|changed|moved|switched)\s+(?:to|from)\b|"
+                r"\bno\s+longer\b", re.I),
+     "state the fact as it stands; the history lives in version control and `supersedes`"),
+    ("phased_rollout", "describes a phase of a rollout rather than what holds",
+     re.compile(r"\bfor\s+now\b|\bfor\s+the\s+time\s+being\b|\bin\s+phase\s+\w+|\binitially\b|"
+                r"\beventually\b", re.I),
+     "state what holds now, and give a later phase its own document when it is decided"),
+)
+
+
+def _voice(ctx: Context, doc: Document) -> tuple[str | None, tuple[str, ...]]:
+    voice = ctx.taxonomy.voice_of(doc.kind)
+    return voice, ctx.taxonomy.voice_forbids(voice)
+
+
+@rule("voice.forbidden_construction", 1, Scope.DOCUMENT, Severity.WARN,
+      short="A sentence uses a construction the kind's voice regime forbids.",
+      full="The voice regime bound to the kind forbids categories of construction (future "
+           "intent, change narration, phased rollout); a sentence of the prose matches one. Code "
+           "and quotations are not the author's voice and are skipped.",
+      help="""
+A governed document states what holds. "We will…", "we renamed…" and "for now…" describe
+plans, history or a temporary state, which go stale without anyone noticing. Rewrite the
+sentence as a statement of the current fact.
+""",
+      tags=("body", "voice"),
+      routes=lambda ctx, doc: bool(_voice(ctx, doc)[1]))
+def voice_forbidden_construction(ctx: Context, doc: Document):
+    voice, forbidden = _voice(ctx, doc)
+    table = [entry for entry in VOICE if entry[0] in forbidden]
+    if not table:
+        return Skip(f"the voice `{voice}` forbids {ticked(forbidden)}, and this engine has no "
+                    "pattern set for any of them")
+    hits = []
+    for run in runs(doc):
+        for offset, sentence in run.sentences():
+            for category, says, pattern, remedy in table:
+                found = pattern.search(sentence)
+                if found:
+                    line, column = run.position(offset)
+                    phrase = " ".join(found.group(0).split())
+                    hits.append(Hit(doc.path, line, column, f"this sentence {says} (`{category}`, which "
+                                    f"the voice `{voice}` forbids): “{phrase}”", remedy,
+                                    f"{category}:{phrase.lower()}"))
+    return hits
+
+
+# -- retired terms --------------------------------------------------------------------------
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    words = r"\s+".join(re.escape(w) for w in term.split())
+    return re.compile(rf"(?<![\w-]){words}(?![\w-])", re.I)
+
+
+def _cased(written: str, replacement: str) -> str:
+    """The replacement in the case the author wrote the term: `Whitelist` → `Allowlist`."""
+    if written.isupper() and len(written) > 1:
+        return replacement.upper()
+    if written[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _retired(ctx: Context, doc: Document):
+    language = ctx.taxonomy.language_of(doc.kind)
+    return language, ctx.taxonomy.retired_terms(language)
+
+
+@rule("language.retired_term.used", 1, Scope.DOCUMENT, Severity.ERROR,
+      short="The prose uses a term the language regime retired.",
+      full="The language regime bound to the kind retires terms, each with a reason and perhaps "
+           "a replacement; the prose uses one. With a replacement the fix is mechanical (an "
+           "error); without one, rewording needs judgement (a warning).",
+      help="""
+A retired term stays out of the corpus for the reason the regime gives. When the regime names
+a replacement, `headwater check --fix` writes it in the case you used; otherwise reword the
+sentence. Code and quotations are skipped.
+""",
+      tags=("body", "language"),
+      routes=lambda ctx, doc: bool(_retired(ctx, doc)[1]),
+      patch=True)
+def language_retired_term_used(ctx: Context, doc: Document):
+    language, terms = _retired(ctx, doc)
+    hits = []
+    for run in runs(doc):
+        for term in terms:
+            for found in _term_pattern(term.term).finditer(run.masked):
+                written = run.text[found.start():found.end()]
+                line, column = run.position(found.start())
+                hits.append(_retired_hit(doc, language, term, written, line, column))
+    return hits
+
+
+def _retired_hit(doc: Document, language: str, term, written: str, line: int, column: int) -> Hit:
+    message = f"`{term.term}` is a term the language `{language}` retired: {term.reason}"
+    if not term.replacement:
+        return Hit(doc.path, line, column, message, f"reword the sentence without `{term.term}`",
+                   term.term, Severity.WARN)
+    new = _cased(written, term.replacement)
+    return Hit(doc.path, line, column, message, f"write `{new}` instead", term.term,
+               patch=Patch(doc.path, doc.digest, (ReplaceSpan(line, column, written, new),)))
+
+
+RULES = (
+    link_path_unresolved,
+    link_fragment_unresolved,
+    link_identifier_mismatch,
+    voice_forbidden_construction,
+    language_retired_term_used,
+)
