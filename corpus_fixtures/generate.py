@@ -231,18 +231,19 @@ class Planner:
             criterion.relations["verifies"] = [requirement.identifier]
 
     def plant_defects(self) -> None:
+        """About DEFECT_RATE of the documents, one defect each, the families in turn."""
         wanted = max(len(DEFECTS), round(self.total * DEFECT_RATE)) if self.total >= 50 else 0
-        chosen = sorted(self.rng.sample(range(len(self.docs)), wanted))
-        for number, index in enumerate(chosen):
-            doc = self.docs[index]
-            doc.defect = self.applicable(doc, DEFECTS[number % len(DEFECTS)])
-            self.apply(doc)
-
-    def applicable(self, doc: Doc, defect: str) -> str:
-        """`missing_far_half` needs a pair; a document without one takes the next family."""
-        if defect == "missing_far_half" and not ({"superseded_by", "verifies"} & doc.relations.keys()):
-            return "unresolved_target"
-        return defect
+        paired = [d.index for d in self.docs if {"superseded_by", "verifies"} & d.relations.keys()]
+        taken: set[int] = set()
+        for number in range(wanted):
+            family = DEFECTS[number % len(DEFECTS)]
+            pool = paired if family == "missing_far_half" else range(len(self.docs))
+            index = self.pick(pool)
+            while index in taken:
+                index = self.pick(pool)
+            taken.add(index)
+            self.docs[index].defect = family
+            self.apply(self.docs[index])
 
     def apply(self, doc: Doc) -> None:
         if doc.defect == "missing_far_half":

@@ -8,8 +8,10 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,10 @@ class Body:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    # imported on first parse: reads that never open a body (route, explain, mcp) and a check
+    # served from the parse cache do not pay markdown-it's import
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark")
 
 

@@ -1,0 +1,201 @@
+"""The parse cache: reused parses print the same bytes, and only changed files are parsed again.
+
+Counts, never seconds: the snapshot's parse account says what was parsed and what was reused.
+The corpus is a generated 200-document repository (corpus_fixtures/generate.py), written once
+per session into a temporary directory and copied per test.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from headwater.cachedir import CACHE_DIR
+from headwater.corpus.parses import CACHE_FILE, CacheUse
+from headwater.snapshot import load
+
+REPO = Path(__file__).resolve().parents[2]
+TODAY = dt.date(2026, 10, 1)
+DOCS = 200
+
+
+def _generator():
+    """corpus_fixtures/generate.py is a script, not a package module: load it by path."""
+    name = "headwater_corpus_generator"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "corpus_fixtures" / "generate.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while the class is built
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("generated") / "corpus"
+    _generator().generate(DOCS, 7, out)
+    return out
+
+
+@pytest.fixture
+def corpus(generated, tmp_path) -> Path:
+    target = tmp_path / "corpus"
+    shutil.copytree(generated, target, symlinks=True)
+    return target
+
+
+def _warm(root: Path) -> None:
+    """What a writing verb leaves behind: every front and body parsed, the cache saved."""
+    snapshot = load(root, TODAY, CacheUse.WRITE)
+    for document in snapshot.census.parsed:
+        document.body  # noqa: B018 — parse it, so the cache holds it
+    assert snapshot.save_parses() == []
+
+
+def _read_all(root: Path, use: CacheUse):
+    snapshot = load(root, TODAY, use)
+    bodies = [(d.path, d.body) for d in snapshot.census.parsed]
+    return snapshot, bodies
+
+
+def _reads(hw, root: Path) -> list[str]:
+    """The read verbs' stdout over the corpus (and check's, once its verb exists)."""
+    outputs = []
+    for args in (["route", "rate limit for the ingest service", "--json"],
+                 ["route", "how do I configure the audit record"],
+                 ["explain", "GEN-DR-0002"], ["explain", "GEN-SPEC-0003"]):
+        ran = hw(*args, "--root", str(root))
+        assert ran.status == 0, ran.err
+        outputs.append(ran.out)
+    return outputs
+
+
+def test_a_generated_corpus_is_the_same_bytes_for_the_same_seed(tmp_path):
+    generate = _generator()
+    generate.generate(60, 3, tmp_path / "a")
+    generate.generate(60, 3, tmp_path / "b")
+    files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
+    assert files_a == files_b
+    assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files_a)
+
+
+def test_a_generated_corpus_plants_every_defect_family(generated):
+    import json
+
+    manifest = json.loads((generated / "generator.json").read_text())
+    planted = {d["defect"] for d in manifest["defects"]}
+    assert planted == set(_generator().DEFECTS)
+    assert len(load(generated, TODAY, CacheUse.OFF).census.documents) == DOCS
+
+
+def test_reused_parses_rebuild_exactly_what_a_fresh_parse_gives(corpus):
+    fresh, fresh_bodies = _read_all(corpus, CacheUse.OFF)
+    _warm(corpus)
+    warm, warm_bodies = _read_all(corpus, CacheUse.READ)
+    assert warm.parse_account.fronts_parsed == 0 and warm.parse_account.bodies_parsed == 0
+    assert [d.front for d in warm.census.parsed] == [d.front for d in fresh.census.parsed]
+    assert [(d.body_text, d.body_line) for d in warm.census.parsed] == [
+        (d.body_text, d.body_line) for d in fresh.census.parsed]
+    assert warm_bodies == fresh_bodies
+    assert warm.census.rows == fresh.census.rows
+    assert warm.graph.edges == fresh.graph.edges
+
+
+def test_cold_warm_and_uncached_reads_print_the_same_bytes(corpus, hw):
+    cold = _reads(hw, corpus)
+    assert not (corpus / CACHE_DIR).exists(), "a read verb wrote the cache"
+    _warm(corpus)
+    assert _reads(hw, corpus) == cold
+
+
+def test_cold_warm_and_no_cache_checks_print_the_same_bytes(corpus, hw):
+    if not (REPO / "headwater" / "cli" / "verb_check.py").exists():
+        pytest.skip("check is not built yet")
+    uncached = hw("check", "--no-cache", "--now", "2026-10-01", "--root", str(corpus))
+    cold = hw("check", "--now", "2026-10-01", "--root", str(corpus))
+    _warm(corpus)
+    warm = hw("check", "--now", "2026-10-01", "--root", str(corpus))
+    assert uncached.out == cold.out == warm.out
+    assert uncached.status == cold.status == warm.status
+
+
+def test_a_warm_run_with_one_edited_document_parses_exactly_that_one(corpus):
+    _warm(corpus)
+    edited = corpus / load(corpus, TODAY, CacheUse.OFF).census.documents[5].path
+    edited.write_text(edited.read_text() + "\nOne more sentence, added by the test.\n")
+    snapshot, _ = _read_all(corpus, CacheUse.READ)
+    account = snapshot.parse_account
+    parsed = len(snapshot.census.parsed)
+    assert (account.fronts_parsed, account.bodies_parsed) == (1, 1)
+    assert (account.fronts_reused, account.bodies_reused) == (parsed - 1, parsed - 1)
+
+
+def test_reads_reuse_the_cache_and_never_write_it(corpus):
+    _warm(corpus)
+    before = (corpus / CACHE_DIR / CACHE_FILE).read_bytes()
+    edited = corpus / load(corpus, TODAY, CacheUse.OFF).census.documents[0].path
+    edited.write_text(edited.read_text() + "\nEdited.\n")
+    snapshot, _ = _read_all(corpus, CacheUse.READ)
+    assert snapshot.save_parses() == []
+    assert (corpus / CACHE_DIR / CACHE_FILE).read_bytes() == before
+
+
+def test_no_cache_neither_reads_nor_writes(corpus):
+    _warm(corpus)
+    snapshot, _ = _read_all(corpus, CacheUse.OFF)
+    assert snapshot.parse_account.fronts_reused == 0 and snapshot.parse_account.bodies_reused == 0
+    (corpus / CACHE_DIR / CACHE_FILE).unlink()
+    assert snapshot.save_parses() == []
+    assert not (corpus / CACHE_DIR / CACHE_FILE).exists()
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not a header\n{}", b"\xff\xfe\x00", None])
+def test_a_foreign_or_corrupt_cache_reads_as_empty(corpus, garbage):
+    fresh, fresh_bodies = _read_all(corpus, CacheUse.OFF)
+    _warm(corpus)
+    cache = corpus / CACHE_DIR / CACHE_FILE
+    header = cache.read_bytes().partition(b"\n")[0]
+    # None: the right header over a payload whose entries are the wrong shape
+    cache.write_bytes(garbage if garbage is not None else header + b'\n{"sha256:x": [1], "' +
+                      fresh.census.parsed[0].digest.encode() + b'": {"f": [9, 1], "b": 3}}')
+    snapshot, bodies = _read_all(corpus, CacheUse.READ)
+    assert snapshot.parse_account.fronts_reused == 0
+    assert bodies == fresh_bodies
+    assert snapshot.census.rows == fresh.census.rows
+
+
+def test_the_cache_directory_ignores_itself(corpus):
+    _warm(corpus)
+    assert (corpus / CACHE_DIR / ".gitignore").read_bytes() == b"*\n"
+
+
+def test_a_failed_cache_write_is_one_stderr_line_and_nothing_else(corpus):
+    (corpus / CACHE_DIR).parent.mkdir(parents=True, exist_ok=True)
+    (corpus / CACHE_DIR).write_bytes(b"a file where the cache directory belongs")
+    snapshot, _ = _read_all(corpus, CacheUse.WRITE)
+    lines = snapshot.save_parses()
+    assert len(lines) == 1 and lines[0].startswith("headwater: the cache was not written")
+    assert (corpus / CACHE_DIR).read_bytes() == b"a file where the cache directory belongs"
+
+
+@pytest.mark.parametrize("verb", [["route", "rate limit for the ingest service"], ["explain", "GEN-DR-0002"]])
+def test_reads_do_not_import_what_they_do_not_use(generated, verb):
+    """A real process, since the point is which modules a fresh interpreter loads."""
+    script = (
+        "import io, sys, contextlib\n"
+        "from headwater.cli.main import run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    status = run(sys.argv[1:])\n"
+        "heavy = ('networkx', 'markdown_it', 'sarif_om', 'mcp')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)), status)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *verb, "--root", str(generated)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[] 0"
