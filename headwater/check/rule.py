@@ -21,6 +21,22 @@ class Scope(Enum):
     RUNNER = "runner"  # no instance: judged by the runner after every instance ran
 
 
+class Reads(Enum):
+    """What a rule's verdict depends on beyond the lock and its own version: the cache's key."""
+
+    SUBJECT = "subject"  # the document; an edge's two ends and what its target binds; every census row
+    IDS = "ids"  # which document carries each identifier
+    CLAIMS = "claims"  # the claim store under `.headwater/ids/`
+    ANCHOR = "anchor"  # the content revision of what an edge's anchor matches
+    CHANGE = "change"  # the `--change` manifest
+    UNSTATED = "unstated"  # inputs that cannot be stated cheaply: never cached
+
+
+def default_reads(scope: Scope) -> tuple[Reads, ...]:
+    """A document or an edge reads its subject; a corpus rule states what it reads, or is uncached."""
+    return (Reads.SUBJECT,) if scope in (Scope.DOCUMENT, Scope.EDGE) else (Reads.UNSTATED,)
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str
@@ -36,6 +52,7 @@ class Rule:
     patch: bool = False  # whether a finding can carry a mechanical patch
     reads_clock: bool = False  # the cache (part two) keys these on the run date
     needs_change: bool = False  # change-scoped: skipped with a stated reason without `--change`
+    reads: tuple[Reads, ...] = (Reads.UNSTATED,)  # see `Reads`; the clock is `reads_clock`
 
     @property
     def name(self) -> str:
@@ -45,11 +62,12 @@ class Rule:
 
 def rule(id: str, version: int, scope: Scope, severity: Severity, *, short: str, full: str,
          help: str, tags: tuple[str, ...], routes: Callable[..., bool] | None = None,
-         patch: bool = False, reads_clock: bool = False, needs_change: bool = False):
-    """Declare a rule around its check function."""
+         patch: bool = False, reads_clock: bool = False, needs_change: bool = False,
+         reads: tuple[Reads, ...] | None = None):
+    """Declare a rule around its check function; `reads` defaults to its scope's `default_reads`."""
 
     def declare(check: Callable[..., Any]) -> Rule:
         return Rule(id, version, scope, severity, short, full, help.strip(), tags, check, routes,
-                    patch, reads_clock, needs_change)
+                    patch, reads_clock, needs_change, reads or default_reads(scope))
 
     return declare

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from headwater.check import coverage as coverage_module
+from headwater.check import suppressions
+from headwater.check.cache import Keys, Verdicts
 from headwater.check.context import Context
 from headwater.check.coverage import Coverage
 from headwater.check.finding import Finding, Hit, Severity, Skip
@@ -56,23 +58,33 @@ def stamp(rule: Rule, hit: Hit) -> Finding:
                    hit.fixable or hit.patch is not None, hit.subject, patch=hit.patch)
 
 
-def evaluate(ctx: Context, instance: Instance) -> Outcome:
+def evaluate(ctx: Context, instance: Instance, cache: Verdicts | None = None,
+             keys: Keys | None = None) -> Outcome:
     rule = instance.rule
     if rule.needs_change and ctx.change is None:
         return Outcome(instance, (), NO_CHANGE)
+    key = keys.key(instance) if keys is not None else None
+    cached = cache.recall(key) if key is not None else None
+    if cached is not None:
+        return Outcome(instance, cached, None)
     verdict = rule.check(ctx, instance.subject)
     if isinstance(verdict, Skip):
-        return Outcome(instance, (), verdict.reason)
-    return Outcome(instance, tuple(stamp(rule, hit) for hit in verdict), None)
+        return Outcome(instance, (), verdict.reason)  # skips are never cached
+    findings = tuple(stamp(rule, hit) for hit in verdict)
+    if key is not None:
+        cache.remember(key, findings)
+    return Outcome(instance, findings, None)
 
 
-def run(snapshot: Snapshot, change: Any = None) -> Report:
+def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
-    outcomes = [evaluate(ctx, instance) for instance in generate(ctx, RULES)]
+    keys = Keys(ctx) if cache is not None else None
+    outcomes = [evaluate(ctx, instance, cache, keys) for instance in generate(ctx, RULES)]
     findings = [f for outcome in outcomes for f in outcome.findings]
     for rule in RULES:
         if rule.scope is Scope.RUNNER:
             findings += [stamp(rule, hit) for hit in rule.check(ctx, outcomes)]
+    findings = suppressions.apply(findings, snapshot.graph.documents, ctx.rule_ids, snapshot.today)
     lock = snapshot.lock
     return Report(
         package=lock.package,

@@ -23,8 +23,6 @@ def chosen_format(args) -> str:
 
 
 def refuse_unbuilt(args) -> None:
-    if args.fix:
-        raise Refusal("`--fix` is not built yet: mechanical patches arrive with the second part of check")
     if args.change:
         raise Refusal("`--change` is not built yet: change-scoped rules arrive with the second part of check")
 
@@ -37,6 +35,8 @@ def refuse_stale_lock(snapshot) -> None:
 
 
 def run(invocation) -> Result:
+    from headwater.check.cache import Verdicts
+    from headwater.check.fix import fixed_run
     from headwater.check.runner import run as run_checks
 
     args = invocation.args
@@ -45,7 +45,14 @@ def run(invocation) -> Result:
     refuse_unbuilt(args)
     snapshot = load(invocation.root, today)
     refuse_stale_lock(snapshot)
-    report = run_checks(snapshot)
+    cache = None if args.no_cache else Verdicts.load(snapshot.root)
+    checks = lambda s: run_checks(s, None, cache)  # noqa: E731
+    if args.fix:
+        snapshot, report, account = fixed_run(snapshot, checks)
+    else:
+        report, account = checks(snapshot), []
+    if cache is not None:
+        account += [*cache.save(), cache.account]
     palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
     text = render(fmt, report, snapshot, width=layout_width(args.wide), palette=palette)
-    return Result(text, status=1 if args.strict and report.live_errors else 0)
+    return Result(text, tuple(account), status=1 if args.strict and report.live_errors else 0)

@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 FIXTURES = HERE.parents[1] / "corpus_fixtures"
 FORMATS = {"text": "txt", "json": "json", "sarif": "sarif", "markdown": "md"}
-NOW = ("--now", "2026-11-01")
+NOW = ("--now", "2026-11-01", "--no-cache")  # fixtures are read in place: no cache lands in them
 
 
 @pytest.mark.parametrize("fixture", ["quickstart", "check-all"])

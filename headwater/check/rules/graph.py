@@ -5,7 +5,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import AddToList, Create, Patch, ReplaceSpan, SetScalar
-from headwater.check.rule import Scope, rule
+from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
@@ -62,7 +62,8 @@ def relation_declaration_unusable(ctx: Context, doc: Document):
 Two documents carry the same `id`, so every relation and link that names it is ambiguous.
 Keep the identifier on the document that had it first and give the other a fresh one.
 """,
-      tags=("graph", "identifier"))
+      tags=("graph", "identifier"),
+      reads=(Reads.SUBJECT,))
 def identifier_claimed_twice(ctx: Context, _subject):
     return [problem_hit(p, "keep the identifier on one document and give the other the next free one")
             for p in ctx.graph.problems if p.kind is ProblemKind.DUPLICATE_ID]
@@ -83,7 +84,7 @@ instead of minting the same number twice. The fix creates the file, holding the 
 """,
       tags=("graph", "identifier"),
       routes=lambda ctx, doc: _reconcile_first(ctx, doc) is not None,
-      patch=True)
+      patch=True, reads=(Reads.SUBJECT, Reads.CLAIMS))
 def identifier_claim_missing(ctx: Context, doc: Document):
     scheme = _reconcile_first(ctx, doc)
     identifier = doc.id
@@ -186,7 +187,7 @@ one and `superseded_by` on the other. The fix adds the missing half to the far d
 """,
       tags=("graph", "relation"),
       routes=lambda ctx, edge: edge.relation.reciprocal in ("required", "symmetric"),
-      patch=True)
+      patch=True, reads=(Reads.SUBJECT, Reads.IDS))  # the far document's edges bind by identifier
 def relation_reciprocity_missing(ctx: Context, edge: Edge):
     far = ctx.far(edge)
     near = ctx.document(edge.source)
@@ -247,7 +248,7 @@ re-read with `headwater change` and `headwater check --fix --change <manifest>`.
 """,
       tags=("graph", "relation", "revision"),
       routes=lambda ctx, edge: "verified_revision" in edge.relation.attributes,
-      patch=True)
+      patch=True, reads=(Reads.SUBJECT, Reads.ANCHOR, Reads.CHANGE))  # the stamp needs the change
 def relation_target_suspect(ctx: Context, edge: Edge):
     recorded = edge.attribute("verified_revision")
     if recorded is None:

@@ -6,7 +6,7 @@ import re
 
 from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
-from headwater.check.rule import Scope, rule
+from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.clock import parse_date
 from headwater.corpus.census import Classifier
@@ -191,7 +191,8 @@ A kind with an identifier scheme gives every document an `id` of one shape, such
 name the old one.
 """,
       tags=("shape", "identifier"),
-      routes=lambda ctx, doc: _scheme(ctx, doc) is not None)
+      routes=lambda ctx, doc: _scheme(ctx, doc) is not None,
+      reads=(Reads.SUBJECT, Reads.IDS))  # the remedy names the next free identifier
 def identifier_pattern_not_met(ctx: Context, doc: Document):
     scheme = _scheme(ctx, doc)
     node = doc.id_node
@@ -215,7 +216,8 @@ Other documents name this one by its identifier, so a kind with a scheme cannot 
 one. Add the next free identifier of the scheme (`headwater new` mints one for new documents).
 """,
       tags=("shape", "identifier", "graph"),
-      routes=lambda ctx, doc: _scheme(ctx, doc) is not None or doc.id_node is not None)
+      routes=lambda ctx, doc: _scheme(ctx, doc) is not None or doc.id_node is not None,
+      reads=(Reads.SUBJECT, Reads.IDS))  # the remedy names the next free identifier
 def identifier_unusable(ctx: Context, doc: Document):
     refused = [problem_hit(p, "write one identifier after `id:`")
                for p in ctx.graph.problems if p.kind is ProblemKind.ID_NOT_A_SCALAR and p.path == doc.path]

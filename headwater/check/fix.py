@@ -1,0 +1,156 @@
+"""`--fix`: every patch the live findings carry, written as one all-or-nothing batch.
+
+Every file is read and checked against the digest its patches expect before the first write,
+and every new text is computed in memory; only then does anything land, each file through a
+temp file and an atomic rename (claims created exclusively). A failed write restores every
+file already written, and the run refuses in one sentence. The report that follows is of the
+state after the writes: the snapshot is loaded again and the checks run again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater import atomic
+from headwater.check.finding import Finding
+from headwater.check.patches import Patch, apply
+from headwater.check.runner import Report
+from headwater.check.runner import run as run_checks
+from headwater.corpus.census import read_regular
+from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.errors import Refusal
+from headwater.hashing import digest
+from headwater.snapshot import Snapshot, load
+from headwater.writes.roundtrip import UnsafeEdit
+
+BOM = "\ufeff"
+NOTHING = "so `--fix` wrote nothing"
+
+
+@dataclass(frozen=True)
+class Planned:
+    path: str
+    before: bytes | None  # None: the file is created
+    after: bytes
+    patches: int
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """What the MCP `fix` tool answers: the account, the report after the writes, whether a byte landed."""
+
+    account: str
+    report: str
+    landed: bool
+
+
+def patches_by_file(findings: tuple[Finding, ...]) -> dict[str, list[Patch]]:
+    """Live findings' patches grouped by file, in findings order; for a file to create, the first
+    patch wins (two documents claiming one identifier is `identifier.claimed_twice`'s finding)."""
+    out: dict[str, list[Patch]] = {}
+    for finding in findings:
+        patch = finding.patch
+        if patch is None or not finding.live or patch in out.get(patch.path, ()):
+            continue
+        if patch.creates and patch.path in out:
+            continue
+        out.setdefault(patch.path, []).append(patch)
+    return dict(sorted(out.items()))
+
+
+def plan(root: Path, grouped: dict[str, list[Patch]]) -> list[Planned]:
+    """Read every file and compute every new text, writing nothing; refuse on the first misfit."""
+    return [_planned(root, path, patches) for path, patches in grouped.items()]
+
+
+def _planned(root: Path, path: str, patches: list[Patch]) -> Planned:
+    before = _current(root, path)
+    if patches[0].creates:
+        if before is not None:
+            raise Refusal(f"{path} appeared since this run read the corpus, {NOTHING}; run it again")
+        return Planned(path, None, apply(patches, None).encode("utf-8"), len(patches))
+    if before is None or any(digest(before) != p.expects for p in patches):
+        raise Refusal(f"{path} changed since this run read it, {NOTHING}; run it again")
+    try:
+        text = before.decode("utf-8")
+        bom = BOM if text.startswith(BOM) else ""
+        after = apply(patches, text.removeprefix(BOM))
+        split(after)  # the edited front matter must still read
+    except (UnicodeDecodeError, UnsafeEdit, FrontMatterRefusal) as error:
+        raise Refusal(f"the patch for {path} does not fit the file ({error}), {NOTHING}") from None
+    return Planned(path, before, (bom + after).encode("utf-8"), len(patches))
+
+
+def _current(root: Path, path: str) -> bytes | None:
+    target = root / path
+    if not target.exists() and not target.is_symlink():
+        return None
+    try:
+        return read_regular(target)
+    except OSError as error:
+        raise Refusal(f"{path} does not read ({error.strerror or error}), {NOTHING}") from None
+
+
+def write(root: Path, planned: list[Planned]) -> None:
+    """Write the batch; on any failure put back what was written and refuse."""
+    done: list[Planned] = []
+    for item in planned:
+        try:
+            if _current(root, item.path) != item.before:
+                raise Refusal(f"{item.path} changed while `--fix` wrote the batch")
+            if item.before is None:
+                atomic.create_exclusive(root / item.path, item.after)
+            else:
+                atomic.write_bytes(root / item.path, item.after)
+        except (OSError, Refusal) as error:
+            failed = _restore(root, done)
+            why = error.sentence if isinstance(error, Refusal) else f"{item.path} could not be written ({error})"
+            kept = f"; {', '.join(failed)} could not be put back" if failed else ""
+            raise Refusal(f"{why}, so `--fix` put back every file it had written{kept}") from None
+        done.append(item)
+
+
+def _restore(root: Path, done: list[Planned]) -> list[str]:
+    failed = []
+    for item in reversed(done):
+        try:
+            if item.before is None:
+                (root / item.path).unlink()
+            else:
+                atomic.write_bytes(root / item.path, item.before)
+        except OSError:
+            failed.append(item.path)
+    return failed
+
+
+def account(planned: list[Planned]) -> list[str]:
+    return [f"headwater: fixed {p.path} ({p.patches} patch{'es' if p.patches != 1 else ''})" for p in planned]
+
+
+def fix(snapshot: Snapshot, report: Report) -> list[str]:
+    """Apply the report's patches; the account lines (none when nothing needed writing)."""
+    planned = plan(snapshot.root, patches_by_file(report.findings))
+    write(snapshot.root, planned)
+    return account(planned)
+
+
+def fixed_run(snapshot: Snapshot, run: Callable[[Snapshot], Report]) -> tuple[Snapshot, Report, list[str]]:
+    """Run, fix, and when anything landed, load and run again: the state after the writes."""
+    report = run(snapshot)
+    lines = fix(snapshot, report)
+    if lines:
+        snapshot = load(snapshot.root, snapshot.today)
+        report = run(snapshot)
+    return snapshot, report, lines
+
+
+def fix_report(snapshot: Snapshot, fmt: str) -> Fixed:
+    """The MCP `fix` tool: the same batch as `check --fix`, uncached, rendered in `fmt`."""
+    from headwater.cli.output import Palette
+    from headwater.render import render
+
+    after, report, lines = fixed_run(snapshot, run_checks)
+    text = render(fmt, report, after, width=80, palette=Palette(False))
+    return Fixed("".join(line + "\n" for line in lines), text, bool(lines))
