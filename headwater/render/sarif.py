@@ -49,7 +49,7 @@ def _suppressions(sarif_om, finding: Finding):
         return None
     hidden = finding.hidden_by
     justification = f"{hidden.reason}, until {hidden.until}: {hidden.note}" if hidden else finding.escape.value
-    return [sarif_om.Suppression(kind="inSource", status="accepted", justification=justification)]
+    return [sarif_om.Suppression(kind="inSource", justification=justification)]
 
 
 def _location(sarif_om, finding: Finding):
