@@ -2,16 +2,22 @@
 
 `<!-- headwater allow=<rule> scope=block|file until=YYYY-MM-DD reason=<reason> note=<text> -->`
 
-Part one reads directives and judges them (`suppression.refused`); applying them to findings
-after the rules ran (so the cache keeps raw verdicts) plugs in beside `directives` here.
+Directives are read and judged here (`suppression.refused` reports the refused ones) and
+applied by `apply` to the finished findings, after the rules ran, so the cache keeps raw
+verdicts. A directive that reads hides the findings of its rule in its own document until its
+`until` date (inclusive): `scope=file` the whole document, front matter and line 0 included;
+`scope=block` its own line and the block that follows it (the next run of non-blank lines).
+An expired or refused directive hides nothing. A hidden finding stays in the report, marked.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
+from headwater.check.finding import Escape, Finding, Hidden
 from headwater.clock import parse_date
 from headwater.corpus.document import Document
 
@@ -33,6 +39,16 @@ class Directive:
     reason: str
     note: str
     problem: str | None  # why the directive is refused, or None when it reads
+    last: int  # the last line `scope=block` covers
+
+    def hides(self, finding: Finding, today: dt.date) -> bool:
+        if self.problem or self.until < today or finding.rule != self.rule or finding.path != self.path:
+            return False
+        return self.scope == "file" or self.line <= finding.line <= self.last
+
+    @property
+    def hidden(self) -> Hidden:
+        return Hidden(self.path, self.line, self.reason, self.until.isoformat(), self.note)
 
 
 def _fields(body: str) -> tuple[dict[str, str], str]:
@@ -53,10 +69,21 @@ def _problem(fields: dict[str, str], known_rules: frozenset[str]) -> str | None:
     return None
 
 
+def _block_end(lines: list[str], offset: int) -> int:
+    """The offset of the last line of the block after `offset`: blank lines skipped, then one run."""
+    cursor = offset + 1
+    while cursor < len(lines) and not lines[cursor].strip():
+        cursor += 1
+    while cursor < len(lines) and lines[cursor].strip():
+        cursor += 1
+    return max(offset, cursor - 1)
+
+
 def directives(document: Document, known_rules: frozenset[str]) -> list[Directive]:
     """Every directive in the body outside fenced code, in line order."""
     found, fenced = [], False
-    for offset, text in enumerate(document.body_text.splitlines()):
+    lines = document.body_text.splitlines()
+    for offset, text in enumerate(lines):
         if FENCE.match(text):
             fenced = not fenced
             continue
@@ -67,5 +94,19 @@ def directives(document: Document, known_rules: frozenset[str]) -> list[Directiv
             found.append(Directive(document.path, document.body_line + offset, match.start() + 1,
                                    fields.get("allow", ""), fields.get("scope", ""),
                                    parse_date(fields.get("until", "")), fields.get("reason", ""), note,
-                                   _problem(fields, known_rules)))
+                                   _problem(fields, known_rules), document.body_line + _block_end(lines, offset)))
     return found
+
+
+def apply(findings: Iterable[Finding], documents: Mapping[str, Document], known_rules: frozenset[str],
+          today: dt.date) -> list[Finding]:
+    """The findings with every one a live directive covers marked `escape: suppression`."""
+    read: dict[str, list[Directive]] = {}
+    marked = []
+    for finding in findings:
+        document = documents.get(finding.path)
+        if document is not None and finding.path not in read:
+            read[finding.path] = directives(document, known_rules)
+        by = next((d for d in read.get(finding.path, ()) if d.hides(finding, today)), None)
+        marked.append(finding if by is None else replace(finding, escape=Escape.SUPPRESSION, hidden_by=by.hidden))
+    return marked
