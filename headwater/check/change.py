@@ -42,6 +42,14 @@ class Change:
         """Every path an `added` or `prior` line writes (departed ones included)."""
         return self.added | frozenset(self.prior)
 
+    def as_json(self) -> dict:
+        """The change account reports carry: what the manifest states, paths sorted."""
+        return {"added": sorted(self.added),
+                "changed": sorted(set(self.prior) - self.departed),
+                "departed": sorted(self.departed),
+                "verified": sorted(self.verified_documents),
+                "verified_edges": [{"document": d, "target": t} for d, t in sorted(self.verified_edges)]}
+
     def prior_digest(self, path: str) -> str | None:
         data = self.prior.get(path)
         return None if data is None else digest(data)
@@ -91,7 +99,7 @@ def _fields(line: str, number: int, where: str) -> tuple[str, ...]:
     fields = tuple(line.split("\t"))
     shapes = {("added", 2), ("prior", 3), ("verified", 2), ("verified", 3)}
     if (fields[0], len(fields)) not in shapes or not all(fields[1:]):
-        raise Refusal(f"the change manifest {where} does not read: line {number} is not an "
+        raise Refusal(f"the change manifest `{where}` does not read: line {number} is not an "
                       "`added`, `prior` or `verified` line of TAB-separated fields")
     return fields
 
@@ -100,7 +108,7 @@ def _read_prior(manifest: Path, name: str, where: str) -> bytes:
     try:
         return (manifest.parent / name).read_bytes()
     except OSError as error:
-        raise Refusal(f"the change manifest {where} names the prior copy {name}, which does not "
+        raise Refusal(f"the change manifest `{where}` names the prior copy {name}, which does not "
                       f"read ({error.strerror or error})") from None
 
 
@@ -111,10 +119,10 @@ def read_manifest(manifest: Path, root: Path, where: str | None = None) -> Chang
         text = manifest.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or "it is not UTF-8 text"
-        raise Refusal(f"the change manifest {where} does not read ({reason})") from None
+        raise Refusal(f"the change manifest `{where}` does not read ({reason})") from None
     lines = text.split("\n")
     if lines[0].rstrip("\r") != HEADER:
-        raise Refusal(f"the change manifest {where} does not open with `{HEADER}`; "
+        raise Refusal(f"the change manifest `{where}` does not open with `{HEADER}`; "
                       "write it with `headwater change`")
     added, prior, documents, edges = set(), {}, set(), set()
     for number, line in enumerate(lines[1:], start=2):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from headwater.cli.output import Palette, Result, layout_width, stdout_palette
 from headwater.clock import run_date
 from headwater.errors import Refusal
@@ -22,9 +24,11 @@ def chosen_format(args) -> str:
     return fmt
 
 
-def refuse_unbuilt(args) -> None:
-    if args.change:
-        raise Refusal("`--change` is not built yet: change-scoped rules arrive with the second part of check")
+def read_change(args, root: Path):
+    """The `--change` manifest, read in full before anything else runs, or None without one."""
+    from headwater.check.change import read_manifest
+
+    return read_manifest(Path(args.change), root, args.change) if args.change else None
 
 
 def refuse_stale_lock(snapshot) -> None:
@@ -42,11 +46,11 @@ def run(invocation) -> Result:
     args = invocation.args
     fmt = chosen_format(args)
     today = run_date(args.now)
-    refuse_unbuilt(args)
+    change = read_change(args, invocation.root)
     snapshot = load(invocation.root, today)
     refuse_stale_lock(snapshot)
     cache = None if args.no_cache else Verdicts.load(snapshot.root)
-    checks = lambda s: run_checks(s, None, cache)  # noqa: E731
+    checks = lambda s: run_checks(s, change, cache)  # noqa: E731
     if args.fix:
         snapshot, report, account = fixed_run(snapshot, checks)
     else:

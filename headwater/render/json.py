@@ -33,7 +33,7 @@ def report_json(report: Report) -> dict:
         "tool": "headwater",
         "taxonomy": {"package": report.package, "version": report.version, "lock": report.lock},
         "clock": report.clock.isoformat(),
-        "change": report.change,  # part two: the change account, present only with --change
+        "change": report.change.as_json() if report.change is not None else None,
         "coverage": report.coverage.as_json(),
         "rules": [{"rule": r.id, "scope": r.scope.value, "version": r.version} for r in report.rules],
         "findings": [finding_json(f) for f in report.findings],

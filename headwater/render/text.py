@@ -64,6 +64,10 @@ def _header(lines: _Lines, report: Report) -> None:
     lines.add(f"taxonomy {report.package} {report.version}", lead=("heading", "taxonomy"))
     lines.add(f"lock {report.lock}", 2)
     lines.add(f"clock {report.clock.isoformat()}", lead=("heading", "clock"))
+    if report.change is not None:
+        account = report.change.as_json()
+        counts = ", ".join(f"{len(account[k])} {k}" for k in ("added", "changed", "departed", "verified"))
+        lines.add(f"change {counts}", lead=("heading", "change"))
 
 
 def _census(lines: _Lines, snapshot: Snapshot) -> None:
