@@ -79,6 +79,14 @@ def _edit_from(data: list) -> Edit:
     return KINDS[kind](*(tuple(v) if isinstance(v, list) else v for v in values))
 
 
+def replace_value(text: str, line: int, column: int, old: str, new: str) -> ReplaceSpan | None:
+    """A span edit of one scalar value, found where its node starts (past an opening quote), so the
+    bytes around it (a comment beside the key, the author's quoting) stay; None when it is not there."""
+    lines = text.split("\n")
+    start = lines[line - 1].find(old, column - 1) if 1 <= line <= len(lines) and old else -1
+    return ReplaceSpan(line, start + 1, old, new) if start >= 0 else None
+
+
 def apply(patches: Sequence[Patch], text: str | None) -> str:
     """The text after every patch of one file, in order; `text` is None for a file to create.
 

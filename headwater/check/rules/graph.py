@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
-from headwater.check.patches import AddToList, Create, Patch, ReplaceSpan, SetScalar
+from headwater.check.patches import AddToList, Create, Patch, SetScalar, replace_value
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
 from headwater.taxonomy.model import Relation
+from headwater.yaml.nodes import Scalar
 
 DECLARATION_PROBLEMS = {
     ProblemKind.RELATIONS_NOT_A_MAPPING: "write `relations:` as a mapping from relation names to targets",
@@ -273,12 +274,16 @@ def relation_target_suspect(ctx: Context, edge: Edge):
 
 
 def _stamp(doc: Document, node, recorded: str, today: str) -> Patch | None:
-    """The new revision written over the recorded one, where the value's text stands (quoted or not)."""
-    line = doc.text.split("\n")[node.line - 1]
-    start = line.find(recorded, node.column - 1)
-    if start < 0:
-        return None
-    return Patch(doc.path, doc.digest, (ReplaceSpan(node.line, start + 1, recorded, today),))
+    edit = replace_value(doc.text, node.line, node.column, recorded, today)
+    return Patch(doc.path, doc.digest, (edit,)) if edit else None
+
+
+def _set_facet(doc: Document, facet: str, value: str):
+    """Over the value the author wrote where there is one (keeping its bytes around it), else a new key."""
+    node = doc.value(facet)
+    old = node.text.strip() if isinstance(node, Scalar) else ""
+    edit = replace_value(doc.text, node.line, node.column, old, value) if old else None
+    return edit or SetScalar((facet,), value)
 
 
 # -- lifecycle over edges -------------------------------------------------------------------
@@ -341,8 +346,9 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     live = ctx.taxonomy.is_live(state)
     facet = ctx.taxonomy.facet_for_role("state")
     entered = ctx.taxonomy.facet_for_role("state_entered")
-    edits = (SetScalar((facet,), wanted),) + ((SetScalar((entered,), ctx.today.isoformat()),) if entered else ())
-    remedy = " and ".join(f"`{e.address[0]}: {e.value}`" for e in edits)
+    values = {facet: wanted, **({entered: ctx.today.isoformat()} if entered else {})}
+    edits = tuple(_set_facet(target, f, v) for f, v in values.items())
+    remedy = " and ".join(f"`{f}: {v}`" for f, v in values.items())
     return [_at_edge(edge, f"{ctx.label(source)} {edge.relation.name} {ctx.label(target)}, which is "
                      f"still {state}; `{edge.relation.name}` sets its target to {wanted}",
                      f"set {remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
