@@ -1,0 +1,231 @@
+"""`check --fix`: one all-or-nothing batch of mechanical patches, and the report after the writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from headwater import atomic
+from headwater.check.change import read_manifest
+from headwater.check.finding import Escape, Finding, Severity
+from headwater.check.fix import fix, patches_by_file
+from headwater.check.patches import Create, Patch
+from headwater.check.runner import run
+from headwater.errors import Refusal
+from headwater.snapshot import load
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "fix"
+NOW = ("--now", "2026-11-01", "--no-cache")
+TODAY = dt.date(2026, 11, 1)
+FIRST = "docs/decisions/0001-store-attempts-in-postgres.md"
+BASE = "docs/decisions/0001-base.md"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under the root but the cache, which is not corpus."""
+    files = {}
+    for top, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if os.path.join(top, d) != str(root / ".headwater" / "cache")]
+        for name in names:
+            path = Path(top) / name
+            files[path.relative_to(root).as_posix()] = path.read_bytes()
+    return files
+
+
+def changed(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes]:
+    return {p: after[p] for p in sorted(after) if before.get(p) != after[p]}
+
+
+def live_rules(report_json: str) -> set[str]:
+    return {f["rule"] for f in json.loads(report_json)["findings"] if f.get("escape", "none") == "none"}
+
+
+def check(hw, root: Path, *more: str):
+    return hw("check", "--root", str(root), *NOW, *more)
+
+
+# -- the tutorial loop -----------------------------------------------------------------------
+
+
+def test_the_tutorial_loop_writes_the_far_half_and_then_strict_passes(hw, quickstart):
+    kept = (quickstart / FIRST).read_bytes()
+    made = hw("new", "decision", "--title", "Retry with backoff", "--relates", "supersedes=ACME-DR-0001",
+              "--root", str(quickstart), "--now", "2026-11-01")
+    assert made.status == 0
+    (quickstart / FIRST).write_bytes(kept)  # lose the far half
+    new = next((quickstart / "docs/decisions").glob("0004-*.md")).relative_to(quickstart).as_posix()
+    lines = (quickstart / new).read_text().split("\n")
+    line = next(n for n, text in enumerate(lines, 1) if "ACME-DR-0001" in text)
+    where = f"{new}:{line}:{lines[line - 1].index('ACME-DR-0001') + 1}"
+
+    found = check(hw, quickstart)
+    assert f"{where} ✗ error\n    relation.reciprocity.missing: " in found.out
+    assert "fix (mechanical): add `superseded_by: ACME-DR-0004` under `relations:`" in found.out
+
+    fixed = check(hw, quickstart, "--fix")
+    assert fixed.status == 0 and fixed.err == f"headwater: fixed {FIRST} (1 patch)\n"
+    assert "relation.reciprocity.missing" not in fixed.out
+    assert check(hw, quickstart, "--strict").status == 0
+
+
+# -- one loop per patch kind, against goldens --------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", ["relation.reciprocity.missing", "lifecycle.state.not_set_by_edge",
+                                  "identifier.claim.missing", "language.retired_term.used"])
+def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(hw, copy_fixture, rule):
+    root = copy_fixture(f"rules/{rule}/fail")
+    assert rule in live_rules(check(hw, root, "--json").out)
+    before = tree(root)
+    fixed = check(hw, root, "--fix", "--json")
+    assert fixed.status == 0 and fixed.err.startswith("headwater: fixed ")
+    assert rule not in live_rules(fixed.out)
+    written = changed(before, tree(root))
+    assert fixed.err == "".join(f"headwater: fixed {p} (1 patch)\n" for p in written)
+    shown = "".join(f"== {path} ==\n{data.decode()}" for path, data in written.items())
+    golden = GOLDEN / f"{rule}.txt"
+    if os.environ.get("HEADWATER_BLESS") == "1":
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(shown, encoding="utf-8")
+    assert shown == golden.read_text(encoding="utf-8")
+
+    again = check(hw, root, "--fix", "--json")
+    assert again.err == "" and again.out == fixed.out and tree(root) == before | written
+
+
+def test_a_comment_beside_the_edited_key_and_the_authors_quoting_stay(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    target = root / BASE
+    text = target.read_text()
+    target.write_text(text.replace("status: current\n", "status: current  # agreed in review\n")
+                      .replace("status_since: 2026-10-01", "status_since: \"2026-10-01\""))
+    assert check(hw, root, "--fix").status == 0
+    after = target.read_text()
+    assert "status: superseded  # agreed in review\n" in after
+    assert "status_since: \"2026-11-01\"\n" in after
+    assert after.replace("superseded  #", "current  #").replace("2026-11-01", "2026-10-01") == \
+        text.replace("status: current\n", "status: current  # agreed in review\n") \
+            .replace("status_since: 2026-10-01", "status_since: \"2026-10-01\"")
+
+
+def test_a_far_half_and_a_state_on_one_target_both_land(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    target = root / BASE
+    text = target.read_text()
+    front, rest = text.split("\n---\n", 1)
+    target.write_text(front.split("\nrelations:")[0] + "\n---\n" + rest)  # drop the far half too
+    assert {"relation.reciprocity.missing", "lifecycle.state.not_set_by_edge"} <= live_rules(
+        check(hw, root, "--json").out)
+    fixed = check(hw, root, "--fix", "--json")
+    assert fixed.err == f"headwater: fixed {BASE} (2 patches)\n"
+    assert not {"relation.reciprocity.missing", "lifecycle.state.not_set_by_edge"} & live_rules(fixed.out)
+    assert check(hw, root, "--fix").err == ""
+
+
+# -- all or nothing --------------------------------------------------------------------------
+
+
+def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    calls = []
+
+    def failing(real):
+        def write(path, data):
+            calls.append(path)
+            if len(calls) == 2:
+                raise PermissionError(13, "Permission denied")
+            return real(path, data)
+        return write
+
+    monkeypatch.setattr(atomic, "write_bytes", failing(atomic.write_bytes))
+    monkeypatch.setattr(atomic, "create_exclusive", failing(atomic.create_exclusive))
+    ran = check(hw, root, "--fix")
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err.startswith("headwater: ") and ran.err.count("\n") == 1 and "put back" in ran.err
+    assert len(calls) == 2  # a claim created, then the failed edit; the claim was taken back
+    assert tree(root) == before
+
+
+def test_a_file_changed_after_the_run_read_it_refuses_the_whole_batch(copy_fixture):
+    root = copy_fixture("check-all")
+    snapshot = load(root, TODAY)
+    report = run(snapshot)
+    target = root / "docs/decisions/0016-prose.md"
+    target.write_text(target.read_text() + "\nA line written meanwhile.\n")
+    before = tree(root)
+    with pytest.raises(Refusal, match="0016-prose.md changed since this run read it"):
+        fix(snapshot, report)
+    assert tree(root) == before
+
+
+def test_a_claim_that_appeared_meanwhile_is_never_written_over(copy_fixture):
+    root = copy_fixture("rules/identifier.claim.missing/fail")
+    snapshot = load(root, TODAY)
+    report = run(snapshot)
+    claim = root / ".headwater/ids/decision_id/ACME-DR-0002"
+    claim.write_text("someone/else.md\n")
+    with pytest.raises(Refusal, match="appeared"):
+        fix(snapshot, report)
+    assert claim.read_text() == "someone/else.md\n"
+
+
+def test_escaped_findings_and_repeated_claims_reach_the_writer_once_or_not_at_all():
+    claim = Patch(".headwater/ids/s/X-1", None, (Create("a.md\n"),))
+    other = Patch(".headwater/ids/s/X-1", None, (Create("b.md\n"),))
+
+    def finding(patch, escape=Escape.NONE):
+        return Finding("r", Severity.ERROR, "a.md", 1, 1, "m", "r", True, "s", escape=escape, patch=patch)
+
+    hidden = Patch("c.md", "sha256:0", (Create("x"),))
+    grouped = patches_by_file((finding(claim), finding(other), finding(claim),
+                               finding(hidden, Escape.SUPPRESSION)))
+    assert grouped == {".headwater/ids/s/X-1": [claim]}
+
+
+# -- stamps ----------------------------------------------------------------------------------
+
+
+def manifest(root: Path, scratch: Path, *lines: str) -> Path:
+    (scratch / "prior").mkdir(parents=True, exist_ok=True)
+    (scratch / "prior" / "0").write_bytes((root / "src/app.py").read_bytes())
+    path = scratch / "manifest"
+    path.write_text("\n".join(("headwater change 1", *lines)) + "\n")
+    return path
+
+
+def stamped_run(root: Path, path: Path) -> tuple[list[str], list[Finding]]:
+    snapshot = load(root, TODAY)
+    change = read_manifest(path, root)
+    account = fix(snapshot, run(snapshot, change))
+    after = run(load(root, TODAY), change)
+    return account, [f for f in after.findings if f.rule == "relation.target.suspect"]
+
+
+@pytest.mark.parametrize("lines", [
+    ("verified\tdocs/decisions/0001-base.md\tsrc/app.py",),
+    ("verified\tdocs/decisions/0001-base.md", "prior\tsrc/app.py\tprior/0"),
+], ids=["a verified edge line", "a verified document and the target it names"])
+def test_a_stamp_is_written_when_the_change_states_a_re_read_of_the_edge(copy_fixture, tmp_path, lines):
+    root = copy_fixture("rules/relation.target.suspect/fail")
+    revision = load(root, TODAY).tree.revision(("src/app.py",))
+    account, suspect = stamped_run(root, manifest(root, tmp_path, *lines))
+    assert account == [f"headwater: fixed {BASE} (1 patch)"] and suspect == []
+    assert f"      verified_revision: \"{revision}\"\n" in (root / BASE).read_text()
+
+
+@pytest.mark.parametrize("lines", [
+    ("prior\tsrc/app.py\tprior/0",),
+    ("verified\tdocs/decisions/0001-base.md",),
+    ("verified\tdocs/decisions/0001-base.md\tsrc/other.py",),
+], ids=["the governed file moved", "a re-read naming no target", "a verified line for another edge"])
+def test_without_a_stated_re_read_the_edge_stays_suspect_and_nothing_is_written(copy_fixture, tmp_path, lines):
+    root = copy_fixture("rules/relation.target.suspect/fail")
+    before = tree(root)
+    account, suspect = stamped_run(root, manifest(root, tmp_path, *lines))
+    assert account == [] and tree(root) == before
+    assert [(f.severity, f.fixable) for f in suspect] == [(Severity.WARN, False)]
