@@ -37,9 +37,10 @@ class _Parser(argparse.ArgumentParser):
             if first.startswith("-"):
                 raise Refusal(f"`{first}` is not a flag `{verb}` reads. See `headwater help {verb}`")
             raise Refusal(f"`{verb}` takes no operand `{first}`. See `headwater help {verb}`")
-        if "expected one argument" in message:
+        if "expected one argument" in message or "expected 2 arguments" in message:
             flag = message.split(":")[0].replace("argument ", "").split("/")[0]
-            raise Refusal(f"`{flag}` takes a value. See `headwater help {verb}`")
+            takes = "a value" if "one" in message else "two values"
+            raise Refusal(f"`{flag}` takes {takes}. See `headwater help {verb}`")
         raise Refusal(f"{message}. See `headwater help {verb}`")
 
 
@@ -51,7 +52,8 @@ def _parser_for(verb: Verb) -> _Parser:
         if flag.metavar is None:
             parser.add_argument(*names, dest=dest, action="store_true")
         elif flag.repeat:
-            parser.add_argument(*names, dest=dest, action="append", default=[], metavar=flag.metavar)
+            parser.add_argument(*names, dest=dest, action="append", default=[], nargs=flag.values if flag.values > 1
+                                else None, metavar=tuple(flag.metavar.split()) if flag.values > 1 else flag.metavar)
         else:
             parser.add_argument(*names, dest=dest, metavar=flag.metavar)
     for operand in verb.operands:

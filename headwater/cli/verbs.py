@@ -15,8 +15,9 @@ GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxo
 class Flag:
     name: str  # "--strict"
     help: str
-    metavar: str | None = None  # None: a switch that takes no value
+    metavar: str | None = None  # None: a switch that takes no value; one word per value
     repeat: bool = False
+    values: int = 1  # how many words each use of the flag takes
     choices: tuple[str, ...] = ()
     short: str | None = None
 
@@ -43,6 +44,9 @@ class Verb:
 
 NOW = Flag("--now", "the run date, instead of reading the clock", "YYYY-MM-DD")
 JSON = Flag("--json", "write the JSON document (another spelling of `--format json`)")
+
+CHANGE_OPERANDS = ("`change` takes a base revision and an output directory. "
+                   "Try `headwater change HEAD .headwater/change`")
 
 GLOBAL_FLAGS = (
     Flag("--root", "the repository to read (default: the working directory)", "PATH"),
@@ -76,12 +80,12 @@ VERBS: tuple[Verb, ...] = (
         "bytes of every changed file, so change-scoped rules can see what moved.",
         "verb_change:run",
         (Flag("--verified", "a document whose re-read this change states", "DOC", repeat=True),
-         Flag("--verified-edge", "a document and a target whose edge was re-read", "DOC=TARGET", repeat=True),
-         NOW),
+         Flag("--verified-edge", "a document and a target whose edge was re-read", "DOC TARGET", repeat=True,
+              values=2)),
         (Operand("base_rev", "the revision to compare against",
-                 missing="`change` takes a base revision and an output directory. Try `headwater change HEAD .headwater/change`"),
+                 missing=CHANGE_OPERANDS),
          Operand("out_dir", "where the manifest goes",
-                 missing="`change` takes a base revision and an output directory. Try `headwater change HEAD .headwater/change`")),
+                 missing=CHANGE_OPERANDS)),
     ),
     Verb(
         "route", GROUPS[1],
