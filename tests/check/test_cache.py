@@ -1,0 +1,173 @@
+"""The verdict cache: it may save a rerun, and it never changes a byte of the report."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from headwater.check.cache import HEADER
+from headwater.check.context import Context
+from headwater.check.instances import generate
+from headwater.check.registry import RULES, rule_ids
+from headwater.check.rule import Reads, Scope
+from headwater.check.runner import evaluate
+from headwater.snapshot import load
+from tests.check.test_fix import tree
+
+FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
+EVERY = ["quickstart", "check-all",
+         *sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob("rules/*/*") if p.is_dir())]
+FORMATS = ("text", "json", "sarif", "markdown")
+NOW = ("--now", "2026-11-01")
+ACCOUNT = re.compile(r"^headwater: cache: (\d+) hits, (\d+) misses\n$")
+SPEC = "docs/specifications/ingest-api.md"
+
+
+def cache_file(root: Path) -> Path:
+    return root / ".headwater" / "cache" / "checks"
+
+
+def counted(err: str) -> tuple[int, int]:
+    match = ACCOUNT.match(err)
+    assert match, err
+    return int(match.group(1)), int(match.group(2))
+
+
+def check(hw, root: Path, *more: str, now: tuple[str, str] = NOW):
+    manifest = root / "change" / "manifest"
+    change = ("--change", str(manifest)) if manifest.is_file() else ()
+    return hw("check", "--root", str(root), *now, *change, *more)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_cold_warm_and_uncached_runs_print_identical_stdout(hw, copy_fixture, name):
+    root = copy_fixture(name)
+    formats = FORMATS if name in ("quickstart", "check-all") else ("text",)
+    for fmt in formats:
+        cold = check(hw, root, "--format", fmt)
+        warm = check(hw, root, "--format", fmt)
+        uncached = check(hw, root, "--format", fmt, "--no-cache")
+        assert cold.out == warm.out == uncached.out, fmt
+        assert cold.status == warm.status == uncached.status == 0
+        assert uncached.err == ""
+        hits, misses = counted(warm.err)
+        assert misses == 0
+    assert counted(check(hw, root).err)[0] > 0 or "0 check instances" in warm.out
+
+
+def test_a_cold_run_misses_everything_and_a_warm_run_serves_it_all(hw, quickstart):
+    hits, misses = counted(check(hw, quickstart).err)
+    assert hits == 0 and misses > 0
+    assert counted(check(hw, quickstart).err) == (misses, 0)
+
+
+def test_a_warm_run_answers_from_the_file_and_no_cache_reads_nothing(hw, quickstart):
+    clean = check(hw, quickstart, "--json").out
+    planted = json.dumps([["facet.required.missing", "error", SPEC, 0, 0, "planted", "planted",
+                           False, "planted", None]])
+    head, *lines = cache_file(quickstart).read_text().splitlines()
+    cache_file(quickstart).write_text("\n".join([head, *(ln.split("\t")[0] + "\t" + planted for ln in lines)]) + "\n")
+    served = json.loads(check(hw, quickstart, "--json").out)
+    assert any(f["message"] == "planted" for f in served["findings"])
+    assert check(hw, quickstart, "--json", "--no-cache").out == clean
+
+
+@pytest.mark.parametrize("content", [
+    b"\x00\xff garbage",
+    b"",
+    b"headwater check verdicts 0\n",
+    (HEADER + "\nnot a line of this engine\n").encode(),
+    (HEADER + "\n" + "0" * 32 + "\t[").encode(),
+], ids=["garbage", "empty", "another format", "a foreign line", "a truncated file"])
+def test_an_unreadable_or_foreign_cache_reads_as_empty(hw, quickstart, content):
+    expected = check(hw, quickstart, "--no-cache").out
+    cache_file(quickstart).parent.mkdir(parents=True)
+    cache_file(quickstart).write_bytes(content)
+    ran = check(hw, quickstart)
+    assert ran.status == 0 and ran.out == expected and counted(ran.err)[0] == 0
+    assert counted(check(hw, quickstart).err)[1] == 0  # written again, whole
+
+
+def test_a_verdict_that_does_not_decode_is_a_miss_not_an_answer(hw, quickstart):
+    expected = check(hw, quickstart).out
+    head, *lines = cache_file(quickstart).read_text().splitlines()
+    cache_file(quickstart).write_text("\n".join([head, *(ln.split("\t")[0] + "\t[{" for ln in lines)]) + "\n")
+    ran = check(hw, quickstart)
+    assert ran.out == expected and counted(ran.err) == (0, len(lines))
+
+
+def test_no_cache_neither_reads_nor_writes_the_cache(hw, quickstart):
+    check(hw, quickstart, "--no-cache")
+    assert not (quickstart / ".headwater" / "cache").exists()
+
+
+def test_a_failed_cache_write_is_one_stderr_line_and_changes_nothing_else(hw, quickstart):
+    expected = check(hw, quickstart, "--no-cache").out
+    (quickstart / ".headwater" / "cache").write_text("a file where the cache directory goes\n")
+    ran = check(hw, quickstart, "--strict")
+    failure, account = ran.err.splitlines()
+    assert failure.startswith("headwater: the cache was not written (.headwater/cache/checks")
+    assert ACCOUNT.match(account + "\n") and ran.out == expected and ran.status == 0
+
+
+def test_check_writes_nothing_but_the_cache_and_the_cache_ignores_itself(hw, copy_fixture):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    check(hw, root)
+    assert tree(root) == before
+    assert (root / ".headwater" / "cache" / ".gitignore").read_text() == "*\n"
+
+
+def test_an_unchanged_cache_is_not_written_again(hw, quickstart):
+    check(hw, quickstart)
+    first = cache_file(quickstart).stat()
+    check(hw, quickstart)
+    second = cache_file(quickstart).stat()
+    assert (first.st_ino, first.st_mtime_ns) == (second.st_ino, second.st_mtime_ns)
+
+
+# -- what a change re-runs -----------------------------------------------------------------------
+
+
+def reaching(root: Path, today: dt.date, reads) -> int:
+    """How many cached instances that reach a verdict read what `reads(instance)` says they read."""
+    ctx = Context(load(root, today), rule_ids())
+    return sum(1 for instance in generate(ctx, RULES)
+               if Reads.UNSTATED not in instance.rule.reads and reads(ctx, instance)
+               and evaluate(ctx, instance).skip is None)
+
+
+def reads_document(path: str):
+    def reads(ctx, instance) -> bool:
+        rule, subject = instance.rule, instance.subject
+        if rule.scope is Scope.DOCUMENT:
+            return subject.path == path
+        if rule.scope is Scope.EDGE:
+            return path in (subject.source, subject.target.path)
+        return Reads.SUBJECT in rule.reads  # a corpus rule reads every census row
+    return reads
+
+
+def test_editing_one_document_re_runs_only_what_read_it(hw, quickstart):
+    check(hw, quickstart)
+    everything = sum(counted(check(hw, quickstart).err))
+    (quickstart / SPEC).write_text((quickstart / SPEC).read_text() + "\nOne more sentence of prose.\n")
+    expected = reaching(quickstart, dt.date(2026, 11, 1), reads_document(SPEC))
+    assert 0 < expected < everything
+    assert counted(check(hw, quickstart).err) == (everything - expected, expected)
+    assert check(hw, quickstart).out == check(hw, quickstart, "--no-cache").out
+
+
+def test_a_new_run_date_re_runs_only_the_rules_that_read_the_clock(hw, copy_fixture):
+    root = copy_fixture("check-all")
+    check(hw, root)
+    everything = sum(counted(check(hw, root).err))
+    later = ("--now", "2027-06-01")
+    expected = reaching(root, dt.date(2027, 6, 1), lambda ctx, instance: instance.rule.reads_clock)
+    ran = check(hw, root, now=later)
+    assert expected > 0 and counted(ran.err) == (everything - expected, expected)
+    assert ran.out == check(hw, root, "--no-cache", now=later).out
