@@ -1,0 +1,181 @@
+"""Body rules over prose: links (paths, fragments, identifiers), voice, retired terms and their fix."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from headwater.check.runner import run
+from headwater.snapshot import load
+
+NOW = dt.date(2026, 11, 1)
+DOC = "docs/decisions/0001-base.md"
+NEXT = "docs/decisions/0002-next.md"
+BASE = "rules/link.identifier.mismatch/pass"  # two clean decisions, ACME-DR-0001 and ACME-DR-0002
+
+
+@pytest.fixture
+def prose(copy_fixture):
+    """A clean two-document corpus; `prose(text)` appends text to the first one's body."""
+    root = copy_fixture(BASE)
+    original = (root / DOC).read_text(encoding="utf-8")
+
+    def write(text: str) -> Path:
+        (root / DOC).write_text(original + "\n" + text + "\n", encoding="utf-8")
+        return root
+
+    return write
+
+
+def found(root: Path, rule: str) -> list[tuple[int, int, str]]:
+    return [(f.line, f.column, f.message) for f in run(load(root, NOW)).findings if f.rule == rule]
+
+
+def lines_of(root: Path) -> int:
+    return len((root / DOC).read_text(encoding="utf-8").splitlines())
+
+
+# -- links ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("href", ["0002-next.md", "./0002-next.md", "../decisions/0002-next.md",
+                                  "/docs/decisions/0002-next.md", "0002-next.md?plain=1",
+                                  "../../src", "%30002-next.md"])
+def test_a_relative_link_resolves_against_the_document_directory(prose, href):
+    root = prose(f"See [the next one]({href}).")
+    (root / "src").mkdir(exist_ok=True)
+    assert found(root, "link.path.unresolved") == []
+
+
+@pytest.mark.parametrize("href", ["https://example.com/missing.md", "mailto:ops@example.com",
+                                  "//example.com/x", "ftp://example.com/x"])
+def test_urls_are_not_resolved(prose, href):
+    assert found(prose(f"See [elsewhere]({href})."), "link.path.unresolved") == []
+
+
+def test_a_link_to_nothing_is_reported_at_the_link(prose):
+    root = prose("See [the plan](0009-plan.md).")
+    [(line, column, message)] = found(root, "link.path.unresolved")
+    assert line == lines_of(root) and column == len("See [the plan]") + 1
+    assert "`docs/decisions/0009-plan.md`" in message
+
+
+def test_a_link_that_climbs_above_the_repository_is_unresolved(prose):
+    [(_, _, message)] = found(prose("See [the host](../../../etc/passwd)."), "link.path.unresolved")
+    assert "climbs above the repository" in message
+
+
+def test_a_fragment_is_compared_with_the_github_slugs_of_the_target(prose):
+    assert found(prose("See [why](0002-next.md#consequences) and [here](#a-record)."),
+                 "link.fragment.unresolved") == []
+    [(_, _, message)] = found(prose("See [why](0002-next.md#reasons)."), "link.fragment.unresolved")
+    assert "`#reasons`" in message and f"`{NEXT}` has no heading" in message
+
+
+def test_a_fragment_into_this_document_names_this_document(prose):
+    [(_, _, message)] = found(prose("See [above](#nowhere)."), "link.fragment.unresolved")
+    assert "this document has no heading" in message
+
+
+def test_a_fragment_into_a_file_that_is_not_markdown_is_not_judged(prose):
+    root = prose("See [line ten](../../src/app.py#L10).")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("pass\n")
+    assert found(root, "link.fragment.unresolved") == found(root, "link.path.unresolved") == []
+
+
+def test_link_text_naming_one_document_while_the_link_reaches_another_is_a_mismatch(prose):
+    assert found(prose("See [ACME-DR-0002](0002-next.md) and [`ACME-DR-0001`](#a-record)."),
+                 "link.identifier.mismatch") == []
+    [(_, _, message)] = found(prose("See [`ACME-DR-0002`](0001-base.md)."), "link.identifier.mismatch")
+    assert f"identifier of `{NEXT}`" in message and f"reaches `{DOC}`" in message
+
+
+# -- voice ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("sentence", "category"), [
+    ("The index will be rebuilt nightly.", "future_intent"),
+    ("The team is going to drop the cache.", "future_intent"),
+    ("We renamed the queue to `jobs`.", "change_narration"),
+    ("The field was changed to a list.", "change_narration"),
+    ("Tenants no longer share a limit.", "change_narration"),
+    ("For now, retries are capped at five.", "phased_rollout"),
+    ("In phase 2 the limit rises.", "phased_rollout"),
+    ("Initially, only one region is served.", "phased_rollout"),
+    ("Every tenant eventually gets a quota.", "phased_rollout"),
+])
+def test_each_forbidden_category_is_found(prose, sentence, category):
+    [(_, _, message)] = found(prose(sentence), "voice.forbidden_construction")
+    assert f"(`{category}`" in message
+
+
+@pytest.mark.parametrize("text", [
+    "The queue is drained nightly, and every tenant has a quota.",
+    "Run `we renamed it` to see the code path.",
+    "```\nThe index will be rebuilt.\n```",
+    "    The index will be rebuilt (indented code).",
+    "> We renamed the queue, the vendor wrote.",
+    'The vendor calls it "a plan that will be revised", in its words.',
+    "<!-- for now this is a comment -->",
+    "See [the note](https://example.com/will-be/for-now).",
+])
+def test_code_quotes_and_markup_are_not_the_authors_voice(prose, text):
+    assert found(prose(text), "voice.forbidden_construction") == []
+
+
+def test_a_finding_points_at_the_start_of_the_sentence_even_across_lines(prose):
+    root = prose("The queue is drained. Retries are\ncapped, for now, at five.")
+    [(line, column, _)] = found(root, "voice.forbidden_construction")
+    assert (line, column) == (lines_of(root) - 1, len("The queue is drained. ") + 1)
+
+
+def test_a_list_item_is_reported_at_its_first_word(prose):
+    root = prose("- The index will be rebuilt.")
+    [(line, column, _)] = found(root, "voice.forbidden_construction")
+    assert (line, column) == (lines_of(root), 3)
+
+
+def test_the_voice_table_has_one_row_for_each_category_the_taxonomy_admits():
+    from headwater.check.rules.body import VOICE
+    from headwater.taxonomy.validate import VOICE_CATEGORIES
+
+    assert [row[0] for row in VOICE] == list(VOICE_CATEGORIES)
+
+
+# -- retired terms --------------------------------------------------------------------------
+
+
+def test_a_retired_term_with_a_replacement_is_an_error_carrying_a_patch(prose):
+    root = prose("Requests pass the Whitelist, then the BLACKLIST.")
+    findings = [f for f in run(load(root, NOW)).findings if f.rule == "language.retired_term.used"]
+    assert [(f.severity.value, f.remediation, f.fixable) for f in findings] == [
+        ("error", "write `Allowlist` instead", True), ("error", "write `DENYLIST` instead", True)]
+    assert findings[0].patch.edits[0].old == "Whitelist"
+
+
+def test_a_retired_term_without_a_replacement_is_a_warning_with_no_patch(prose):
+    [finding] = [f for f in run(load(prose("Run a sanity\ncheck first."), NOW)).findings
+                 if f.rule == "language.retired_term.used"]
+    assert finding.severity.value == "warn" and finding.patch is None and not finding.fixable
+
+
+def test_retired_terms_in_code_and_in_longer_words_are_not_used(prose):
+    root = prose("The `whitelist` flag and the whitelisted-hosts file are code names.")
+    assert found(root, "language.retired_term.used") == []
+
+
+def test_fix_writes_the_replacement_and_a_second_fix_writes_nothing(hw, prose):
+    root = prose("Requests pass the whitelist first, and the Blacklist after.")
+    before = (root / DOC).read_text(encoding="utf-8")
+    args = ("check", "--root", str(root), "--now", "2026-11-01", "--no-cache")
+    shown = hw(*args)
+    assert "fix (mechanical): write `allowlist` instead" in shown.out
+    fixed = hw(*args, "--fix")
+    assert fixed.status == 0 and fixed.err == f"headwater: fixed {DOC} (2 patches)\n"
+    assert (root / DOC).read_text(encoding="utf-8") == before.replace(
+        "the whitelist first, and the Blacklist", "the allowlist first, and the Denylist")
+    again = hw(*args, "--fix", "--strict")
+    assert again.status == 0 and again.err == ""
