@@ -8,6 +8,7 @@ from headwater.cli.output import Result
 from headwater.clock import run_date
 from headwater.corpus.census import Outcome
 from headwater.errors import Refusal
+from headwater.paths import OutsidePath, normalize
 from headwater.reads.target import find_row
 from headwater.snapshot import load
 from headwater.writes.change import collect, write
@@ -37,9 +38,17 @@ def _documents(root: Path, arguments: list[str]) -> dict[str, str]:
     return found
 
 
+def _target(text: str) -> str:
+    """A target as the graph writes it (`./src/x/` → `src/x`), so it compares with `Target.text`."""
+    try:
+        return normalize(text)
+    except OutsidePath:
+        raise Refusal(f"`--verified-edge` target `{text}` leaves the repository") from None
+
+
 def run(invocation) -> Result:
     args = invocation.args
-    edges = [(doc, target.strip()) for doc, target in args.verified_edge]
+    edges = [(doc, _target(target)) for doc, target in args.verified_edge]
     _once(args.verified, "--verified")
     _once([f"{doc} {target}" for doc, target in edges], "--verified-edge")
     if any(not doc.strip() or not target for doc, target in edges):

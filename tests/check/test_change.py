@@ -82,7 +82,7 @@ def test_the_manifest_lists_added_changed_renamed_and_deleted_paths_with_their_b
 def test_verified_lines_name_documents_by_path_or_identifier(hw, repo, tmp_path):
     out = tmp_path / "change"
     ran = hw("change", "HEAD", str(out), "--root", str(repo), "--verified", "ACME-DR-0003",
-             "--verified-edge", DR2, "src/queue/**")
+             "--verified-edge", DR2, "./src/queue/**")
     assert ran.status == 0, ran.err
     assert manifest_lines(out) == ["headwater change 1", f"verified\t{DR3}", f"verified\t{DR2}\tsrc/queue/**"]
 

@@ -123,3 +123,10 @@ def test_every_format_shows_the_suppressed_finding_as_such(hw, corpus):
 def test_a_directive_inside_fenced_code_is_an_example_not_a_directive(hw, corpus):
     _, data = report(hw, corpus("```", directive(), "```"))
     assert of_rule(data["findings"], "language.retired_term.used")[0]["escape"] == "none"
+
+
+def test_fix_leaves_a_suppressed_finding_alone(hw, corpus):
+    root = corpus(directive())
+    before = (root / DOC).read_bytes()
+    ran = hw("check", "--root", str(root), "--now", NOW, "--no-cache", "--fix")
+    assert ran.status == 0 and ran.err == "" and (root / DOC).read_bytes() == before
