@@ -62,8 +62,8 @@ class Verdicts:
 
     def save(self) -> list[str]:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
-        if self.kept == self.stored:
-            return []
+        if not self.misses and len(self.kept) == len(self.stored):
+            return []  # every key kept was stored, and every stored key was used
         payload = "".join(f"{key}\t{raw}\n" for key, raw in sorted(self.kept.items()))
         failure = cachedir.write(self.root, NAME, HEADER, payload.encode("utf-8"))
         return [failure] if failure else []
@@ -96,6 +96,8 @@ def _encode(findings: tuple[Finding, ...]) -> str:
 
 
 def _decode(raw: str) -> tuple[Finding, ...] | None:
+    if raw == "[]":
+        return ()  # most verdicts: nothing found
     try:
         return tuple(Finding(rule, Severity(severity), path, line, column, message, remediation, fixable,
                              subject, patch=Patch.from_data(patch) if patch else None)
@@ -110,42 +112,48 @@ class Keys:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.prefixes: dict[str, str] = {}
+        self.plans: dict[str, tuple[str, tuple[Reads, ...]] | None] = {}
+        self.subjects: dict[int, str] = {}  # by the subject's identity: rules share a document or edge
+        self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
 
     def key(self, instance: Instance) -> str | None:
         rule = instance.rule
-        if Reads.UNSTATED in rule.reads:
+        plan = self.plans[rule.id] if rule.id in self.plans else self._plan(rule)
+        if plan is None:
             return None
-        parts = [self._prefix(rule)]
-        for reads in rule.reads:
-            parts.append(self._material(reads, instance))
-        if rule.needs_change and Reads.CHANGE not in rule.reads:
-            parts.append(self.change)
-        return hashlib.blake2b(SEP.join(parts).encode("utf-8"), digest_size=16).hexdigest()
+        prefix, reads = plan
+        if reads == (Reads.SUBJECT,):  # most rules: two digests side by side, none computed here
+            return prefix + self._subject(instance)
+        return _digest(SEP.join((prefix, *(self._material(each, instance) for each in reads))), 16)
 
-    def _prefix(self, rule: Rule) -> str:
-        if rule.id not in self.prefixes:
+    def _plan(self, rule: Rule) -> tuple[str, tuple[Reads, ...]] | None:
+        """The part of every key of this rule that does not depend on the instance, and what does."""
+        plan = None
+        if Reads.UNSTATED not in rule.reads:
             clock = self.ctx.today.isoformat() if rule.reads_clock else ""
-            self.prefixes[rule.id] = SEP.join((__version__, self.ctx.snapshot.lock.digest, rule.id,
-                                               str(rule.version), clock))
-        return self.prefixes[rule.id]
+            change = self.change if rule.needs_change or Reads.CHANGE in rule.reads else ""
+            prefix = SEP.join((__version__, self.ctx.snapshot.lock.digest, rule.id, str(rule.version),
+                               clock, change))
+            plan = (_digest(prefix, 8), tuple(r for r in rule.reads if r is not Reads.CHANGE))
+        self.plans[rule.id] = plan
+        return plan
 
     def _material(self, reads: Reads, instance: Instance) -> str:
         if reads is Reads.SUBJECT:
             return self._subject(instance)
         if reads is Reads.ANCHOR:
             return self._anchor(instance.subject)
-        return {Reads.IDS: lambda: self.ids, Reads.CLAIMS: lambda: self.claims,
-                Reads.CHANGE: lambda: self.change}[reads]()
+        return self.ids if reads is Reads.IDS else self.claims
 
     def _subject(self, instance: Instance) -> str:
-        scope = instance.rule.scope
-        if scope is Scope.DOCUMENT:
-            doc = instance.subject
-            return SEP.join((doc.path, doc.digest))
-        if scope is Scope.EDGE:
-            return self._edge(instance.subject)
-        return self.census
+        scope, subject = instance.rule.scope, instance.subject
+        if scope is Scope.CORPUS:
+            return self.census
+        known = self.subjects.get(id(subject))
+        if known is None:
+            material = SEP.join((subject.path, subject.digest)) if scope is Scope.DOCUMENT else self._edge(subject)
+            known = self.subjects[id(subject)] = _digest(material, 8)
+        return known
 
     def _edge(self, edge: Edge) -> str:
         target, near, far = edge.target, self.ctx.document(edge.source), self.ctx.far(edge)
@@ -158,13 +166,15 @@ class Keys:
         anchor = edge.target.anchor
         if edge.target.bound is not Bound.ANCHOR or anchor is None:
             return ""
-        return self.ctx.snapshot.tree.revision(anchor.matched)
+        if anchor.matched not in self.revisions:
+            self.revisions[anchor.matched] = self.ctx.snapshot.tree.revision(anchor.matched)
+        return self.revisions[anchor.matched]
 
     @cached_property
     def census(self) -> str:
         rows = self.ctx.snapshot.census.rows
         return _digest("\n".join(SEP.join((r.path, r.outcome.value, r.kind or "", r.reason or "",
-                                           r.document.digest if r.document else "")) for r in rows))
+                                           r.document.digest if r.document else "")) for r in rows), 8)
 
     @cached_property
     def ids(self) -> str:
@@ -190,5 +200,5 @@ class Keys:
         return _digest("\n".join(lines))
 
 
-def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+def _digest(text: str, size: int = 16) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=size).hexdigest()
