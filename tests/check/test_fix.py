@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,31 @@ def test_without_a_stated_re_read_the_edge_stays_suspect_and_nothing_is_written(
     account, suspect = stamped_run(root, manifest(root, tmp_path, *lines))
     assert account == [] and tree(root) == before
     assert [(f.severity, f.fixable) for f in suspect] == [(Severity.WARN, False)]
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def test_the_governs_loop_stamps_only_after_the_change_states_the_re_read(hw, copy_fixture, tmp_path):
+    root = copy_fixture("rules/relation.target.suspect/pass")
+    for args in (("init", "-q"), ("config", "user.name", "Test"), ("config", "user.email", "t@example.invalid"),
+                 ("add", "-A"), ("commit", "-q", "-m", "base")):
+        git(root, *args)
+    (root / "src/app.py").write_text("print('the application, changed')\n")
+
+    def fix_with_change(name: str):
+        out = tmp_path / name
+        assert hw("change", "HEAD", str(out), "--root", str(root)).status == 0
+        return check(hw, root, "--fix", "--change", str(out / "manifest"))
+
+    moved = fix_with_change("moved")
+    assert moved.err == "" and "relation.target.suspect" in moved.out and "▲ warn" in moved.out
+    doc = root / BASE
+    doc.write_text(doc.read_text().replace("last_verified: 2026-10-01", "last_verified: 2026-11-01"))
+    stamped = fix_with_change("re-read")
+    assert stamped.err == f"headwater: fixed {BASE} (1 patch)\n"
+    assert "relation.target.suspect" not in stamped.out
+    revision = load(root, TODAY).tree.revision(("src/app.py",))
+    assert f"verified_revision: \"{revision}\"" in doc.read_text()
+    assert check(hw, root, "--strict").status == 0
