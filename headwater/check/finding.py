@@ -41,7 +41,6 @@ class Hit:
     remediation: str
     subject: str  # the key or target the finding is about: fingerprints read it, never lines
     severity: Severity | None = None
-    fixable: bool = False
     patch: Patch | None = None  # the mechanical fix, when one rides (then the finding is fixable)
 
 

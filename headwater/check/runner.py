@@ -55,7 +55,7 @@ class Report:
 def stamp(rule: Rule, hit: Hit) -> Finding:
     return Finding(rule.id, hit.severity or rule.severity, hit.path, hit.line,
                    hit.column if hit.line > 0 else 0, hit.message, hit.remediation,
-                   hit.fixable or hit.patch is not None, hit.subject, patch=hit.patch)
+                   hit.patch is not None, hit.subject, patch=hit.patch)
 
 
 def evaluate(ctx: Context, instance: Instance, cache: Verdicts | None = None,
