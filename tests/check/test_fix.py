@@ -152,27 +152,22 @@ def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_f
     assert tree(root) == before
 
 
-def test_a_file_changed_after_the_run_read_it_refuses_the_whole_batch(copy_fixture):
-    root = copy_fixture("check-all")
+@pytest.mark.parametrize(("fixture", "path", "meanwhile", "refused"), [
+    ("check-all", "docs/decisions/0016-prose.md", "A line written meanwhile.\n", "changed since this run read it"),
+    ("rules/identifier.claim.missing/fail", ".headwater/ids/decision_id/ACME-DR-0002", "someone/else.md\n",
+     "appeared since this run read the corpus"),
+], ids=["an edited file", "a claim created by another run"])
+def test_a_file_that_moved_after_the_run_read_it_refuses_the_whole_batch(copy_fixture, fixture, path,
+                                                                         meanwhile, refused):
+    root = copy_fixture(fixture)
     snapshot = load(root, TODAY)
     report = run(snapshot)
-    target = root / "docs/decisions/0016-prose.md"
-    target.write_text(target.read_text() + "\nA line written meanwhile.\n")
+    target = root / path
+    target.write_text((target.read_text() if target.exists() else "") + meanwhile)
     before = tree(root)
-    with pytest.raises(Refusal, match="0016-prose.md changed since this run read it"):
+    with pytest.raises(Refusal, match=refused):
         fix(snapshot, report)
     assert tree(root) == before
-
-
-def test_a_claim_that_appeared_meanwhile_is_never_written_over(copy_fixture):
-    root = copy_fixture("rules/identifier.claim.missing/fail")
-    snapshot = load(root, TODAY)
-    report = run(snapshot)
-    claim = root / ".headwater/ids/decision_id/ACME-DR-0002"
-    claim.write_text("someone/else.md\n")
-    with pytest.raises(Refusal, match="appeared"):
-        fix(snapshot, report)
-    assert claim.read_text() == "someone/else.md\n"
 
 
 def test_escaped_findings_and_repeated_claims_reach_the_writer_once_or_not_at_all():
