@@ -1,6 +1,7 @@
 """Hostile corpora: each pathology becomes a census row or a finding, and the run completes."""
 
 import os
+from pathlib import Path
 
 from headwater.clock import run_date
 from headwater.corpus import census as census_module
@@ -43,7 +44,7 @@ def test_a_file_that_vanishes_between_walk_and_read_is_an_unreadable_row(quickst
     real = census_module.read_regular
 
     def vanish(path):
-        if path == doomed:
+        if Path(path) == doomed:
             os.unlink(path)
         return real(path)
 
@@ -57,7 +58,7 @@ def test_a_file_swapped_for_a_pipe_after_the_walk_is_never_opened_for_reading(qu
     real = census_module.read_regular
 
     def swap(path):
-        if path == target:
+        if Path(path) == target:
             os.unlink(path)
             os.mkfifo(path)
         return real(path)
