@@ -1,8 +1,10 @@
-"""Atomic file writes: a temp file beside the target, fsync, rename. Never a half-written file."""
+"""Atomic file writes: a temp file beside the target, fsync, then one rename or link.
+Never a half-written file."""
 
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -13,8 +15,9 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Replace (or create) `path` with `data` in one rename."""
+@contextlib.contextmanager
+def _staged(path: Path, data: bytes, mode: int) -> Iterator[str]:
+    """A complete, synced temp file beside `path`, removed afterwards whatever happens."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -22,29 +25,26 @@ def write_bytes(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else _default_mode())
-        os.replace(tmp, path)
-    except BaseException:
+        os.chmod(tmp, mode)
+        yield tmp
+    finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        raise
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Replace (or create) `path` with `data` in one rename, keeping an existing file's mode."""
+    mode = path.stat().st_mode & 0o7777 if path.exists() else _default_mode()
+    with _staged(path, data, mode) as tmp:
+        os.replace(tmp, path)
 
 
 def create_exclusive(path: Path, data: bytes) -> None:
     """Create `path` with all of `data`, only if nothing is there yet.
 
-    The bytes land in a temp file first and are hard-linked into place: the link either
-    fails with FileExistsError or publishes a complete file, so a reader never sees a
-    half-written one and two writers never both win.
+    The staged file is hard-linked into place: the link either fails with FileExistsError or
+    publishes a complete file, so a reader never sees a half-written one and two writers never
+    both win.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, _default_mode())
+    with _staged(path, data, _default_mode()) as tmp:
         os.link(tmp, path)
-    finally:
-        os.unlink(tmp)
