@@ -95,7 +95,8 @@ VERBS: tuple[Verb, ...] = (
         "verb_route:run",
         (Flag("--budget", "how many pointers at most (default 5)", "N"), JSON),
         (Operand("task", "the task, in words", many=True,
-                 missing='`route` takes a task description. Try `headwater route "add rate limiting to the ingest API"`'),),
+                 missing='`route` takes a task description. '
+                         'Try `headwater route "add rate limiting to the ingest API"`'),),
     ),
     Verb(
         "explain", GROUPS[1],
@@ -105,7 +106,8 @@ VERBS: tuple[Verb, ...] = (
         "verb_explain:run_explain",
         (JSON,),
         (Operand("target", "a path or an identifier",
-                 missing="`explain` takes a path or an identifier. Try `headwater explain docs/decisions/0001-example.md`"),),
+                 missing="`explain` takes a path or an identifier. "
+                         "Try `headwater explain docs/decisions/0001-example.md`"),),
     ),
     Verb(
         "show", GROUPS[1],
@@ -181,7 +183,8 @@ VERBS: tuple[Verb, ...] = (
         "verb_vendor:run",
         (Flag("--expect", "the release digest the publisher printed", "DIGEST"),),
         (Operand("directory", "the package directory",
-                 missing="`taxonomy vendor` takes a package directory. Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),
+                 missing="`taxonomy vendor` takes a package directory. "
+                         "Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),
     ),
     Verb(
         "help", GROUPS[4],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +46,8 @@ class Map:
         return [key.text for key, _ in self.entries]
 
 
-Node = Union[Scalar, Seq, Map]
-Plain = Union[str, list["Plain"], dict[str, "Plain"]]
+Node = Scalar | Seq | Map
+Plain = str | list["Plain"] | dict[str, "Plain"]
 
 
 def to_plain(node: Node) -> Plain:

@@ -1,7 +1,6 @@
 """The server never dies on input, and a long session stays correct with flat memory."""
 
 import json
-import os
 import subprocess
 import sys
 

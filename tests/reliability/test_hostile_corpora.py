@@ -9,7 +9,8 @@ from headwater.corpus.census import Outcome
 from headwater.snapshot import load
 
 TODAY = run_date("2026-11-01")
-FRONT = "---\nid: ACME-DR-{n:04d}\nstatus: current\nstatus_since: 2026-10-01\nsummary: \"S.\"\nlast_verified: 2026-10-01\n---\n"
+FRONT = ("---\nid: ACME-DR-{n:04d}\nstatus: current\nstatus_since: 2026-10-01\nsummary: \"S.\"\n"
+         "last_verified: 2026-10-01\n---\n")
 
 
 def test_a_fifty_megabyte_document_is_typed_without_parsing_its_body(quickstart):

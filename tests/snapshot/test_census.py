@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from headwater.clock import run_date
 from headwater.corpus import census as census_module
 from headwater.corpus.census import Outcome
 from headwater.snapshot import load
-from headwater.clock import run_date
 
 TODAY = run_date("2026-11-01")
 

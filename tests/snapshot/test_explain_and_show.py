@@ -33,7 +33,8 @@ def test_a_path_typed_any_way_answers_as_its_plain_form(quickstart, hw, spelling
     ("argument", "sentence"),
     [
         ("ACME-DR-0099", "`ACME-DR-0099` is shaped like an identifier of this corpus, and no document declares it"),
-        ("docs/decisions/0099-nothing.md", "`docs/decisions/0099-nothing.md` is a path of this corpus, with no document written there yet"),
+        ("docs/decisions/0099-nothing.md",
+         "`docs/decisions/0099-nothing.md` is a path of this corpus, with no document written there yet"),
         ("docs/archive/old-plan.md", "`docs/archive/old-plan.md` is excluded by `docs/archive/**`"),
         ("src/queue/retry.py", "`src/queue/retry.py` is outside every corpus root this repository declares"),
         ("../elsewhere.md", "../elsewhere.md is outside this repository, or is not a path it can read"),
