@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from headwater.corpus.document import Document
@@ -32,6 +33,15 @@ class Context:
     @property
     def today(self) -> dt.date:
         return self.snapshot.today
+
+    @cached_property
+    def highest_sequences(self) -> dict[str, int]:
+        """Each scheme's highest sequence among the corpus's identifiers, computed once a run."""
+        highest: dict[str, int] = {}
+        for scheme in self.taxonomy.schemes.values():
+            used = (scheme.sequence(identifier) for identifier in self.graph.ids)
+            highest[scheme.name] = max((s for s in used if s is not None), default=0)
+        return highest
 
     def document(self, path: str | None) -> Document | None:
         return self.graph.documents.get(path) if path else None

@@ -177,8 +177,7 @@ def failing_segment(scheme: Scheme, identifier: str) -> str:
 
 
 def _next_identifier(ctx: Context, scheme: Scheme) -> str:
-    used = [scheme.sequence(i) for i in ctx.graph.ids]
-    return scheme.mint(max([s for s in used if s is not None], default=0) + 1, "slug")
+    return scheme.mint(ctx.highest_sequences[scheme.name] + 1, "slug")
 
 
 @rule("identifier.pattern.not_met", 1, Scope.DOCUMENT, Severity.ERROR,
@@ -225,13 +224,13 @@ def identifier_unusable(ctx: Context, doc: Document):
     if refused or scheme is None:
         return refused
     node = doc.id_node
+    if node is not None and not (isinstance(node, Scalar) and not node.text.strip()):
+        return []
     suggestion = f"add `id: {_next_identifier(ctx, scheme)}`, the next free identifier of `{scheme.name}`"
     if node is None:
         return [hit(doc, None, f"this `{doc.kind}` has no `id`, and its scheme `{scheme.name}` "
                      "gives every one of them an identifier", suggestion, "id")]
-    if isinstance(node, Scalar) and not node.text.strip():
-        return [hit(doc, doc.front.key("id"), "`id` is declared empty", suggestion, "id")]
-    return []
+    return [hit(doc, doc.front.key("id"), "`id` is declared empty", suggestion, "id")]
 
 
 # -- placement ------------------------------------------------------------------------------
