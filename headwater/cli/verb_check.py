@@ -6,6 +6,7 @@ from pathlib import Path
 
 from headwater.cli.output import Palette, Result, layout_width, stdout_palette
 from headwater.clock import run_date
+from headwater.corpus.parses import CacheUse
 from headwater.errors import Refusal
 from headwater.render import FORMATS, render
 from headwater.snapshot import load
@@ -47,7 +48,7 @@ def run(invocation) -> Result:
     fmt = chosen_format(args)
     today = run_date(args.now)
     change = read_change(args, invocation.root)
-    snapshot = load(invocation.root, today)
+    snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE)
     refuse_stale_lock(snapshot)
     cache = None if args.no_cache else Verdicts.load(snapshot.root)
     checks = lambda s: run_checks(s, change, cache)  # noqa: E731
@@ -56,7 +57,7 @@ def run(invocation) -> Result:
     else:
         report, account = checks(snapshot), []
     if cache is not None:
-        account += [*cache.save(), cache.account]
+        account += [*snapshot.save_parses(), *cache.save(), cache.account]
     palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
     text = render(fmt, report, snapshot, width=layout_width(args.wide), palette=palette)
     return Result(text, tuple(account), status=1 if args.strict and report.live_errors else 0)
