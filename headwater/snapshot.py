@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from headwater.corpus import census as census_module
 from headwater.corpus.census import Census
@@ -21,6 +22,8 @@ from headwater.graph import Graph, build
 from headwater.taxonomy.declaration import Declaration, read_declaration
 from headwater.taxonomy.lock import Lock, read_lock
 from headwater.taxonomy.model import Taxonomy
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -33,10 +36,18 @@ class Snapshot:
     tree: SourceTree
     today: dt.date
     parses: ParseStore | None = field(default=None, compare=False, repr=False)
+    _derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def taxonomy(self) -> Taxonomy:
         return self.lock.taxonomy
+
+    def derived(self, name: str, build: Callable[[], T]) -> T:
+        """A read model built from this snapshot once, on first use (e.g. route's term index),
+        so a long-lived MCP session pays for it once, not per call."""
+        if name not in self._derived:
+            self._derived[name] = build()
+        return self._derived[name]
 
     @property
     def parse_account(self) -> ParseAccount:

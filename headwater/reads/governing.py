@@ -8,9 +8,14 @@ governs only itself; `src/ingest/**` is how a directory's contents are governed.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
 from headwater.corpus.document import Document
-from headwater.graph import Bound, Edge, Graph
+from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
+from headwater.patterns import compile_pattern
 from headwater.reads.answer import Answer
 from headwater.reads.pointer import pointer, pointer_line
 from headwater.reads.target import outside_sentence
@@ -26,13 +31,35 @@ def reaches(edge: Edge, path: str) -> bool:
     return target.bound is Bound.DOCUMENT and target.path == path
 
 
-def names(edge: Edge, path: str) -> bool:
-    """Whether the edge's target names the path itself: a document, a literal pattern, or an
-    entry its anchor matched in the tree (a surer reading than a wildcard's reach)."""
-    target = edge.target
-    if target.anchor is not None:
-        return path in target.anchor.patterns or path in target.anchor.matched
-    return target.bound is Bound.DOCUMENT and target.path == path
+@dataclass(frozen=True)
+class Targets:
+    """What the edges' targets reach and name, gathered once per snapshot: a question about a
+    path then costs the distinct anchors, not every edge."""
+
+    documents: frozenset[str]
+    anchors: tuple[Anchor, ...]
+    named: frozenset[str]
+
+    @staticmethod
+    def of(graph: Graph) -> Targets:
+        anchors = {e.target.anchor.key: e.target.anchor for e in graph.edges if e.target.anchor is not None}
+        documents = {e.target.path for e in graph.edges if e.target.bound is Bound.DOCUMENT and e.target.path}
+        named = {p for a in anchors.values() for p in (*a.patterns, *a.matched)}
+        return Targets(frozenset(documents), tuple(anchors.values()), frozenset(named))
+
+    @cached_property
+    def _any_anchor(self) -> re.Pattern[str]:
+        """Every anchor's patterns as one alternation: one match per path asked about."""
+        alternatives = [compile_pattern(p).regex.pattern for a in self.anchors for p in a.patterns]
+        return re.compile("|".join(f"(?:{a})" for a in alternatives) or "(?!)")
+
+    def reaches(self, path: str) -> bool:
+        return path in self.documents or self._any_anchor.fullmatch("/" + path) is not None
+
+    def names(self, path: str) -> bool:
+        """The path itself is a target: a document, a literal pattern, or an entry an anchor
+        matched in the tree (a surer reading than a wildcard's reach)."""
+        return path in self.documents or path in self.named
 
 
 def source_governs(edge: Edge, tax: Taxonomy) -> bool:

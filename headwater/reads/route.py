@@ -15,8 +15,9 @@ from enum import Enum
 
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
-from headwater.reads.governing import governing_documents, names, reaches
-from headwater.reads.route_rank import Ranking, rank
+from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.route_purposes import PurposeWords
+from headwater.reads.route_rank import Ranking, SurfaceIndex, rank
 from headwater.reads.route_scope import Ungoverned, ungoverned
 from headwater.reads.route_turns import by_precedence, in_turns
 from headwater.reads.terms import read_path, terms
@@ -93,30 +94,27 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     def in_tree(path: str) -> bool:
         return read_tree and snapshot.tree.exists(path)
 
-    def named(path: str) -> bool:
-        return any(names(e, path) for e in graph.edges)
-
-    def reached(path: str) -> bool:
-        return any(reaches(e, path) for e in graph.edges)
-
-    known = (in_tree, named, reached)
+    targets = snapshot.derived("route.targets", lambda: Targets.of(graph))
+    known = (in_tree, targets.names, targets.reaches)
 
     def is_directory(path: str) -> bool:
         return read_tree and (snapshot.root / path).is_dir()
 
-    anchors = _named_anchors(task, graph, known)
+    anchors = _named_anchors(task, targets, known)
     anchored = _anchored(graph, tax, anchors)
     base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory))
     if not tax.purposes:
         return _settle(base, graph, tax, anchored, Silence.NO_PURPOSES)
     if not base.terms:
         return _settle(base, graph, tax, anchored, Silence.NO_TERMS)
-    separating = separating_terms(tax, base.terms)
-    matched = match_purposes(tax, separating)
+    words = snapshot.derived("route.purposes", lambda: PurposeWords.of(tax))
+    separating = words.separating(base.terms)
+    matched = words.matched(separating)
     base = replace(base, separating=separating, matched=matched)
     if not matched:
         return _settle(base, graph, tax, anchored, Silence.NO_PURPOSE_MATCHED)
-    ranking = rank(graph, tax, base.terms)
+    index = snapshot.derived("route.surfaces", lambda: SurfaceIndex.of(graph, tax))
+    ranking = rank(index, words.subjects(base.terms), base.terms)
     base = replace(base, distinctive=ranking.distinctive)
     candidates = _candidates(ranking, tax, matched, {o.document.path for o in anchored})
     if not candidates and not anchored:
@@ -138,12 +136,12 @@ def _settle(base: Route, graph: Graph, tax: Taxonomy, anchored: list[Offered],
     return replace(base, silence=silence)
 
 
-def _named_anchors(task: str, graph: Graph, known: tuple[Callable[[str], bool], ...]
+def _named_anchors(task: str, targets: Targets, known: tuple[Callable[[str], bool], ...]
                    ) -> tuple[str, ...]:
     found: list[str] = []
     for word in task.split():
         path = read_path(word, *known)
-        if path and path not in found and any(reaches(e, path) for e in graph.edges):
+        if path and path not in found and targets.reaches(path):
             found.append(path)
     return tuple(found)
 
@@ -156,36 +154,6 @@ def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...]) -> list[Off
             documents.setdefault(document.path, document)
             governs.setdefault(document.path, []).append(anchor)
     return [Offered(documents[p], Evidence(anchors=tuple(governs[p]))) for p in documents]
-
-
-def _joined(values) -> str:
-    if isinstance(values, list):
-        return " ".join(str(v) for v in values)
-    return str(values) if values is not None else ""
-
-
-def separating_terms(tax: Taxonomy, task_terms: tuple[str, ...]) -> tuple[str, ...]:
-    """With two purposes or more, a term separates unless every purpose holds it. A function
-    word of the taxonomy's language regimes separates nothing: it carries grammar, not subject."""
-    task_terms = tuple(t for t in task_terms if t not in tax.function_words)
-    if len(tax.purposes) < 2:
-        return task_terms
-    held = [set(terms(_joined(p.get("answers")))) | set(terms(_joined(p.get("intent"))))
-            for p in (raw or {} for raw in tax.purposes.values())]
-    return tuple(t for t in task_terms if not all(t in h for h in held))
-
-
-def match_purposes(tax: Taxonomy, separating: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-    """+3 per separating term a purpose's answers hold, else +1 if its intent does; score > 0
-    matches; sorted by score, then name."""
-    scored = []
-    for name, raw in tax.purposes.items():
-        answers = set(terms(_joined((raw or {}).get("answers"))))
-        intent = set(terms(_joined((raw or {}).get("intent"))))
-        score = sum(3 if t in answers else 1 if t in intent else 0 for t in separating)
-        if score > 0:
-            scored.append((name, score))
-    return tuple(sorted(scored, key=lambda pair: (-pair[1], pair[0])))
 
 
 def _candidates(ranking: Ranking, tax: Taxonomy, matched: tuple[tuple[str, int], ...],

@@ -42,7 +42,25 @@ class Score:
 @dataclass(frozen=True)
 class Ranking:
     distinctive: tuple[str, ...]
-    scores: tuple[Score, ...]  # one per document, in census path order
+    scores: tuple[Score, ...]  # one per document a task term touches, in census path order
+
+
+@dataclass(frozen=True)
+class SurfaceIndex:
+    """Every document's surfaces and, per term, the documents that carry it: built once per
+    snapshot, so a call costs what its terms reach, not the corpus."""
+
+    surfaces: tuple[Surfaces, ...]
+    carriers: dict[str, tuple[int, ...]]  # term → positions in `surfaces`, ascending
+
+    @staticmethod
+    def of(graph: Graph, tax: Taxonomy) -> SurfaceIndex:
+        read = tuple(surfaces(d, graph, tax) for d in graph.census.documents)
+        carriers: dict[str, list[int]] = {}
+        for position, surface in enumerate(read):
+            for term in set().union(*surface.held.values()):
+                carriers.setdefault(term, []).append(position)
+        return SurfaceIndex(read, {term: tuple(found) for term, found in carriers.items()})
 
 
 def surfaces(document: Document, graph: Graph, tax: Taxonomy) -> Surfaces:
@@ -55,34 +73,21 @@ def surfaces(document: Document, graph: Graph, tax: Taxonomy) -> Surfaces:
     return Surfaces(document, {name: frozenset(terms(text)) for name, text in texts.items()})
 
 
-def subject_terms(tax: Taxonomy, task_terms: tuple[str, ...]) -> tuple[str, ...]:
-    """The task's terms that can say what a document is about: not a function word of the
-    language, and not a word of any purpose's answers or intent (those say what the reader
-    comes for, which purposes already scored)."""
-    purpose_words = set().union(*(_purpose_words(raw) for raw in tax.purposes.values())) if tax.purposes else set()
-    return tuple(t for t in task_terms if t not in tax.function_words and t not in purpose_words)
-
-
-def _purpose_words(raw) -> set[str]:
-    raw = raw or {}
-    answers = raw.get("answers") or []
-    text = " ".join(str(a) for a in answers) if isinstance(answers, list) else str(answers)
-    return set(terms(text + " " + str(raw.get("intent") or "")))
-
-
-def rank(graph: Graph, tax: Taxonomy, task_terms: tuple[str, ...]) -> Ranking:
-    read = [surfaces(d, graph, tax) for d in graph.census.documents]
-    subjects = set(subject_terms(tax, task_terms))
-    total = len(read)
+def rank(index: SurfaceIndex, subjects: tuple[str, ...], task_terms: tuple[str, ...]) -> Ranking:
+    """`subjects`: the task terms allowed to reach a document (route_purposes.PurposeWords)."""
+    total = len(index.surfaces)
     weights: dict[str, int] = {}
     distinctive: list[str] = []
+    touched: set[int] = set()
     for term in task_terms:
-        carried = sum(1 for s in read if s.carries(term))
-        weights[term] = 1 if total < 2 else total - carried
-        if (total < 2 or carried * 2 <= total) and term in subjects:
+        carriers = index.carriers.get(term, ())
+        touched.update(carriers)
+        weights[term] = 1 if total < 2 else total - len(carriers)
+        if (total < 2 or len(carriers) * 2 <= total) and term in subjects:
             distinctive.append(term)
     scores = []
-    for surface in read:
+    for position in sorted(touched):
+        surface = index.surfaces[position]
         lexical = sum(surface.points(t) * weights[t] for t in task_terms)
         reached = tuple(t for t in distinctive if surface.points(t) > 0)
         scores.append(Score(surface.document, lexical, reached))

@@ -6,11 +6,13 @@ document: a whole-token match (`api` is not in `rapid`). No stop-word list.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from headwater.paths import OutsidePath, normalize
 
 MIN_LENGTH = 2
+ALNUM_RUN = re.compile(r"[^\W_]+")  # a run of characters for which str.isalnum() holds
 POSSESSIVES = ("'s", "\u2019s")
 
 
@@ -21,16 +23,7 @@ def terms(text: str) -> tuple[str, ...]:
 
 def tokens(text: str) -> list[str]:
     """Every piece, repeats kept (what a frequency-counting ranker such as BM25 needs)."""
-    pieces: list[str] = []
-    current: list[str] = []
-    for char in text + " ":
-        if char.isalnum():
-            current.append(char)
-            continue
-        if len(current) >= MIN_LENGTH:
-            pieces.append("".join(current).lower())
-        current = []
-    return pieces
+    return [piece.lower() for piece in ALNUM_RUN.findall(text) if len(piece) >= MIN_LENGTH]
 
 
 def holds(text: str, term: str) -> bool:
