@@ -104,35 +104,35 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     anchored = _anchored(graph, tax, anchors)
     base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory))
     if not tax.purposes:
-        return _settle(base, graph, tax, anchored, Silence.NO_PURPOSES)
+        return _settle(base, snapshot, anchored, Silence.NO_PURPOSES)
     if not base.terms:
-        return _settle(base, graph, tax, anchored, Silence.NO_TERMS)
+        return _settle(base, snapshot, anchored, Silence.NO_TERMS)
     words = snapshot.derived("route.purposes", lambda: PurposeWords.of(tax))
     separating = words.separating(base.terms)
     matched = words.matched(separating)
     base = replace(base, separating=separating, matched=matched)
     if not matched:
-        return _settle(base, graph, tax, anchored, Silence.NO_PURPOSE_MATCHED)
+        return _settle(base, snapshot, anchored, Silence.NO_PURPOSE_MATCHED)
     index = snapshot.derived("route.surfaces", lambda: SurfaceIndex.of(graph, tax))
     ranking = rank(index, words.subjects(base.terms), base.terms)
     base = replace(base, distinctive=ranking.distinctive)
     candidates = _candidates(ranking, tax, matched, {o.document.path for o in anchored})
     if not candidates and not anchored:
-        return _settle(base, graph, tax, anchored, Silence.NO_DOCUMENT_REACHED)
+        return _settle(base, snapshot, anchored, Silence.NO_DOCUMENT_REACHED)
     slots = max(0, budget - len(anchored))
     turned = in_turns(candidates, [name for name, _ in matched],
                       lambda o: tax.purpose_of(o.document.kind) or "",
                       lambda o: o.document.kind or "")
-    ranked = _ordered(graph, tax, turned[:slots])
-    return replace(base, pointers=tuple(_ordered(graph, tax, anchored)) + tuple(ranked),
+    ranked = _ordered(snapshot, turned[:slots])
+    return replace(base, pointers=tuple(_ordered(snapshot, anchored)) + tuple(ranked),
                  withheld=max(0, len(candidates) - slots))
 
 
-def _settle(base: Route, graph: Graph, tax: Taxonomy, anchored: list[Offered],
+def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],
             silence: Silence) -> Route:
     """A branch that ends early: the anchored pointers in full, or silence when there are none."""
     if anchored:
-        return replace(base, pointers=tuple(_ordered(graph, tax, anchored)))
+        return replace(base, pointers=tuple(_ordered(snapshot, anchored)))
     return replace(base, silence=silence)
 
 
@@ -170,8 +170,8 @@ def _candidates(ranking: Ranking, tax: Taxonomy, matched: tuple[tuple[str, int],
             for index, s in enumerate(gated, start=1)]
 
 
-def _ordered(graph: Graph, tax: Taxonomy, block: list[Offered]) -> list[Offered]:
-    pairs = governance_pairs(graph, tax)
+def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:
+    pairs = snapshot.derived("route.precedence", lambda: governance_pairs(snapshot.graph, snapshot.taxonomy))
     return by_precedence(block, lambda a, b: (a.document.path, b.document.path) in pairs)
 
 

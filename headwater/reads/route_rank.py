@@ -24,12 +24,13 @@ SURFACE_POINTS = (("summary", 3), ("anchors", 2), ("facets", 1), ("path", 1))
 class Surfaces:
     document: Document
     held: dict[str, frozenset[str]]  # surface name → the terms it holds
+    scored: dict[str, int]  # term → the points its surfaces give it, summed once
 
     def points(self, term: str) -> int:
-        return sum(points for surface, points in SURFACE_POINTS if term in self.held[surface])
+        return self.scored.get(term, 0)
 
     def carries(self, term: str) -> bool:
-        return any(term in held for held in self.held.values())
+        return term in self.scored
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Score:
 @dataclass(frozen=True)
 class Ranking:
     distinctive: tuple[str, ...]
-    scores: tuple[Score, ...]  # one per document a task term touches, in census path order
+    scores: tuple[Score, ...]  # one per document a distinctive term reaches, in census path order
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class SurfaceIndex:
         read = tuple(surfaces(d, graph, tax) for d in graph.census.documents)
         carriers: dict[str, list[int]] = {}
         for position, surface in enumerate(read):
-            for term in set().union(*surface.held.values()):
+            for term in surface.scored:
                 carriers.setdefault(term, []).append(position)
         return SurfaceIndex(read, {term: tuple(found) for term, found in carriers.items()})
 
@@ -70,7 +71,12 @@ def surfaces(document: Document, graph: Graph, tax: Taxonomy) -> Surfaces:
                       if isinstance(value, Scalar))
     texts = {"summary": document.text_of(tax.facet_for_role("scent")) or "", "anchors": anchors,
              "facets": facets, "path": document.path}
-    return Surfaces(document, {name: frozenset(terms(text)) for name, text in texts.items()})
+    held = {name: frozenset(terms(text)) for name, text in texts.items()}
+    scored: dict[str, int] = {}
+    for surface, points in SURFACE_POINTS:
+        for term in held[surface]:
+            scored[term] = scored.get(term, 0) + points
+    return Surfaces(document, held, scored)
 
 
 def rank(index: SurfaceIndex, subjects: tuple[str, ...], task_terms: tuple[str, ...]) -> Ranking:
@@ -78,13 +84,13 @@ def rank(index: SurfaceIndex, subjects: tuple[str, ...], task_terms: tuple[str, 
     total = len(index.surfaces)
     weights: dict[str, int] = {}
     distinctive: list[str] = []
-    touched: set[int] = set()
     for term in task_terms:
         carriers = index.carriers.get(term, ())
-        touched.update(carriers)
         weights[term] = 1 if total < 2 else total - len(carriers)
         if (total < 2 or len(carriers) * 2 <= total) and term in subjects:
             distinctive.append(term)
+    # Only a document a distinctive term reaches can pass the gate, so only those are scored.
+    touched = {position for term in distinctive for position in index.carriers.get(term, ())}
     scores = []
     for position in sorted(touched):
         surface = index.surfaces[position]
