@@ -37,6 +37,9 @@ def write(root: Path, name: str, header: str, payload: bytes) -> str | None:
         ignore = directory / ".gitignore"
         if not ignore.is_file():
             atomic.write_bytes(ignore, IGNORE)
+    except OSError as error:  # the directory itself: every cache file fails alike, say it once
+        return f"headwater: the cache was not written ({CACHE_DIR}: {error.strerror or error})"
+    try:
         atomic.write_bytes(directory / name, header.encode("utf-8") + b"\n" + payload)
     except OSError as error:
         return f"headwater: the cache was not written ({CACHE_DIR}/{name}: {error.strerror or error})"

@@ -57,7 +57,8 @@ def run(invocation) -> Result:
     else:
         report, account = checks(snapshot), []
     if cache is not None:
-        account += [*snapshot.save_parses(), *cache.save(), cache.account]
+        failures = dict.fromkeys([*snapshot.save_parses(), *cache.save()])  # one cause, one line
+        account += [*failures, cache.account]
     palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
     text = render(fmt, report, snapshot, width=layout_width(args.wide), palette=palette)
     return Result(text, tuple(account), status=1 if args.strict and report.live_errors else 0)
