@@ -66,3 +66,23 @@ def test_the_pattern_matcher_answers_every_pattern_and_path(pattern, path):
     assert compiled.matches(path) in (True, False)
     if compiled.is_literal:
         assert compiled.matches(path) == ("/".join(s for s in pattern.split("/") if s) == path)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet=string.printable + "äßéÆøÅ—’_", max_size=200))
+def test_the_route_tokenizer_keeps_lowercase_alphanumeric_runs_once_each(text):
+    from headwater.reads.terms import terms
+
+    found = terms(text)
+    assert len(found) == len(set(found))
+    for term in found:
+        assert len(term) >= 2 and term == term.lower() and all(c.isalnum() for c in term)
+    assert terms(" ".join(found)) == found
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=200))
+def test_the_route_tokenizer_never_raises_on_any_unicode(text):
+    from headwater.reads.terms import terms
+
+    assert all(len(term) >= 2 for term in terms(text))
