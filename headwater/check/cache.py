@@ -1,16 +1,19 @@
-"""The verdict cache: a rule instance whose inputs did not change answers from the last run.
+"""The verdict cache: a section of rules whose inputs did not change answers from the last run.
 
-An instance's key is a digest of everything its verdict depends on: the engine and rule
-versions, the lock digest, the run date for rules that read the clock, and what the rule
-declares it reads (`Reads`): its subject (a document's bytes; an edge's two ends and what its
-target binds; every census row), which document carries each identifier, the claim store, an
-anchor's content revision, the `--change` manifest. A rule whose inputs cannot be stated is
-never cached, nor is a skipped instance. Suppressions apply after the rules, so the cache holds
-raw verdicts.
+One record per subject (a document, an edge, the corpus), under a key of the engine version,
+the lock digest, the layout of its sections (every rule id and version) and a digest of the
+subject: a document's path, kind and bytes; an edge's two ends and what its target binds;
+every census row for the corpus. Inside, each section (`instances.Section`) keeps its
+verdicts under a stamp of what else its rules read: the run date for rules that read the
+clock, which document carries each identifier, the claim store, the `--change` manifest, an
+anchor's content revision, what stands where a document's links land. A stale stamp re-runs
+that section alone. Rules whose inputs cannot be stated are never cached. Suppressions apply
+after the rules, so the cache holds raw verdicts; skips are verdicts of the same inputs and
+are kept with them.
 
-One file, `.headwater/cache/checks`: a header line, then `<key>\\t<findings as JSON>` per line.
-Anything doubtful reads as empty, and a verdict that does not decode is a miss: the cache can
-cost a rerun, never a wrong answer. It is written once, at the end, only when it changed.
+One file, `.headwater/cache/checks`: a header line, then `<key>\\t<record>` per line. Anything
+doubtful reads as empty, and a section that does not decode is a miss: the cache can cost a
+rerun, never a wrong answer. It is written once, at the end, only when it changed.
 """
 
 from __future__ import annotations
@@ -20,51 +23,48 @@ import json
 import os
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from headwater import __version__, cachedir
+from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Instance
+from headwater.check.instances import Judged, Section, Verdict, judge
 from headwater.check.patches import Patch
-from headwater.check.rule import Reads, Rule, Scope
+from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
 
 NAME = "checks"
-HEADER = "headwater check verdicts 1"
+HEADER = "headwater check verdicts 2"
 SEP = "\x1f"
+PART = "\x1e"  # between the sections of a record
+FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
 
 
 class Verdicts:
-    """The cache for one process: read once, consulted per instance, saved once."""
+    """The cache file for one process: read once, consulted per subject, saved once."""
 
     def __init__(self, root: Path, stored: dict[str, str]) -> None:
         self.root = root
         self.stored = stored
         self.kept: dict[str, str] = {}  # what this process used or learned: the next file
-        self.hits = 0
-        self.misses = 0
+        self.changed = False
+        self.hits = 0  # instances that reached a verdict, served from the file
+        self.misses = 0  # instances that reached a verdict, judged again
 
     @classmethod
     def load(cls, root: Path) -> Verdicts:
         return cls(root, _parse(cachedir.read(root, NAME, HEADER)))
 
-    def recall(self, key: str) -> tuple[Finding, ...] | None:
-        raw = self.kept.get(key) or self.stored.get(key)
-        findings = _decode(raw) if raw is not None else None
-        if findings is not None:
-            self.kept[key] = raw
-            self.hits += 1
-        return findings
-
-    def remember(self, key: str, findings: tuple[Finding, ...]) -> None:
-        self.kept[key] = _encode(findings)
-        self.misses += 1
+    def keep(self, key: str, record: str, fresh: bool) -> None:
+        self.kept[key] = record
+        self.changed = self.changed or fresh
 
     def save(self) -> list[str]:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
-        if not self.misses and len(self.kept) == len(self.stored):
-            return []  # every key kept was stored, and every stored key was used
-        payload = "".join(f"{key}\t{raw}\n" for key, raw in sorted(self.kept.items()))
+        if not self.changed and len(self.kept) == len(self.stored):
+            return []  # every record kept was stored as it is, and every stored one was used
+        payload = "".join(f"{key}\t{record}\n" for key, record in sorted(self.kept.items()))
         failure = cachedir.write(self.root, NAME, HEADER, payload.encode("utf-8"))
         return [failure] if failure else []
 
@@ -82,78 +82,125 @@ def _parse(payload: bytes | None) -> dict[str, str]:
         return {}
     stored = {}
     for line in lines[:-1]:
-        key, tab, raw = line.partition("\t")
+        key, tab, record = line.partition("\t")
         if not tab or len(key) != 32:
             return {}  # not a file this engine wrote: all of it is doubtful
-        stored[key] = raw
+        stored[key] = record
     return stored if lines[-1] == "" else {}
 
 
-def _encode(findings: tuple[Finding, ...]) -> str:
-    return json.dumps([[f.rule, f.severity.value, f.path, f.line, f.column, f.message, f.remediation,
-                        f.fixable, f.subject, f.patch.as_data() if f.patch else None] for f in findings],
-                      ensure_ascii=False, separators=(",", ":"))
+def _encode(verdicts: tuple[Verdict, ...]) -> str:
+    """Per rule: 0 (no instance), the skip's reason, or the findings."""
+    return json.dumps([0 if v is None else v if isinstance(v, str) else [_finding(f) for f in v]
+                       for v in verdicts], ensure_ascii=False, separators=(",", ":"))
 
 
-def _decode(raw: str) -> tuple[Finding, ...] | None:
-    if raw == "[]":
-        return ()  # most verdicts: nothing found
+def _finding(f: Finding) -> list:
+    return [f.rule, f.severity.value, f.path, f.line, f.column, f.message, f.remediation, f.fixable,
+            f.subject, f.patch.as_data() if f.patch else None]
+
+
+def _decode(raw: str) -> Judged | None:
     try:
-        return tuple(Finding(rule, Severity(severity), path, line, column, message, remediation, fixable,
-                             subject, patch=Patch.from_data(patch) if patch else None)
-                     for rule, severity, path, line, column, message, remediation, fixable, subject, patch
-                     in json.loads(raw))
-    except (ValueError, TypeError, KeyError):
+        return Judged.of(tuple(_verdict(entry) for entry in json.loads(raw)))
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None
 
 
-class Keys:
-    """The keys of one run's instances; corpus-wide inputs are digested once, on first use."""
+def _verdict(entry: Any) -> Verdict:
+    if type(entry) is int and entry == 0:
+        return None
+    if isinstance(entry, str):
+        return entry
+    if not isinstance(entry, list):
+        raise ValueError("not a verdict")
+    return tuple(Finding(rule, Severity(severity), path, line, column, message, remediation, fixable,
+                         subject, patch=Patch.from_data(patch) if patch else None)
+                 for rule, severity, path, line, column, message, remediation, fixable, subject, patch
+                 in entry)
 
-    def __init__(self, ctx: Context) -> None:
+
+class Records:
+    """One run's verdicts through the cache: each subject's record looked up once, each section
+    re-judged only when its stamp moved. Without a cache every section is judged."""
+
+    def __init__(self, ctx: Context, cache: Verdicts | None, layout: dict[Scope, tuple[Section, ...]]) -> None:
         self.ctx = ctx
-        self.plans: dict[str, tuple[str, tuple[Reads, ...]] | None] = {}
-        self.subjects: dict[int, str] = {}  # by the subject's identity: rules share a document or edge
+        self.cache = cache
+        self.layout = layout
+        self.decoded: dict[str, Judged | None] = {}  # most sections of most subjects read alike
+        self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
 
-    def key(self, instance: Instance) -> str | None:
-        rule = instance.rule
-        plan = self.plans[rule.id] if rule.id in self.plans else self._plan(rule)
-        if plan is None:
-            return None
-        prefix, reads = plan
-        if reads == (Reads.SUBJECT,):  # most rules: two digests side by side, none computed here
-            return prefix + self._subject(instance)
-        return _digest(SEP.join((prefix, *(self._material(each, instance) for each in reads))), 16)
+    def judged(self, kind: Scope, subject: Any) -> list[Judged]:
+        sections = self.layout[kind]
+        if self.cache is None:
+            return [judge(self.ctx, section, subject) for section in sections]
+        key = self._prefix(kind) + self._subject(kind, subject)
+        record = self.cache.stored.get(key)
+        parts = record.split(PART) if record is not None else []
+        if len(parts) != len(sections):
+            parts = [""] * len(sections)
+        out, kept, fresh = [], [], False
+        for section, part in zip(sections, parts, strict=True):
+            judged, part, moved = self._section(section, subject, part)
+            out.append(judged)
+            kept.append(part)
+            fresh = fresh or moved
+        self.cache.keep(key, PART.join(kept), fresh)
+        return out
 
-    def _plan(self, rule: Rule) -> tuple[str, tuple[Reads, ...]] | None:
-        """The part of every key of this rule that does not depend on the instance, and what does."""
-        plan = None
-        if Reads.UNSTATED not in rule.reads:
-            clock = self.ctx.today.isoformat() if rule.reads_clock else ""
-            change = self.change if rule.needs_change or Reads.CHANGE in rule.reads else ""
-            prefix = SEP.join((__version__, self.ctx.snapshot.lock.digest, rule.id, str(rule.version),
-                               clock, change))
-            plan = (_digest(prefix, 8), tuple(r for r in rule.reads if r is not Reads.CHANGE))
-        self.plans[rule.id] = plan
-        return plan
+    def _section(self, section: Section, subject: Any, part: str) -> tuple[Judged, str, bool]:
+        """The section's verdicts, its part of the record, and whether that part is new."""
+        if not section.cached:
+            return judge(self.ctx, section, subject), "", False
+        reads, _, rest = part.partition(FIELD)
+        stamp, _, raw = rest.partition(FIELD)
+        if raw and stamp == self._stamp(section, subject, reads):
+            judged = self.decoded[raw] if raw in self.decoded else self.decoded.setdefault(raw, _decode(raw))
+            if judged is not None and len(judged.verdicts) == len(section.rules):
+                self.cache.hits += judged.verdicts_reached
+                return judged, part, False
+        judged = judge(self.ctx, section, subject)
+        self.cache.misses += judged.verdicts_reached
+        reads = links.reads(subject) if Reads.LINKS in section.model.reads else ""
+        return judged, FIELD.join((reads, self._stamp(section, subject, reads), _encode(judged.verdicts))), True
 
-    def _material(self, reads: Reads, instance: Instance) -> str:
-        if reads is Reads.SUBJECT:
-            return self._subject(instance)
-        if reads is Reads.ANCHOR:
-            return self._anchor(instance.subject)
-        return self.ids if reads is Reads.IDS else self.claims
+    def _stamp(self, section: Section, subject: Any, reads: str) -> str:
+        constant = self.constants.get(id(section))
+        if constant is None:
+            constant = self.constants[id(section)] = self._constant(section)
+        if Reads.ANCHOR in section.model.reads:
+            return _digest(constant + SEP + self._anchor(subject), 8)
+        if Reads.LINKS in section.model.reads:
+            return _digest(constant + SEP + links.material(self.ctx, reads), 8)
+        return constant
 
-    def _subject(self, instance: Instance) -> str:
-        scope, subject = instance.rule.scope, instance.subject
-        if scope is Scope.CORPUS:
-            return self.census
-        known = self.subjects.get(id(subject))
-        if known is None:
-            material = SEP.join((subject.path, subject.digest)) if scope is Scope.DOCUMENT else self._edge(subject)
-            known = self.subjects[id(subject)] = _digest(material, 8)
-        return known
+    def _constant(self, section: Section) -> str:
+        """What every subject's stamp of this section shares this run."""
+        rule = section.model
+        parts = [self.ctx.today.isoformat() if rule.reads_clock else ""]
+        parts.append(self.ids if Reads.IDS in rule.reads else "")
+        parts.append(self.claims if Reads.CLAIMS in rule.reads else "")
+        parts.append(self.change if rule.needs_change or Reads.CHANGE in rule.reads else "")
+        return _digest(SEP.join(parts), 8)
+
+    @cached_property
+    def prefixes(self) -> dict[Scope, str]:
+        """The part of every key of a subject kind that does not depend on the subject."""
+        return {kind: _digest(SEP.join((HEADER, __version__, self.ctx.snapshot.lock.digest, kind.value,
+                                        *(",".join(f"{r.id}@{r.version}" for r in s.rules) for s in sections))), 8)
+                for kind, sections in self.layout.items()}
+
+    def _prefix(self, kind: Scope) -> str:
+        return self.prefixes[kind]
+
+    def _subject(self, kind: Scope, subject: Any) -> str:
+        if kind is Scope.DOCUMENT:
+            return _digest(SEP.join((subject.path, subject.kind, subject.digest)), 8)
+        if kind is Scope.EDGE:
+            return _digest(self._edge(subject), 8)
+        return self.census
 
     def _edge(self, edge: Edge) -> str:
         target, near, far = edge.target, self.ctx.document(edge.source), self.ctx.far(edge)
@@ -183,8 +230,10 @@ class Keys:
     @cached_property
     def claims(self) -> str:
         store = self.ctx.snapshot.root / CLAIMS
-        listing = [os.path.relpath(os.path.join(top, name), store)
-                   for top, _, names in os.walk(store) for name in names]
+        listing = []
+        for top, _, names in os.walk(store):
+            under = os.path.relpath(top, store)
+            listing += [f"{under}/{name}" for name in names]
         return _digest("\n".join(sorted(listing)))
 
     @cached_property

@@ -43,6 +43,17 @@ class Context:
             highest[scheme.name] = max((s for s in used if s is not None), default=0)
         return highest
 
+    @cached_property
+    def standing(self) -> dict[str, bool]:
+        """Whether a file stands at a path outside the census, looked up once a run (`links.stands`)."""
+        return {}
+
+    @cached_property
+    def memo(self) -> dict[str, Any]:
+        """What rules derive alike from the document they judge (its prose runs), by what it is:
+        the latest document's only, since the runner judges one document at a time."""
+        return {}
+
     def document(self, path: str | None) -> Document | None:
         return self.graph.documents.get(path) if path else None
 

@@ -28,20 +28,46 @@ class Coverage:
                 "skips": [{"reason": s.reason, "instances": s.instances} for s in self.skips]}
 
 
-def compute(census: Census, outcomes) -> Coverage:
-    reasons: dict[str, int] = {}
-    checked: set[str] = set()
-    for outcome in outcomes:
-        if outcome.skip is not None:
-            reasons[outcome.skip] = reasons.get(outcome.skip, 0) + 1
-        elif outcome.instance.document is not None:
-            checked.add(outcome.instance.document)
+class Tally:
+    """What coverage reads of a run's instances: how many, how many of each document's were
+    skipped, and why, in the order the instance list (rules in registry order, then subjects)
+    first meets each reason."""
+
+    def __init__(self) -> None:
+        self.instances = 0
+        self.documents: dict[str, list[int]] = {}  # path → [instances, skipped]
+        self.reasons: dict[str, list] = {}  # reason → [instances, (rule position, subject index)]
+
+    def add(self, reached: int, skips: list[tuple[int, str]], document: str | None, index: int) -> None:
+        """`reached` instances of one subject, `skips` as (rule position, reason)."""
+        self.instances += reached
+        if document is not None:
+            counts = self.documents.get(document)
+            if counts is None:
+                counts = self.documents[document] = [0, 0]
+            counts[0] += reached
+            counts[1] += len(skips)
+        for position, reason in skips:
+            entry = self.reasons.get(reason)
+            if entry is None:
+                self.reasons[reason] = [1, (position, index)]
+            else:
+                entry[0] += 1
+                entry[1] = min(entry[1], (position, index))
+
+    def skips(self) -> tuple[SkipCount, ...]:
+        return tuple(SkipCount(reason, n) for reason, (n, _) in sorted(self.reasons.items(), key=lambda i: i[1][1]))
+
+
+def compute(census: Census, tally: Tally) -> Coverage:
     typed = {doc.path for doc in census.documents}
+    checked = {path for path, (reached, skipped) in tally.documents.items() if reached > skipped}
+    skips = tally.skips()
     return Coverage(
         seen=len(census.rows),
         classified=len(typed),
         checked=len(checked & typed),
-        instances=len(outcomes),
-        skipped=sum(reasons.values()),
-        skips=tuple(SkipCount(r, n) for r, n in reasons.items()),
+        instances=tally.instances,
+        skipped=sum(s.instances for s in skips),
+        skips=skips,
     )

@@ -1,4 +1,13 @@
-"""Instances: one per (rule, subject) the taxonomy and the snapshot route a rule to."""
+"""Instances: which rules reach which subjects, and the sections the cache keeps their verdicts in.
+
+A subject is a typed document, a declared relation entry (an edge), or the corpus. Every rule
+is asked about every subject of its scope (`routes`); each (rule, subject) it reaches is one
+instance. A corpus rule judged `by_document` is one instance, judged document by document.
+
+The verdict cache keeps one record per subject. A record holds sections: the rules of one kind
+of subject that read the same inputs (`Reads`, the clock, the change), so a warm run looks up
+one key per document and per edge, and a stale input re-runs only the sections that read it.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +15,104 @@ from dataclasses import dataclass
 from typing import Any
 
 from headwater.check.context import Context
-from headwater.check.rule import Rule, Scope
+from headwater.check.finding import Finding, Hit, Skip
+from headwater.check.rule import Reads, Rule, Scope
+
+NO_CHANGE = ("change-scoped: the prior version is read only from a `--change` manifest, "
+             "and this run carries none")
+
+# A rule's verdict on a subject: its findings; the reason it reached none (a skip); or None
+# when the rule does not route to the subject (no instance).
+Verdict = tuple[Finding, ...] | str | None
 
 
 @dataclass(frozen=True)
-class Instance:
-    rule: Rule
-    subject: Any  # a Document, an Edge, or None for a corpus-scoped rule
-    document: str | None  # the path the instance counts against for coverage
+class Section:
+    """Rules of one subject kind read alike, in registry order, each with its registry position."""
+
+    kind: Scope  # the subjects: DOCUMENT (with the `by_document` corpus rules), EDGE or CORPUS
+    rules: tuple[Rule, ...]
+    positions: tuple[int, ...]
+
+    @property
+    def model(self) -> Rule:
+        return self.rules[0]  # every rule of a section reads what this one reads
+
+    @property
+    def cached(self) -> bool:
+        return Reads.UNSTATED not in self.model.reads
+
+    @property
+    def by_document(self) -> bool:
+        return self.model.by_document
 
 
-def _subjects(ctx: Context, scope: Scope) -> list[tuple[Any, str | None]]:
-    if scope is Scope.DOCUMENT:
+@dataclass(frozen=True)
+class Judged:
+    """One section's verdicts on one subject, with what the runner tallies of them."""
+
+    verdicts: tuple[Verdict, ...]  # one per rule of the section
+    reached: int  # instances: the rules that route to the subject
+    skips: tuple[tuple[int, str], ...]  # (index in the section, reason)
+    found: tuple[tuple[int, tuple[Finding, ...]], ...]  # (index in the section, findings), non-empty
+
+    @classmethod
+    def of(cls, verdicts: tuple[Verdict, ...]) -> Judged:
+        return cls(verdicts, sum(1 for v in verdicts if v is not None),
+                   tuple((i, v) for i, v in enumerate(verdicts) if isinstance(v, str)),
+                   tuple((i, v) for i, v in enumerate(verdicts) if isinstance(v, tuple) and v))
+
+    @property
+    def verdicts_reached(self) -> int:
+        """Instances that reached a verdict: what the cache counts as a hit or a miss."""
+        return self.reached - len(self.skips)
+
+
+def kind_of(rule: Rule) -> Scope:
+    return Scope.DOCUMENT if rule.by_document else rule.scope
+
+
+def sections(rules: tuple[Rule, ...]) -> dict[Scope, tuple[Section, ...]]:
+    """The sections of every subject kind, in the order each section's first rule is registered."""
+    groups: dict[tuple, list[int]] = {}
+    for position, rule in enumerate(rules):
+        if rule.scope is Scope.RUNNER:
+            continue
+        change = rule.needs_change or Reads.CHANGE in rule.reads
+        signature = (kind_of(rule), rule.by_document, frozenset(rule.reads), rule.reads_clock, change)
+        groups.setdefault(signature, []).append(position)
+    out: dict[Scope, list[Section]] = {}
+    for signature, positions in groups.items():
+        out.setdefault(signature[0], []).append(
+            Section(signature[0], tuple(rules[p] for p in positions), tuple(positions)))
+    return {kind: tuple(found) for kind, found in out.items()}
+
+
+def subjects(ctx: Context, kind: Scope) -> list[tuple[Any, str | None]]:
+    """(subject, the document its instances count against): documents by path, edges as declared."""
+    if kind is Scope.DOCUMENT:
         return [(doc, doc.path) for doc in ctx.graph.census.documents]
-    if scope is Scope.EDGE:
+    if kind is Scope.EDGE:
         return [(edge, edge.source) for edge in ctx.graph.edges]
-    if scope is Scope.CORPUS:
-        return [(None, None)]
-    return []  # runner rules have no instance
+    return [(None, None)]
 
 
-def generate(ctx: Context, rules: tuple[Rule, ...]) -> list[Instance]:
-    """In registry order, then subject order (documents by path, edges as declared)."""
-    return [Instance(rule, subject, document)
-            for rule in rules for subject, document in _subjects(ctx, rule.scope)
-            if rule.routes is None or rule.routes(ctx, subject)]
+def stamp(rule: Rule, hit: Hit) -> Finding:
+    return Finding(rule.id, hit.severity or rule.severity, hit.path, hit.line,
+                   hit.column if hit.line > 0 else 0, hit.message, hit.remediation,
+                   hit.patch is not None, hit.subject, patch=hit.patch)
+
+
+def verdict(ctx: Context, rule: Rule, subject: Any) -> Verdict:
+    if rule.routes is not None and not rule.routes(ctx, subject):
+        return None
+    if rule.needs_change and ctx.change is None:
+        return NO_CHANGE
+    found = rule.check(ctx, subject)
+    if isinstance(found, Skip):
+        return found.reason
+    return tuple(stamp(rule, hit) for hit in found)
+
+
+def judge(ctx: Context, section: Section, subject: Any) -> Judged:
+    return Judged.of(tuple(verdict(ctx, rule, subject) for rule in section.rules))

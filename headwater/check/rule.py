@@ -29,6 +29,8 @@ class Reads(Enum):
     CLAIMS = "claims"  # the claim store under `.headwater/ids/`
     ANCHOR = "anchor"  # the content revision of what an edge's anchor matches
     CHANGE = "change"  # the `--change` manifest
+    LINKS = "links"  # per document: what stands at each path its links reach, and who carries each
+    # identifier its link texts name (a rule judged `by_document`)
     UNSTATED = "unstated"  # inputs that cannot be stated cheaply: never cached
 
 
@@ -53,6 +55,8 @@ class Rule:
     reads_clock: bool = False  # the cache (part two) keys these on the run date
     needs_change: bool = False  # change-scoped: skipped with a stated reason without `--change`
     reads: tuple[Reads, ...] = (Reads.UNSTATED,)  # see `Reads`; the clock is `reads_clock`
+    by_document: bool = False  # a corpus rule judged one document at a time: `check(ctx, document)`,
+    # its verdict every document's hits in census order, its cache one part per document
 
     @property
     def name(self) -> str:
@@ -63,11 +67,11 @@ class Rule:
 def rule(id: str, version: int, scope: Scope, severity: Severity, *, short: str, full: str,
          help: str, tags: tuple[str, ...], routes: Callable[..., bool] | None = None,
          patch: bool = False, reads_clock: bool = False, needs_change: bool = False,
-         reads: tuple[Reads, ...] | None = None):
+         reads: tuple[Reads, ...] | None = None, by_document: bool = False):
     """Declare a rule around its check function; `reads` defaults to its scope's `default_reads`."""
 
     def declare(check: Callable[..., Any]) -> Rule:
         return Rule(id, version, scope, severity, short, full, help.strip(), tags, check, routes,
-                    patch, reads_clock, needs_change, reads or default_reads(scope))
+                    patch, reads_clock, needs_change, reads or default_reads(scope), by_document)
 
     return declare

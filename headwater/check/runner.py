@@ -1,10 +1,9 @@
-"""The runner: instantiate every routed rule, record each outcome, judge the runner rules.
+"""The runner: judge every subject's sections, tally the instances, judge the runner rules.
 
-The seams part two fills, in the order a run takes them:
-- `evaluate` is where the cache answers (keyed by the instance's input digests, the lock
-  digest, the rule version, and the run date for rules that read the clock);
-- change-scoped rules are skipped here with a stated reason when the run has no change;
-- suppressions apply to the finished list in `run`, after the rules, so cached verdicts stay raw;
+In the order a run takes them:
+- each subject's record answers from the cache where its inputs did not move (`cache.Records`);
+- change-scoped rules are skipped with a stated reason when the run has no change (`instances`);
+- suppressions apply to the finished list, after the rules, so cached verdicts stay raw;
 - `--fix` reads the patches that ride on findings, after the report is built.
 """
 
@@ -16,24 +15,14 @@ from typing import Any
 
 from headwater.check import coverage as coverage_module
 from headwater.check import suppressions
-from headwater.check.cache import Keys, Verdicts
+from headwater.check.cache import Records, Verdicts
 from headwater.check.context import Context
-from headwater.check.coverage import Coverage
-from headwater.check.finding import Finding, Hit, Severity, Skip
-from headwater.check.instances import Instance, generate
+from headwater.check.coverage import Coverage, Tally
+from headwater.check.finding import Finding, Severity
+from headwater.check.instances import sections, stamp, subjects
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
 from headwater.snapshot import Snapshot
-
-NO_CHANGE = ("change-scoped: the prior version is read only from a `--change` manifest, "
-             "and this run carries none")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    instance: Instance
-    findings: tuple[Finding, ...]
-    skip: str | None  # the reason, when the instance reached no verdict
 
 
 @dataclass(frozen=True)
@@ -52,38 +41,27 @@ class Report:
         return sum(1 for f in self.findings if f.live and f.severity is Severity.ERROR)
 
 
-def stamp(rule: Rule, hit: Hit) -> Finding:
-    return Finding(rule.id, hit.severity or rule.severity, hit.path, hit.line,
-                   hit.column if hit.line > 0 else 0, hit.message, hit.remediation,
-                   hit.patch is not None, hit.subject, patch=hit.patch)
-
-
-def evaluate(ctx: Context, instance: Instance, cache: Verdicts | None = None,
-             keys: Keys | None = None) -> Outcome:
-    rule = instance.rule
-    if rule.needs_change and ctx.change is None:
-        return Outcome(instance, (), NO_CHANGE)
-    key = keys.key(instance) if keys is not None else None
-    cached = cache.recall(key) if key is not None else None
-    if cached is not None:
-        return Outcome(instance, cached, None)
-    verdict = rule.check(ctx, instance.subject)
-    if isinstance(verdict, Skip):
-        return Outcome(instance, (), verdict.reason)  # skips are never cached
-    findings = tuple(stamp(rule, hit) for hit in verdict)
-    if key is not None:
-        cache.remember(key, findings)
-    return Outcome(instance, findings, None)
+SECTIONS = sections(RULES)
 
 
 def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
-    keys = Keys(ctx) if cache is not None else None
-    outcomes = [evaluate(ctx, instance, cache, keys) for instance in generate(ctx, RULES)]
-    findings = [f for outcome in outcomes for f in outcome.findings]
+    records = Records(ctx, cache, SECTIONS)
+    tally = Tally()
+    found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
+    for kind, layout in SECTIONS.items():
+        for index, (subject, document) in enumerate(subjects(ctx, kind)):
+            for section, judged in zip(layout, records.judged(kind, subject), strict=True):
+                for at, findings in judged.found:
+                    found.setdefault(section.positions[at], []).extend(findings)
+                if not section.by_document:  # a rule judged by document is one corpus instance
+                    tally.add(judged.reached, [(section.positions[at], why) for at, why in judged.skips],
+                              document, index)
+    tally.add(sum(1 for rule in RULES if rule.by_document), [], None, 0)
+    findings = [f for position in sorted(found) for f in found[position]]
     for rule in RULES:
         if rule.scope is Scope.RUNNER:
-            findings += [stamp(rule, hit) for hit in rule.check(ctx, outcomes)]
+            findings += [stamp(rule, hit) for hit in rule.check(ctx, tally)]
     findings = suppressions.apply(findings, snapshot.graph.documents, ctx.rule_ids, snapshot.today)
     lock = snapshot.lock
     return Report(
@@ -91,9 +69,8 @@ def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -
         version=lock.version,
         lock=lock.digest.removeprefix("sha256:"),
         clock=snapshot.today,
-        coverage=coverage_module.compute(snapshot.census, outcomes),
+        coverage=coverage_module.compute(snapshot.census, tally),
         rules=RULES,
         findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
         change=change,
     )
-

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from headwater.check.cache import HEADER
+from headwater.check.cache import FIELD, HEADER, PART
 from headwater.check.context import Context
-from headwater.check.instances import generate
-from headwater.check.registry import RULES, rule_ids
+from headwater.check.instances import judge, subjects
+from headwater.check.links import landings
+from headwater.check.registry import rule_ids
 from headwater.check.rule import Reads, Scope
-from headwater.check.runner import evaluate
+from headwater.check.runner import SECTIONS
 from headwater.snapshot import load
 from tests.check.test_fix import tree
 
@@ -65,12 +66,29 @@ def test_a_cold_run_misses_everything_and_a_warm_run_serves_it_all(hw, quickstar
     assert counted(check(hw, quickstart).err) == (misses, 0)
 
 
+def rewrite_verdicts(root: Path, verdicts) -> int:
+    """Replace every cached section's verdicts with `verdicts(stored)`; the number of sections."""
+    head, *lines = cache_file(root).read_text().split("\n")[:-1]  # the separators are line breaks to splitlines
+    written, count = [], 0
+    for line in lines:
+        key, _, record = line.partition("\t")
+        parts = []
+        for part in record.split(PART):
+            if part:
+                reads, stamp, stored = part.split(FIELD)
+                part = FIELD.join((reads, stamp, verdicts(stored)))
+                count += 1
+            parts.append(part)
+        written.append(key + "\t" + PART.join(parts))
+    cache_file(root).write_text("\n".join([head, *written]) + "\n")
+    return count
+
+
 def test_a_warm_run_answers_from_the_file_and_no_cache_reads_nothing(hw, quickstart):
     clean = check(hw, quickstart, "--json").out
-    planted = json.dumps([["facet.required.missing", "error", SPEC, 0, 0, "planted", "planted",
-                           False, "planted", None]])
-    head, *lines = cache_file(quickstart).read_text().splitlines()
-    cache_file(quickstart).write_text("\n".join([head, *(ln.split("\t")[0] + "\t" + planted for ln in lines)]) + "\n")
+    planted = [["facet.required.missing", "error", SPEC, 0, 0, "planted", "planted", False, "planted", None]]
+    assert rewrite_verdicts(quickstart, lambda stored: json.dumps(
+        [planted if isinstance(verdict, list) else verdict for verdict in json.loads(stored)]))
     served = json.loads(check(hw, quickstart, "--json").out)
     assert any(f["message"] == "planted" for f in served["findings"])
     assert check(hw, quickstart, "--json", "--no-cache").out == clean
@@ -94,10 +112,10 @@ def test_an_unreadable_or_foreign_cache_reads_as_empty(hw, quickstart, content):
 
 def test_a_verdict_that_does_not_decode_is_a_miss_not_an_answer(hw, quickstart):
     expected = check(hw, quickstart).out
-    head, *lines = cache_file(quickstart).read_text().splitlines()
-    cache_file(quickstart).write_text("\n".join([head, *(ln.split("\t")[0] + "\t[{" for ln in lines)]) + "\n")
+    everything = counted(check(hw, quickstart).err)[0]
+    assert rewrite_verdicts(quickstart, lambda stored: "[{") > 0
     ran = check(hw, quickstart)
-    assert ran.out == expected and counted(ran.err) == (0, len(lines))
+    assert ran.out == expected and counted(ran.err) == (0, everything)
 
 
 def test_no_cache_neither_reads_nor_writes_the_cache(hw, quickstart):
@@ -134,21 +152,26 @@ def test_an_unchanged_cache_is_not_written_again(hw, quickstart):
 
 
 def reaching(root: Path, today: dt.date, reads) -> int:
-    """How many cached instances that reach a verdict read what `reads(instance)` says they read."""
+    """How many cached instances that reach a verdict read what `reads(section, subject)` says
+    they read; a rule judged by document counts once per document (its part of the verdict)."""
     ctx = Context(load(root, today), rule_ids())
-    return sum(1 for instance in generate(ctx, RULES)
-               if Reads.UNSTATED not in instance.rule.reads and reads(ctx, instance)
-               and evaluate(ctx, instance).skip is None)
+    return sum(judge(ctx, section, subject).verdicts_reached
+               for kind, layout in SECTIONS.items() for subject, _ in subjects(ctx, kind)
+               for section in layout if section.cached and reads(section, subject))
 
 
 def reads_document(path: str):
-    def reads(ctx, instance) -> bool:
-        rule, subject = instance.rule, instance.subject
-        if rule.scope is Scope.DOCUMENT:
+    """Whether a section's verdict on a subject reads the document at `path`: its own record (a
+    document's sections, an edge's two ends, every census row for the corpus), or, for the link
+    rules, a document whose links reach it."""
+    def reads(section, subject) -> bool:
+        if section.by_document:
+            return subject.path == path or any(landed.path == path for _, landed in landings(subject))
+        if section.kind is Scope.DOCUMENT:
             return subject.path == path
-        if rule.scope is Scope.EDGE:
+        if section.kind is Scope.EDGE:
             return path in (subject.source, subject.target.path)
-        return Reads.SUBJECT in rule.reads  # a corpus rule reads every census row
+        return Reads.SUBJECT in section.model.reads  # a corpus rule reads every census row
     return reads
 
 
@@ -167,7 +190,7 @@ def test_a_new_run_date_re_runs_only_the_rules_that_read_the_clock(hw, copy_fixt
     check(hw, root)
     everything = sum(counted(check(hw, root).err))
     later = ("--now", "2027-06-01")
-    expected = reaching(root, dt.date(2027, 6, 1), lambda ctx, instance: instance.rule.reads_clock)
+    expected = reaching(root, dt.date(2027, 6, 1), lambda section, subject: section.model.reads_clock)
     ran = check(hw, root, now=later)
     assert expected > 0 and counted(ran.err) == (everything - expected, expected)
     assert ran.out == check(hw, root, "--no-cache", now=later).out

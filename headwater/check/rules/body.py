@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from urllib.parse import unquote
+from functools import lru_cache
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
+from headwater.check.links import landings, named, stands
 from headwater.check.patches import Patch, ReplaceSpan
-from headwater.check.rule import Scope, rule
+from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.common import ticked
 from headwater.corpus.body import Link
 from headwater.corpus.document import Document
@@ -24,6 +24,7 @@ from headwater.corpus.document import Document
 NOT_PROSE = re.compile(r"(`+)[\s\S]*?\1|\"[^\"]*\"|“[^”]*”|<!--[\s\S]*?-->|<[^>\n]*>|(?<=\])\([^)\s]*\)")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 MARKER = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+[.)][ \t]+)?")
+NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 @dataclass(frozen=True)
@@ -50,52 +51,22 @@ class Run:
             start = end
 
 
-def runs(document: Document) -> list[Run]:
-    def blank(match: re.Match) -> str:
-        return re.sub(r"[^\n]", " ", match.group(0))
+def _blank(match: re.Match) -> str:
+    return NOT_NEWLINE.sub(" ", match.group(0))
 
-    return [Run(p.line, "\n".join(p.lines), NOT_PROSE.sub(blank, "\n".join(p.lines)))
-            for p in document.body.prose]
+
+def runs(ctx: Context, document: Document) -> list[Run]:
+    """The document's prose runs; the voice and language rules judge one document after the
+    other, so the latest document's runs are kept for the second of them."""
+    path, found = ctx.memo.get("runs", (None, None))
+    if path != document.path:
+        found = [Run(p.line, "\n".join(p.lines), NOT_PROSE.sub(_blank, "\n".join(p.lines)))
+                 for p in document.body.prose]
+        ctx.memo["runs"] = (document.path, found)
+    return found
 
 
 # -- links ----------------------------------------------------------------------------------
-
-SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
-
-
-@dataclass(frozen=True)
-class Reach:
-    """Where a relative link lands: a repository path (None when it climbs out) and a fragment."""
-
-    path: str | None
-    fragment: str
-
-
-def reach(doc: Document, href: str) -> Reach | None:
-    """None for what this engine does not resolve: URLs (`scheme:`, `//host`) and empty links."""
-    if not href or SCHEME.match(href) or href.startswith("//"):
-        return None
-    written, _, fragment = href.partition("#")
-    written = unquote(written.partition("?")[0])
-    if not written:
-        return Reach(doc.path, unquote(fragment))
-    base = "" if written.startswith("/") else posixpath.dirname(doc.path)
-    joined = posixpath.normpath(posixpath.join(base, written.lstrip("/")))
-    if joined == ".." or joined.startswith("../"):
-        return Reach(None, unquote(fragment))
-    return Reach("" if joined == "." else joined, unquote(fragment))
-
-
-def _links(ctx: Context) -> Iterator[tuple[Document, Link, Reach]]:
-    for doc in ctx.graph.census.documents:
-        for link in doc.body.links:
-            landed = reach(doc, link.href)
-            if landed is not None:
-                yield doc, link, landed
-
-
-def _stands(ctx: Context, path: str) -> bool:
-    return path in ctx.snapshot.census.by_path or os.path.lexists(ctx.snapshot.root / path)
 
 
 def _at(doc: Document, link: Link, message: str, remediation: str, subject: str) -> Hit:
@@ -119,14 +90,14 @@ Relative links break silently when a file moves. Point the link at the file's cu
 written relative to the linking document, or link to a full URL when the target lives outside
 the repository.
 """,
-      tags=LINK_TAGS)
-def link_path_unresolved(ctx: Context, _subject) -> list[Hit]:
+      tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
+def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
-    for doc, link, landed in _links(ctx):
+    for link, landed in landings(doc):
         if landed.path is None:
             hits.append(_at(doc, link, f"the link `{link.href}` climbs above the repository",
                             "link to a file inside the repository, or write a full URL", link.href))
-        elif not _stands(ctx, landed.path):
+        elif not stands(ctx, landed.path):
             hits.append(_at(doc, link, f"the link `{link.href}` reaches `{landed.path}`, and no file "
                             "stands there", "point the link at the file's current path, or delete it",
                             link.href))
@@ -142,10 +113,10 @@ GitHub gives every heading an anchor: lowercased, punctuation dropped, spaces tu
 and `-1`, `-2`… on repeats. A fragment that matches no heading lands at the top of the page.
 Use the slug of the heading you mean, or drop the fragment.
 """,
-      tags=LINK_TAGS)
-def link_fragment_unresolved(ctx: Context, _subject) -> list[Hit]:
+      tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
+def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
-    for doc, link, landed in _links(ctx):
+    for link, landed in landings(doc):
         row = ctx.snapshot.census.by_path.get(landed.path or "")
         target = row.document if row is not None else None
         if not landed.fragment or target is None or landed.fragment in target.body.slugs:
@@ -168,18 +139,18 @@ A reader trusts `[ACME-DR-0002](…)` to open ACME-DR-0002. When the path leads 
 of the two is wrong: point the link at the document that carries the identifier, or change
 the text.
 """,
-      tags=LINK_TAGS + ("identifier",))
-def link_identifier_mismatch(ctx: Context, _subject) -> list[Hit]:
+      tags=LINK_TAGS + ("identifier",), reads=(Reads.LINKS,), by_document=True)
+def link_identifier_mismatch(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
-    for doc, link, landed in _links(ctx):
-        named = link.text.strip().strip("`")
-        carrier = ctx.graph.ids.get(named)
-        if carrier is None or landed.path is None or landed.path == carrier or not _stands(ctx, landed.path):
+    for link, landed in landings(doc):
+        text = named(link)
+        carrier = ctx.graph.ids.get(text)
+        if carrier is None or landed.path is None or landed.path == carrier or not stands(ctx, landed.path):
             continue
-        hits.append(_at(doc, link, f"the link text `{named}` is the identifier of `{carrier}`, and the "
+        hits.append(_at(doc, link, f"the link text `{text}` is the identifier of `{carrier}`, and the "
                         f"link reaches `{landed.path}`",
                         f"point the link at `{_relative(doc, carrier)}`, or change its text",
-                        f"{named}>{landed.path}"))
+                        f"{text}>{landed.path}"))
     return hits
 
 
@@ -224,7 +195,10 @@ def voice_forbidden_construction(ctx: Context, doc: Document):
     voice, forbidden = _voice(ctx, doc)
     table = [entry for entry in VOICE if entry[0] in forbidden]
     hits = []
-    for run in runs(doc):
+    for run in runs(ctx, doc):
+        # no pattern spans a sentence end (`.!?` then space), so a run none matches has no hit
+        if not any(entry[2].search(run.masked) for entry in table):
+            continue
         for offset, sentence in run.sentences():
             for category, says, pattern, remedy in table:
                 found = pattern.search(sentence)
@@ -240,6 +214,7 @@ def voice_forbidden_construction(ctx: Context, doc: Document):
 # -- retired terms --------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)  # a few terms per regime, compiled once
 def _term_pattern(term: str) -> re.Pattern[str]:
     words = r"\s+".join(re.escape(w) for w in term.split())
     return re.compile(rf"(?<![\w-]){words}(?![\w-])", re.I)
@@ -275,7 +250,7 @@ sentence. Code and quotations are skipped.
 def language_retired_term_used(ctx: Context, doc: Document):
     language, terms = _retired(ctx, doc)
     hits = []
-    for run in runs(doc):
+    for run in runs(ctx, doc):
         for term in terms:
             for found in _term_pattern(term.term).finditer(run.masked):
                 written = run.text[found.start():found.end()]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from headwater.check.context import Context
+from headwater.check.coverage import Tally
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
 from headwater.check.suppressions import directives
@@ -23,20 +24,17 @@ claims the right files and that the kind declares what its documents must carry;
 reasons in the coverage block say why each instance stopped.
 """,
       tags=("coverage",))
-def coverage_document_unchecked(ctx: Context, outcomes) -> list[Hit]:
-    reached: dict[str, list] = {doc.path: [] for doc in ctx.graph.census.documents}
-    for outcome in outcomes:
-        if outcome.instance.document in reached:
-            reached[outcome.instance.document].append(outcome)
+def coverage_document_unchecked(ctx: Context, tally: Tally) -> list[Hit]:
     hits = []
-    for path, mine in reached.items():
-        if not mine:
+    for doc in ctx.graph.census.documents:
+        reached, skipped = tally.documents.get(doc.path, (0, 0))
+        if not reached:
             message = "this document is classified and no check instance reached it"
-        elif all(o.skip is not None for o in mine):
-            message = f"this document is classified and all {len(mine)} of its check instances were skipped"
+        elif skipped == reached:
+            message = f"this document is classified and all {reached} of its check instances were skipped"
         else:
             continue
-        hits.append(Hit(path, 0, 0, message, "check that the shelf claims the right files and that "
+        hits.append(Hit(doc.path, 0, 0, message, "check that the shelf claims the right files and that "
                         "the kind declares what its documents must carry", "coverage"))
     return hits
 
@@ -61,7 +59,7 @@ someone edited the vendored copy: vendor the release again with `headwater taxon
 or move the change into the overlay.
 """,
       tags=("taxonomy",))
-def taxonomy_pin_diverged(ctx: Context, _outcomes) -> list[Hit]:
+def taxonomy_pin_diverged(ctx: Context, _tally) -> list[Hit]:
     declaration = ctx.snapshot.declaration
     if not declaration.digest:
         return []
@@ -91,7 +89,7 @@ reason=false_positive|accepted_deviation note=<text> -->`. Expiry is mandatory. 
 directive, or delete it.
 """,
       tags=("suppression",))
-def suppression_refused(ctx: Context, _outcomes) -> list[Hit]:
+def suppression_refused(ctx: Context, _tally) -> list[Hit]:
     return [Hit(d.path, d.line, d.column, d.problem,
                 "correct the directive (rule id, scope, until date and reason), or delete it", d.rule)
             for doc in ctx.graph.census.documents for d in directives(doc, ctx.rule_ids) if d.problem]

@@ -1,0 +1,96 @@
+"""Where a document's relative links land, and what a verdict on them reads.
+
+The link rules judge one document at a time (`by_document`). Their verdict on a document reads
+the document itself, what stands at each path its links reach (the census row there, or
+whether any file does), and which document carries each identifier its link texts name:
+`reads` lists those paths and texts from the document alone, and `material` states them as
+they are this run, so the cache can tell whether a stored verdict still holds without opening
+the body again.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from headwater.check.context import Context
+from headwater.corpus.body import Link
+from headwater.corpus.document import Document
+
+SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+SEP = "\x1f"
+LIST = "\x1c"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Where a relative link lands: a repository path (None when it climbs out) and a fragment."""
+
+    path: str | None
+    fragment: str
+
+
+def reach(doc: Document, href: str) -> Reach | None:
+    """None for what this engine does not resolve: URLs (`scheme:`, `//host`) and empty links."""
+    if not href or SCHEME.match(href) or href.startswith("//"):
+        return None
+    written, _, fragment = href.partition("#")
+    written = unquote(written.partition("?")[0])
+    if not written:
+        return Reach(doc.path, unquote(fragment))
+    base = "" if written.startswith("/") else posixpath.dirname(doc.path)
+    joined = posixpath.normpath(posixpath.join(base, written.lstrip("/")))
+    if joined == ".." or joined.startswith("../"):
+        return Reach(None, unquote(fragment))
+    return Reach("" if joined == "." else joined, unquote(fragment))
+
+
+def landings(doc: Document) -> list[tuple[Link, Reach]]:
+    """The document's links that this engine resolves, in body order, each with where it lands."""
+    found = []
+    for link in doc.body.links:
+        landed = reach(doc, link.href)
+        if landed is not None:
+            found.append((link, landed))
+    return found
+
+
+def named(link: Link) -> str:
+    """The identifier a link's text may be: the text, trimmed and unticked."""
+    return link.text.strip().strip("`")
+
+
+def stands(ctx: Context, path: str) -> bool:
+    """Whether anything stands at a repository path: a census row, or any file (one lstat a run)."""
+    if path in ctx.snapshot.census.by_path:
+        return True
+    known = ctx.standing.get(path)
+    if known is None:
+        known = ctx.standing[path] = os.path.lexists(ctx.snapshot.root / path)
+    return known
+
+
+def reads(doc: Document) -> str:
+    """The paths the document's links reach and the texts they are written with, from its bytes."""
+    landed = landings(doc)
+    paths = sorted({r.path for _, r in landed if r.path is not None})
+    texts = sorted({named(link) for link, _ in landed} - {""})
+    return SEP.join(paths) + LIST + SEP.join(texts)
+
+
+def material(ctx: Context, read: str) -> str:
+    """What stands at each path `reads` listed, and who carries each text, as this run finds them."""
+    paths, _, texts = read.partition(LIST)
+    by_path, ids = ctx.snapshot.census.by_path, ctx.graph.ids
+    parts = []
+    for path in paths.split(SEP) if paths else ():
+        row = by_path.get(path)
+        if row is None:
+            parts.append("+" if stands(ctx, path) else "-")
+        else:
+            parts.append(row.document.digest if row.document is not None else row.outcome.value)
+    parts += [ids.get(text, "") for text in texts.split(SEP)] if texts else []
+    return SEP.join(parts)
