@@ -128,7 +128,12 @@ class Records:
         self.ctx = ctx
         self.cache = cache
         self.layout = layout
-        self.decoded: dict[str, Judged | None] = {}  # most sections of most subjects read alike
+        # A section stamped alike for every subject (no anchor, no links) holds the same part for
+        # most subjects: each distinct part is judged servable once a run, by the section's identity.
+        self.served: dict[int, dict[str, Judged | None]] = {
+            id(s): {} for sections in layout.values() for s in sections
+            if s.cached and not {Reads.ANCHOR, Reads.LINKS} & s.reads}
+        self.decoded: dict[str, Judged | None] = {}
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
 
@@ -136,43 +141,55 @@ class Records:
         sections = self.layout[kind]
         if self.cache is None:
             return [judge(self.ctx, section, subject) for section in sections]
-        key = self._prefix(kind) + self._subject(kind, subject)
+        key = self.prefixes[kind] + self._subject(kind, subject)
         record = self.cache.stored.get(key)
         parts = record.split(PART) if record is not None else []
         if len(parts) != len(sections):
             parts = [""] * len(sections)
-        out, kept, fresh = [], [], False
+        out, kept, fresh = [], [], record is None
         for section, part in zip(sections, parts, strict=True):
             judged, part, moved = self._section(section, subject, part)
             out.append(judged)
             kept.append(part)
             fresh = fresh or moved
-        self.cache.keep(key, PART.join(kept), fresh)
+        self.cache.keep(key, PART.join(kept) if fresh else record, fresh)
         return out
 
     def _section(self, section: Section, subject: Any, part: str) -> tuple[Judged, str, bool]:
         """The section's verdicts, its part of the record, and whether that part is new."""
-        if not section.cached:
-            return judge(self.ctx, section, subject), "", False
-        reads, _, rest = part.partition(FIELD)
-        stamp, _, raw = rest.partition(FIELD)
-        if raw and stamp == self._stamp(section, subject, reads):
-            judged = self.decoded[raw] if raw in self.decoded else self.decoded.setdefault(raw, _decode(raw))
-            if judged is not None and len(judged.verdicts) == len(section.rules):
-                self.cache.hits += judged.verdicts_reached
-                return judged, part, False
+        alike = self.served.get(id(section))
+        if alike is None:
+            if not section.cached:
+                return judge(self.ctx, section, subject), "", False
+            judged = self._servable(section, subject, part)
+        elif part in alike:
+            judged = alike[part]
+        else:
+            judged = alike[part] = self._servable(section, subject, part)
+        if judged is not None:
+            self.cache.hits += judged.verdicts_reached
+            return judged, part, False
         judged = judge(self.ctx, section, subject)
         self.cache.misses += judged.verdicts_reached
-        reads = links.reads(subject) if Reads.LINKS in section.model.reads else ""
+        reads = links.reads(subject) if Reads.LINKS in section.reads else ""
         return judged, FIELD.join((reads, self._stamp(section, subject, reads), _encode(judged.verdicts))), True
+
+    def _servable(self, section: Section, subject: Any, part: str) -> Judged | None:
+        """The stored verdicts when the part's stamp is this run's and they decode, else None."""
+        reads, _, rest = part.partition(FIELD)
+        stamp, _, raw = rest.partition(FIELD)
+        if not raw or stamp != self._stamp(section, subject, reads):
+            return None
+        judged = self.decoded[raw] if raw in self.decoded else self.decoded.setdefault(raw, _decode(raw))
+        return judged if judged is not None and len(judged.verdicts) == len(section.rules) else None
 
     def _stamp(self, section: Section, subject: Any, reads: str) -> str:
         constant = self.constants.get(id(section))
         if constant is None:
             constant = self.constants[id(section)] = self._constant(section)
-        if Reads.ANCHOR in section.model.reads:
+        if Reads.ANCHOR in section.reads:
             return _digest(constant + SEP + self._anchor(subject), 8)
-        if Reads.LINKS in section.model.reads:
+        if Reads.LINKS in section.reads:
             return _digest(constant + SEP + links.material(self.ctx, reads), 8)
         return constant
 
@@ -191,9 +208,6 @@ class Records:
         return {kind: _digest(SEP.join((HEADER, __version__, self.ctx.snapshot.lock.digest, kind.value,
                                         *(",".join(f"{r.id}@{r.version}" for r in s.rules) for s in sections))), 8)
                 for kind, sections in self.layout.items()}
-
-    def _prefix(self, kind: Scope) -> str:
-        return self.prefixes[kind]
 
     def _subject(self, kind: Scope, subject: Any) -> str:
         if kind is Scope.DOCUMENT:

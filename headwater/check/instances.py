@@ -33,18 +33,16 @@ class Section:
     kind: Scope  # the subjects: DOCUMENT (with the `by_document` corpus rules), EDGE or CORPUS
     rules: tuple[Rule, ...]
     positions: tuple[int, ...]
+    reads: frozenset[Reads]  # what every rule of the section reads (with `model`'s clock and change)
+    by_document: bool
 
     @property
     def model(self) -> Rule:
-        return self.rules[0]  # every rule of a section reads what this one reads
+        return self.rules[0]
 
     @property
     def cached(self) -> bool:
-        return Reads.UNSTATED not in self.model.reads
-
-    @property
-    def by_document(self) -> bool:
-        return self.model.by_document
+        return Reads.UNSTATED not in self.reads
 
 
 @dataclass(frozen=True)
@@ -82,9 +80,9 @@ def sections(rules: tuple[Rule, ...]) -> dict[Scope, tuple[Section, ...]]:
         signature = (kind_of(rule), rule.by_document, frozenset(rule.reads), rule.reads_clock, change)
         groups.setdefault(signature, []).append(position)
     out: dict[Scope, list[Section]] = {}
-    for signature, positions in groups.items():
-        out.setdefault(signature[0], []).append(
-            Section(signature[0], tuple(rules[p] for p in positions), tuple(positions)))
+    for (kind, by_document, reads, _, _), positions in groups.items():
+        out.setdefault(kind, []).append(
+            Section(kind, tuple(rules[p] for p in positions), tuple(positions), reads, by_document))
     return {kind: tuple(found) for kind, found in out.items()}
 
 

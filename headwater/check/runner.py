@@ -51,13 +51,18 @@ def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind, layout in SECTIONS.items():
         for index, (subject, document) in enumerate(subjects(ctx, kind)):
+            reached = skipped = 0
             for section, judged in zip(layout, records.judged(kind, subject), strict=True):
                 for at, findings in judged.found:
                     found.setdefault(section.positions[at], []).extend(findings)
-                if not section.by_document:  # a rule judged by document is one corpus instance
-                    tally.add(judged.reached, [(section.positions[at], why) for at, why in judged.skips],
-                              document, index)
-    tally.add(sum(1 for rule in RULES if rule.by_document), [], None, 0)
+                if section.by_document:
+                    continue  # a rule judged by document is one corpus instance, counted below
+                reached += judged.reached
+                skipped += len(judged.skips)
+                for at, reason in judged.skips:
+                    tally.skip(reason, section.positions[at], index)
+            tally.add(document, reached, skipped)
+    tally.add(None, sum(1 for rule in RULES if rule.by_document), 0)
     findings = [f for position in sorted(found) for f in found[position]]
     for rule in RULES:
         if rule.scope is Scope.RUNNER:
