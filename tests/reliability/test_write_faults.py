@@ -71,3 +71,44 @@ def test_a_read_only_target_refuses_the_far_half_and_takes_back_the_document(qui
     after = tree(quickstart)
     assert {k: v for k, v in after.items() if not k.startswith(".headwater/ids/")} == \
         {k: v for k, v in before.items() if not k.startswith(".headwater/ids/")}
+
+
+def _fix(hw, root):
+    return hw("check", "--fix", "--no-cache", "--now", "2026-11-01", "--root", str(root))
+
+
+def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(copy_fixture, hw, monkeypatch):
+    """Count the writes a batch makes, then fail each one in turn: all or nothing, every time."""
+    import shutil
+
+    pristine = copy_fixture("check-all")
+    writes: list[Path] = []
+    probe = pristine.parent / "probe"
+    shutil.copytree(pristine, probe, symlinks=True)
+    real_write, real_create = atomic.write_bytes, atomic.create_exclusive
+    monkeypatch.setattr(atomic, "write_bytes", lambda p, d: (writes.append(p), real_write(p, d))[1])
+    monkeypatch.setattr(atomic, "create_exclusive", lambda p, d: (writes.append(p), real_create(p, d))[1])
+    assert _fix(hw, probe).status == 0
+    monkeypatch.undo()
+    assert len(writes) >= 3
+    for failing_at in range(1, len(writes) + 1):
+        root = pristine.parent / f"fail-{failing_at}"
+        shutil.copytree(pristine, root, symlinks=True)
+        before = tree(root)
+        calls = []
+
+        def counting(real):
+            def write(path, data):
+                calls.append(path)
+                if len(calls) == failing_at:
+                    full_disk()
+                return real(path, data)
+            return write
+
+        monkeypatch.setattr(atomic, "write_bytes", counting(real_write))
+        monkeypatch.setattr(atomic, "create_exclusive", counting(real_create))
+        ran = _fix(hw, root)
+        monkeypatch.undo()
+        assert ran.status == 1 and ran.out == "", failing_at
+        assert ran.err.count("\n") == 1 and "Traceback" not in ran.err
+        assert tree(root) == before, f"the batch failing at write {failing_at} left a change behind"
