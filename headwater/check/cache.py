@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from headwater import __version__, cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Judged, Section, Verdict, judge
+from headwater.check.instances import Judged, Section, Verdict, judge, subjects
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
@@ -137,11 +138,16 @@ class Records:
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
 
-    def judged(self, kind: Scope, subject: Any) -> list[Judged]:
-        sections = self.layout[kind]
+    def each(self, kind: Scope) -> Iterator[tuple[int, str | None, list[Judged]]]:
+        """(index, the document it counts against, its sections' verdicts) for each subject of a kind."""
+        sections, prefix = self.layout[kind], self.prefixes[kind] if self.cache is not None else ""
+        for index, (subject, document) in enumerate(subjects(self.ctx, kind)):
+            yield index, document, self._judged(kind, sections, prefix, subject)
+
+    def _judged(self, kind: Scope, sections: tuple[Section, ...], prefix: str, subject: Any) -> list[Judged]:
         if self.cache is None:
             return [judge(self.ctx, section, subject) for section in sections]
-        key = self.prefixes[kind] + self._subject(kind, subject)
+        key = prefix + self._subject(kind, subject)
         record = self.cache.stored.get(key)
         parts = record.split(PART) if record is not None else []
         if len(parts) != len(sections):

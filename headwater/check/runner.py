@@ -19,7 +19,7 @@ from headwater.check.cache import Records, Verdicts
 from headwater.check.context import Context
 from headwater.check.coverage import Coverage, Tally
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import sections, stamp, subjects
+from headwater.check.instances import sections, stamp
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
 from headwater.snapshot import Snapshot
@@ -50,9 +50,9 @@ def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind, layout in SECTIONS.items():
-        for index, (subject, document) in enumerate(subjects(ctx, kind)):
+        for index, document, verdicts in records.each(kind):
             reached = skipped = 0
-            for section, judged in zip(layout, records.judged(kind, subject), strict=True):
+            for section, judged in zip(layout, verdicts, strict=True):
                 for at, findings in judged.found:
                     found.setdefault(section.positions[at], []).extend(findings)
                 if section.by_document:
