@@ -30,7 +30,7 @@ from headwater import __version__, cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Judged, Section, Verdict, judge, subjects
+from headwater.check.instances import Judged, Section, Summary, Verdict, judge, subjects
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
@@ -133,33 +133,59 @@ class Records:
         # most subjects: each distinct part is judged servable once a run, by the section's identity.
         self.served: dict[int, dict[str, Judged | None]] = {
             id(s): {} for sections in layout.values() for s in sections
-            if s.cached and not {Reads.ANCHOR, Reads.LINKS} & s.reads}
+            if not s.stamped_per_subject}
         self.decoded: dict[str, Judged | None] = {}
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
 
-    def each(self, kind: Scope) -> Iterator[tuple[int, str | None, list[Judged]]]:
-        """(index, the document it counts against, its sections' verdicts) for each subject of a kind."""
-        sections, prefix = self.layout[kind], self.prefixes[kind] if self.cache is not None else ""
+    def each(self, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
+        """(index, the document it counts against, its sections' summary) for each subject of a kind."""
+        sections = self.layout[kind]
+        alike = sum(1 for section in sections if not section.stamped_per_subject)  # these come first
+        heads: dict[str, tuple[Summary, int] | None] = {}  # most subjects' records open alike
+        prefix = self.prefixes[kind] if self.cache is not None else ""
         for index, (subject, document) in enumerate(subjects(self.ctx, kind)):
-            yield index, document, self._judged(kind, sections, prefix, subject)
+            yield index, document, self._summary(kind, sections, alike, heads, prefix, subject)
 
-    def _judged(self, kind: Scope, sections: tuple[Section, ...], prefix: str, subject: Any) -> list[Judged]:
+    def _summary(self, kind: Scope, sections: tuple[Section, ...], alike: int,
+                 heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Any) -> Summary:
         if self.cache is None:
-            return [judge(self.ctx, section, subject) for section in sections]
+            return Summary.of(sections, [judge(self.ctx, section, subject) for section in sections])
         key = prefix + self._subject(kind, subject)
         record = self.cache.stored.get(key)
         parts = record.split(PART) if record is not None else []
         if len(parts) != len(sections):
             parts = [""] * len(sections)
-        out, kept, fresh = [], [], record is None
+        head = PART.join(parts[:alike])
+        served = heads[head] if head in heads else heads.setdefault(head, self._head(sections[:alike], parts))
+        if served is None:  # a section stamped alike moved: judge section by section
+            judged, kept, fresh = self._parts(sections, subject, parts)
+            fresh = fresh or record is None
+            self.cache.keep(key, PART.join(kept) if fresh else record, fresh)
+            return Summary.of(sections, judged)
+        summary, hits = served
+        self.cache.hits += hits
+        judged, kept, fresh = self._parts(sections[alike:], subject, parts[alike:])
+        self.cache.keep(key, PART.join(parts[:alike] + kept) if fresh else record, fresh)
+        return summary + Summary.of(sections[alike:], judged) if judged else summary
+
+    def _head(self, sections: tuple[Section, ...], parts: list[str]) -> tuple[Summary, int] | None:
+        """The sections stamped alike, served from their parts, with the hits; None if one is stale."""
+        judged = [self._servable(section, None, part) for section, part in zip(sections, parts, strict=False)]
+        if any(one is None for one in judged):
+            return None
+        return Summary.of(sections, judged), sum(one.verdicts_reached for one in judged)
+
+    def _parts(self, sections: tuple[Section, ...], subject: Any,
+               parts: list[str]) -> tuple[list[Judged], list[str], bool]:
+        """Each section's verdicts and part of the record, and whether any part is new."""
+        out, kept, fresh = [], [], False
         for section, part in zip(sections, parts, strict=True):
             judged, part, moved = self._section(section, subject, part)
             out.append(judged)
             kept.append(part)
             fresh = fresh or moved
-        self.cache.keep(key, PART.join(kept) if fresh else record, fresh)
-        return out
+        return out, kept, fresh
 
     def _section(self, section: Section, subject: Any, part: str) -> tuple[Judged, str, bool]:
         """The section's verdicts, its part of the record, and whether that part is new."""
@@ -177,7 +203,7 @@ class Records:
             return judged, part, False
         judged = judge(self.ctx, section, subject)
         self.cache.misses += judged.verdicts_reached
-        reads = links.reads(subject) if Reads.LINKS in section.reads else ""
+        reads = links.reads(subject) if section.reads_links else ""
         return judged, FIELD.join((reads, self._stamp(section, subject, reads), _encode(judged.verdicts))), True
 
     def _servable(self, section: Section, subject: Any, part: str) -> Judged | None:
@@ -193,9 +219,9 @@ class Records:
         constant = self.constants.get(id(section))
         if constant is None:
             constant = self.constants[id(section)] = self._constant(section)
-        if Reads.ANCHOR in section.reads:
+        if section.reads_anchor:
             return _digest(constant + SEP + self._anchor(subject), 8)
-        if Reads.LINKS in section.reads:
+        if section.reads_links:
             return _digest(constant + SEP + links.material(self.ctx, reads), 8)
         return constant
 

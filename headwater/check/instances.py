@@ -12,6 +12,7 @@ one key per document and per edge, and a stale input re-runs only the sections t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from headwater.check.context import Context
@@ -40,9 +41,23 @@ class Section:
     def model(self) -> Rule:
         return self.rules[0]
 
-    @property
+    @cached_property
     def cached(self) -> bool:
         return Reads.UNSTATED not in self.reads
+
+    @cached_property
+    def reads_anchor(self) -> bool:
+        return Reads.ANCHOR in self.reads
+
+    @cached_property
+    def reads_links(self) -> bool:
+        return Reads.LINKS in self.reads
+
+    @cached_property
+    def stamped_per_subject(self) -> bool:
+        """Whether the cache's stamp reads the subject (an anchor's revision, where links land), or
+        is the same for every subject this run; a kind's sections stamped alike come first."""
+        return self.reads_anchor or self.reads_links or not self.cached
 
 
 @dataclass(frozen=True)
@@ -66,12 +81,37 @@ class Judged:
         return self.reached - len(self.skips)
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the runner takes from sections judged on one subject: the instances counted against
+    its document (a rule judged by document is one corpus instance, counted apart), each skip as
+    (reason, rule position), each non-empty list of findings as (rule position, findings)."""
+
+    reached: int
+    skips: tuple[tuple[str, int], ...]
+    found: tuple[tuple[int, tuple[Finding, ...]], ...]
+
+    @classmethod
+    def of(cls, sections: tuple[Section, ...], judged: list[Judged]) -> Summary:
+        reached, skips, found = 0, [], []
+        for section, one in zip(sections, judged, strict=True):
+            found += [(section.positions[at], findings) for at, findings in one.found]
+            if not section.by_document:
+                reached += one.reached
+                skips += [(reason, section.positions[at]) for at, reason in one.skips]
+        return cls(reached, tuple(skips), tuple(found))
+
+    def __add__(self, other: Summary) -> Summary:
+        return Summary(self.reached + other.reached, self.skips + other.skips, self.found + other.found)
+
+
 def kind_of(rule: Rule) -> Scope:
     return Scope.DOCUMENT if rule.by_document else rule.scope
 
 
 def sections(rules: tuple[Rule, ...]) -> dict[Scope, tuple[Section, ...]]:
-    """The sections of every subject kind, in the order each section's first rule is registered."""
+    """The sections of every subject kind: those stamped alike first, each group in the order its
+    first rule is registered (the runner orders findings and skips by rule position, not section)."""
     groups: dict[tuple, list[int]] = {}
     for position, rule in enumerate(rules):
         if rule.scope is Scope.RUNNER:
@@ -83,7 +123,7 @@ def sections(rules: tuple[Rule, ...]) -> dict[Scope, tuple[Section, ...]]:
     for (kind, by_document, reads, _, _), positions in groups.items():
         out.setdefault(kind, []).append(
             Section(kind, tuple(rules[p] for p in positions), tuple(positions), reads, by_document))
-    return {kind: tuple(found) for kind, found in out.items()}
+    return {kind: tuple(sorted(found, key=lambda s: s.stamped_per_subject)) for kind, found in out.items()}
 
 
 def subjects(ctx: Context, kind: Scope) -> list[tuple[Any, str | None]]:

@@ -49,19 +49,13 @@ def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -
     records = Records(ctx, cache, SECTIONS)
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
-    for kind, layout in SECTIONS.items():
-        for index, document, verdicts in records.each(kind):
-            reached = skipped = 0
-            for section, judged in zip(layout, verdicts, strict=True):
-                for at, findings in judged.found:
-                    found.setdefault(section.positions[at], []).extend(findings)
-                if section.by_document:
-                    continue  # a rule judged by document is one corpus instance, counted below
-                reached += judged.reached
-                skipped += len(judged.skips)
-                for at, reason in judged.skips:
-                    tally.skip(reason, section.positions[at], index)
-            tally.add(document, reached, skipped)
+    for kind in SECTIONS:
+        for index, document, summary in records.each(kind):
+            for position, findings in summary.found:
+                found.setdefault(position, []).extend(findings)
+            tally.add(document, summary.reached, len(summary.skips))
+            for reason, position in summary.skips:
+                tally.skip(reason, position, index)
     tally.add(None, sum(1 for rule in RULES if rule.by_document), 0)
     findings = [f for position in sorted(found) for f in found[position]]
     for rule in RULES:
