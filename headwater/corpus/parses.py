@@ -60,6 +60,9 @@ def header() -> str:
     return f"headwater parsed documents {FORMAT} {fingerprint.hexdigest()[:16]}"
 
 
+REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
+
+
 class ParseStore:
     """One run's parses, keyed by content digest; lives as long as the snapshot that made it."""
 
@@ -113,8 +116,12 @@ class ParseStore:
         return parsed
 
     def save(self) -> str | None:
-        """Write what this run holds (entries of files gone since are dropped); None or one stderr line."""
-        if self.use is not CacheUse.WRITE or (self.current == self.known):
+        """Write what this run holds (entries of files gone since are dropped); None or one stderr line.
+
+        A warm cache is rewritten only once enough new parses have gathered: rewriting the whole
+        file costs more than re-parsing a handful of edited documents on the next run."""
+        fresh = self.fronts_parsed + self.bodies_parsed
+        if self.use is not CacheUse.WRITE or fresh == 0 or (self.known and fresh < REWRITE_AFTER):
             return None
         payload = json.dumps(self.current, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         return cachedir.write(self.root, CACHE_FILE, header(), payload.encode("utf-8"))
