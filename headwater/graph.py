@@ -305,7 +305,8 @@ class _Builder:
             matched = tuple(sorted({m for p in key[1] for m in self.tree.matches(p)}))
             anchor = self.anchors[key] = Anchor(kind, key[1], matched)
         if not anchor.matched:
-            return Target(Bound.UNBOUND, text, anchor=anchor, reason=f"`{anchor.text}` matches nothing in the repository")
+            return Target(Bound.UNBOUND, text, anchor=anchor,
+                          reason=f"`{anchor.text}` matches nothing in the repository")
         return Target(Bound.ANCHOR, text, anchor=anchor)
 
 

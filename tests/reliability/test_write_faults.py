@@ -95,9 +95,9 @@ def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(c
         root = pristine.parent / f"fail-{failing_at}"
         shutil.copytree(pristine, root, symlinks=True)
         before = tree(root)
-        calls = []
+        calls: list[Path] = []
 
-        def counting(real):
+        def counting(real, calls=calls, failing_at=failing_at):
             def write(path, data):
                 calls.append(path)
                 if len(calls) == failing_at:
