@@ -36,7 +36,8 @@ def run(invocation) -> Result:
 
 
 def _fold(text: str, width: int, indent: int) -> list[str]:
-    return textwrap.wrap(text, width, initial_indent=" " * indent, subsequent_indent=" " * indent) or [""]
+    return textwrap.wrap(text, width, initial_indent=" " * indent, subsequent_indent=" " * indent,
+                         break_on_hyphens=False, break_long_words=False) or [""]
 
 
 def _row(name: str, text: str, width: int, column: int = 17) -> list[str]:
