@@ -19,9 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.paths import OutsidePath, normalize, relative_to_root
 from headwater.patterns import compile_pattern
 from headwater.yaml.nodes import Map, scalar_text
 
@@ -101,12 +103,23 @@ def _fields(line: str, number: int, where: str) -> tuple[str, ...]:
     if (fields[0], len(fields)) not in shapes or not all(fields[1:]):
         raise Refusal(f"the change manifest `{where}` does not read: line {number} is not an "
                       "`added`, `prior` or `verified` line of TAB-separated fields")
+    try:
+        normalize(fields[1])  # a repository path: never above the root, never absolute
+    except OutsidePath:
+        raise Refusal(f"the change manifest `{where}` names `{fields[1]}` on line {number}, which is "
+                      "outside this repository") from None
     return fields
 
 
 def _read_prior(manifest: Path, name: str, where: str) -> bytes:
+    """A prior copy lives beside the manifest: a name that leaves its folder is refused."""
     try:
-        return (manifest.parent / name).read_bytes()
+        inside = relative_to_root(name, manifest.parent)
+    except OutsidePath:
+        raise Refusal(f"the change manifest `{where}` names the prior copy {name}, which is outside "
+                      "the manifest's folder") from None
+    try:
+        return read_regular(manifest.parent / inside)
     except OSError as error:
         raise Refusal(f"the change manifest `{where}` names the prior copy {name}, which does not "
                       f"read ({error.strerror or error})") from None

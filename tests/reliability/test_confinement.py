@@ -66,3 +66,19 @@ def test_route_reads_no_path_outside_the_root(escape, hw):
 def test_init_refuses_a_corpus_root_outside(tmp_path, hw):
     ran = hw("init", "--corpus", "../x", "--root", str(tmp_path))
     assert ran.status == 1 and not (tmp_path / ".headwater").exists()
+
+
+@pytest.mark.parametrize("line", [
+    "prior\tdocs/decisions/0002-deliver-at-least-once.md\t../../../etc/passwd",
+    "prior\tdocs/decisions/0002-deliver-at-least-once.md\t/etc/passwd",
+    "prior\t../../etc/passwd\tprior/1",
+    "added\t/etc/passwd",
+    "verified\t../outside.md",
+])
+def test_a_change_manifest_never_reaches_outside_the_repository_or_its_own_folder(quickstart, tmp_path, hw, line):
+    manifest = tmp_path / "change" / "manifest"
+    (manifest.parent / "prior").mkdir(parents=True)
+    (manifest.parent / "prior" / "1").write_text("x\n")
+    manifest.write_text(f"headwater change 1\n{line}\n")
+    ran = hw("check", "--change", str(manifest), "--root", str(quickstart))
+    assert ran.status == 1 and ran.out == "" and "outside" in ran.err
