@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
-from headwater.check.patches import AddToList, Create, Patch, SetScalar, replace_value
+from headwater.check.patches import AddToList, Create, Patch, ReplaceSpan, SetScalar, replace_value
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
+from headwater.taxonomy.canonical import scalar
 from headwater.taxonomy.model import Relation
 from headwater.yaml.nodes import Scalar
 
@@ -237,7 +238,7 @@ def _short(revision: str) -> str:
     return revision.removeprefix("sha256:")[:12]
 
 
-@rule("relation.target.suspect", 11, Scope.EDGE, Severity.WARN,
+@rule("relation.target.suspect", 12, Scope.EDGE, Severity.WARN,
       short="What an edge's target holds changed since the edge was verified.",
       full="The edge records the `verified_revision` at which someone checked the target, and "
            "the target's revision today differs (for an anchor, the content digest of what its "
@@ -252,25 +253,60 @@ re-read with `headwater change` and `headwater check --fix --change <manifest>`.
       patch=True, reads=(Reads.SUBJECT, Reads.ANCHOR, Reads.CHANGE))  # the stamp needs the change
 def relation_target_suspect(ctx: Context, edge: Edge):
     recorded = edge.attribute("verified_revision")
-    if recorded is None:
-        return []
     target = edge.target
+    restated = ctx.change is not None and ctx.change.restates_edge(edge.source, target.text, ctx.snapshot)
+    if recorded is None and not restated:
+        return []  # nothing recorded, nothing re-read: no revision to read (it costs a hash)
     if target.bound is Bound.ANCHOR and target.anchor is not None:
         today = ctx.snapshot.tree.revision(target.anchor.matched)
     elif target.bound is Bound.DOCUMENT and ctx.far(edge) is not None:
         today = ctx.far(edge).digest
+    elif recorded is None:
+        return []
     else:
         return Skip("the target binds to nothing, so it has no revision to compare")
+    if recorded is None:
+        return _first_stamp(ctx, edge, today)
     if today == recorded.strip():
         return []
     node = dict(edge.attributes)["verified_revision"]
-    restated = ctx.change is not None and ctx.change.restates_edge(edge.source, target.text, ctx.snapshot)
     return [Hit(edge.source, node.line, node.column,
                 f"{_written(edge)} was verified at {_short(recorded)}, and its target is at "
                 f"{_short(today)} today", f"re-read this document against `{target.text}`; then record "
                 "the re-read with `headwater change` and `headwater check --fix --change <manifest>`",
                 f"{edge.written_as}>{target.text}",
                 patch=_stamp(ctx.document(edge.source), node, recorded.strip(), today) if restated else None)]
+
+
+def _first_stamp(ctx: Context, edge: Edge, today: str) -> list[Hit]:
+    """An unstamped edge the change states a re-read of: record the revision it was read at.
+
+    Only an entry written as a bare value can take the stamp mechanically (it becomes
+    `{to: <value>, verified_revision: <digest>}`); any other shape is left to the author."""
+    doc = ctx.document(edge.source)
+    written = _bare_entry(doc, edge) if doc else None
+    if written is None:
+        return []
+    stamped = f"{{to: {scalar(edge.target.raw)}, verified_revision: {scalar(today)}}}"
+    patch = Patch(doc.path, doc.digest, (ReplaceSpan(edge.line, edge.column, written, stamped),))
+    return [Hit(edge.source, edge.line, edge.column,
+                f"{_written(edge)} carries no `verified_revision`, and this change states a re-read of it",
+                f"record the re-read: write `verified_revision: {_short(today)}…` on the entry, which "
+                "`headwater check --fix --change <manifest>` does", f"{edge.written_as}>{edge.target.text}",
+                severity=Severity.INFO, patch=patch)]
+
+
+def _bare_entry(doc: Document, edge: Edge) -> str | None:
+    """The entry's text as written at its position (plain or quoted), when it is a bare value."""
+    lines = doc.text.split("\n")
+    if not 1 <= edge.line <= len(lines):
+        return None
+    at = lines[edge.line - 1][edge.column - 1:]
+    raw = edge.target.raw
+    for written in (raw, f'"{raw}"', f"'{raw}'"):
+        if at.startswith(written) and not at[len(written):].lstrip().startswith(":"):
+            return written
+    return None
 
 
 def _stamp(doc: Document, node, recorded: str, today: str) -> Patch | None:
