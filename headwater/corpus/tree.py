@@ -10,7 +10,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from headwater.corpus.census import excluded_by
+from headwater.corpus.census import excluded_by, read_regular
 from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
 from headwater.paths import symlink_on_the_way
@@ -52,9 +52,19 @@ class SourceTree:
         lines = []
         for path in sorted(paths):
             full = self.repo / path
-            if full.is_file() and not full.is_symlink():
-                lines.append(f"{path}\t{sha256_hex(full.read_bytes())}\n")
-            elif full.is_dir() and not full.is_symlink():
-                for child in self._listing(path):
-                    lines.append(f"{child}\t{sha256_hex((self.repo / child).read_bytes())}\n")
+            if full.is_dir() and not full.is_symlink():
+                lines += [f"{child}\t{self._content(child)}\n" for child in self._listing(path)]
+            else:
+                lines.append(f"{path}\t{self._content(path)}\n")
         return "sha256:" + sha256_hex("".join(sorted(set(lines))).encode("utf-8"))
+
+    def _content(self, path: str) -> str:
+        """A file's digest, or a symlink's by the text it points at: a link is never followed,
+        so a revision never reads outside the root, and a pipe is never opened."""
+        full = self.repo / path
+        try:
+            if full.is_symlink():
+                return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
+            return sha256_hex(read_regular(full))
+        except OSError:
+            return "unreadable"

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pathspec
 
+from headwater.corpus.census import read_regular
+from headwater.paths import symlink_on_the_way
+
 
 def ignored(root: Path, path: str) -> bool:
     specs = _Specs(root)
@@ -30,8 +33,10 @@ class _Specs:
         self.spec = lru_cache(maxsize=None)(self._read)
 
     def _read(self, directory: str) -> pathspec.GitIgnoreSpec | None:
+        if directory and symlink_on_the_way(directory, self.root):
+            return None  # a directory reached through a symlink is not the repository's
         try:
-            text = (self.root / directory / ".gitignore").read_text(encoding="utf-8")
+            text = read_regular(self.root / directory / ".gitignore").decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         return pathspec.GitIgnoreSpec.from_lines(text.splitlines())

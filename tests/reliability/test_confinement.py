@@ -82,3 +82,27 @@ def test_a_change_manifest_never_reaches_outside_the_repository_or_its_own_folde
     manifest.write_text(f"headwater change 1\n{line}\n")
     ran = hw("check", "--change", str(manifest), "--root", str(quickstart))
     assert ran.status == 1 and ran.out == "" and "outside" in ran.err
+
+
+def test_an_anchor_revision_never_follows_a_symlink_out_of_the_root(quickstart, tmp_path):
+    """A link beside governed code to a pipe outside: followed, the revision would block."""
+    import subprocess
+    import sys
+
+    os.mkfifo(tmp_path / "pipe")
+    os.symlink(tmp_path / "pipe", quickstart / "src" / "queue" / "escape.py")
+    doc = quickstart / "docs/decisions/0002-deliver-at-least-once.md"
+    doc.write_text(doc.read_text().replace("    - src/queue/**\n",
+                                           "    - {to: src/queue, verified_revision: \"sha256:00\"}\n"))
+    ran = subprocess.run([sys.executable, "-m", "headwater", "check", "--no-cache", "--root", str(quickstart)],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0 and "relation.target.suspect" in ran.stdout
+
+
+def test_route_reads_no_gitignore_through_a_symlinked_directory(quickstart, tmp_path, hw):
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "outside").mkdir()
+    os.symlink(tmp_path / "pipe", tmp_path / "outside" / ".gitignore")
+    os.symlink(tmp_path / "outside", quickstart / "src" / "linked")
+    ran = hw("route", "change src/linked/x.py and src/other/.gitignore", "--root", str(quickstart))
+    assert ran.status == 0
