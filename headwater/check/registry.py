@@ -10,7 +10,3 @@ RULES: tuple[Rule, ...] = shape.RULES + graph.RULES + body.RULES + change.RULES 
 
 def rule_ids() -> frozenset[str]:
     return frozenset(r.id for r in RULES)
-
-
-def rule_named(rule_id: str) -> Rule | None:
-    return next((r for r in RULES if r.id == rule_id), None)

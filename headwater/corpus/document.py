@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from headwater.corpus.body import Body, parse
-from headwater.yaml.nodes import Map, Node, Scalar, scalar_text
+from headwater.yaml.nodes import Map, Node, scalar_text
 
 if TYPE_CHECKING:
     from headwater.corpus.parses import ParseStore
@@ -56,7 +56,3 @@ class Document:
         if self.parses is not None:
             return self.parses.body(self.digest, self.body_text, self.body_line)
         return parse(self.body_text, self.body_line)
-
-    def line_of(self, key: str) -> tuple[int, int]:
-        found = self.front.key(key)
-        return (found.line, found.column) if isinstance(found, Scalar) else (0, 0)

@@ -29,9 +29,6 @@ class Surfaces:
     def points(self, term: str) -> int:
         return self.scored.get(term, 0)
 
-    def carries(self, term: str) -> bool:
-        return term in self.scored
-
 
 @dataclass(frozen=True)
 class Score:
