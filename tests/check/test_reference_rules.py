@@ -104,3 +104,10 @@ def test_an_obligation_discharged_and_declared_a_gap_has_two_dispositions(copy_f
     assert main(["taxonomy", "resolve", "--root", str(root)]) == 0
     [finding] = findings(root, "obligation.disposition.not_one")
     assert "2 dispositions" in finding.message and finding.path == ".headwater/taxonomy.lock" and finding.line > 0
+
+
+def test_a_claim_rewritten_to_a_wrong_path_is_stale_on_a_warm_cache(copy_fixture, hw):
+    root = copy_fixture("rules/identifier.claim.stale/pass")
+    assert "identifier.claim.stale" not in hw("check", "--now", "2026-11-01", "--root", str(root)).out
+    (root / ".headwater/ids/decision_id/ACME-DR-0001").write_text("docs/decisions/0009-elsewhere.md\n")
+    assert "identifier.claim.stale" in hw("check", "--now", "2026-11-01", "--root", str(root)).out

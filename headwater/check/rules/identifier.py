@@ -44,7 +44,7 @@ rename, write the document's new path into its claim file. A claim with no claim
 hold the path of the document that was minted with it.
 """,
       tags=("graph", "identifier"),
-      reads=(Reads.SUBJECT, Reads.IDS, Reads.CLAIMS))
+      reads=(Reads.UNSTATED,))  # it reads what each claim file holds, which no cache key states
 def identifier_claim_stale(ctx: Context, _subject):
     hits = []
     for scheme, identifier, claim in _claims(ctx):
