@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from headwater.taxonomy.model import Taxonomy
+
 # (section, member) → why a declaration's member is read and nothing follows from it here.
 READ_ONLY_MEMBERS: dict[tuple[str, str], str] = {
     ("facets", "severity"): "the reference states no rule that reads it; findings keep their rule's severity",
@@ -87,8 +89,6 @@ def inert(tree: Any) -> list[Inert]:
 def _unserved(tree: dict) -> list[Inert]:
     """A purpose no concrete kind serves is read and routes nowhere (a bundle may declare a purpose
     for a kind another bundle brings, and the reference resolves it alone)."""
-    from headwater.taxonomy.model import Taxonomy
-
     tax = Taxonomy(tree)
     served = {tax.purpose_of(k) for k in tax.concrete_kinds}
     return [Inert(f"purposes.{name}", "no concrete kind serves it, so routing never answers with it")

@@ -111,3 +111,18 @@ def test_a_claim_rewritten_to_a_wrong_path_is_stale_on_a_warm_cache(copy_fixture
     assert "identifier.claim.stale" not in hw("check", "--now", "2026-11-01", "--root", str(root)).out
     (root / ".headwater/ids/decision_id/ACME-DR-0001").write_text("docs/decisions/0009-elsewhere.md\n")
     assert "identifier.claim.stale" in hw("check", "--now", "2026-11-01", "--root", str(root)).out
+
+
+def test_fix_writes_the_contraction_out_and_the_american_spelling(copy_fixture, hw):
+    root = copy_fixture("rules/language.controlled.not_met/fail")
+    ran = hw("check", "--fix", "--now", "2026-11-01", "--root", str(root))
+    assert ran.status == 0 and "fixed docs/decisions/0001-base.md (2 patches)" in ran.err
+    assert "The check does not stop; the color of a finding" in (root / DOC).read_text(encoding="utf-8")
+
+
+def test_a_local_path_in_front_matter_of_an_adopter_page_is_instructed(copy_fixture):
+    root = copy_fixture("rules/surface.local_path.instructed/pass")
+    text = (root / DOC).read_text(encoding="utf-8")
+    (root / DOC).write_text(text.replace("title: A record", "title: A record\nsetup: ./tools/dev/setup.sh", 1))
+    [finding] = findings(root, "surface.local_path.instructed")
+    assert "`./tools/dev/setup.sh`" in finding.message and finding.line > 0
