@@ -8,6 +8,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
 from headwater.check.rule import Reads, Scope, rule
+from headwater.check.rules.common import at
 from headwater.check.rules.graph import NOT_A_DOCUMENT, _at_edge
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
@@ -70,7 +71,8 @@ def relation_participation_overdue(ctx: Context, doc: Document):
         if late <= 0 or _participates(ctx, doc, expectation):
             continue
         toward = f" toward a `{expectation.to_kind}`" if expectation.to_kind else ""
-        hits.append(Hit(doc.path, 0, 0, f"`{expectation.id}`: {(ctx.today - origin).days} days since "
+        line, column = at(doc.value(ctx.taxonomy.facet_for_role(expectation.since)))
+        hits.append(Hit(doc.path, line, column, f"`{expectation.id}`: {(ctx.today - origin).days} days since "
                         f"{origin.isoformat()} and no `{expectation.relation}`{toward}, which the kind "
                         f"expects within {expectation.within}: {expectation.rationale}",
                         f"add a `{expectation.relation}` relation{toward}, or move the document out of "
