@@ -82,9 +82,18 @@ def test_a_hard_break_keeps_its_line_under_one_line_per_block(copy_fixture):
 
 def test_console_output_is_not_a_command_and_a_prompted_line_is(copy_fixture):
     root = copy_fixture("rules/surface.command.undeclared/pass")
-    _append(root, DOC, "```console\n$ FOO=1 sudo make install\nmake: nothing to do\n```")
+    _append(root, DOC, "```console\n$ FOO=1 make install\nmake: nothing to do\n```")
     [finding] = findings(root, "surface.command.undeclared")
     assert "`make`" in finding.message
+
+
+def test_a_shell_block_is_read_past_quotes_reserved_words_continuations_and_here_documents(copy_fixture):
+    root = copy_fixture("rules/surface.command.undeclared/pass")
+    _append(root, DOC, "```sh\nif headwater check; then git commit -m 'a | b && c'; fi\n"
+                       "headwater check \\\n  --strict && ./bin/deploy 2>&1 | tee log\n"
+                       "cat <<EOF\nrm -rf everything\nEOF\n```")
+    found = sorted(f.message.split("`")[1] for f in findings(root, "surface.command.undeclared"))
+    assert found == ["cat", "deploy", "tee"]
 
 
 def test_a_claim_empty_of_a_claimant_is_stale(copy_fixture):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
@@ -14,8 +13,8 @@ from headwater.patterns import compile_pattern
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 SHELLS = ("sh", "shell", "bash", "console")
-TOKEN_EDGE = "`'\"()[]{}<>,;:"
-SEPARATORS = re.compile(r"&&|\|\||[;|]")
+TOKEN_EDGE = "`'\"()[]{}<>,;:="
+CODE_TOKEN = re.compile(r"[^\s`'\"()=,;]+")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
@@ -45,20 +44,24 @@ def _front_scalars(node: Node | None) -> list[Scalar]:
 @rule("surface.local_path.instructed", 1, Scope.DOCUMENT, Severity.ERROR,
       short="An adopter page instructs a path that exists only in this repository.",
       full="The document is one of `surface.adopter_documents`, and a code span, a code block "
-           "or a front-matter value names a path under one of `surface.local_roots`, which an "
-           "adopter's checkout does not have.",
+           "or a front-matter value that is one path names a path under one of "
+           "`surface.local_roots` (or `./` and one), which an adopter's checkout does not have. "
+           "A path in a sentence is a mention, not an instruction, and is not read.",
       help="""
 An adopter follows the page in their own repository, where this repository's local tooling
 does not exist. Name what the adopter runs or has instead (a released command, a path in
-their tree), or move the instruction to a page for this repository's maintainers.
+their tree), or move the instruction to a page for this repository's maintainers. A passage
+that cites this repository's own way of doing a thing is marked with a suppression directive,
+`reason=accepted_deviation`.
 """,
       tags=("surface",),
       routes=lambda ctx, doc: bool(_roots(ctx)) and _adopter_page(ctx, doc))
 def surface_local_path_instructed(ctx: Context, doc: Document):
     roots = _roots(ctx)
-    places = [(c.line + c.text.count("\n", 0, m.start()), c.text[m.start():m.end()])
-              for c in doc.body.code for m in re.finditer(r"\S+", c.text)]
-    places += [(s.line, token) for s in _front_scalars(doc.front) for token in s.text.split()]
+    places = [(c.line + c.text.count("\n", 0, m.start()), m.group(0))
+              for c in doc.body.code if not c.text.lstrip().startswith("<") for m in CODE_TOKEN.finditer(c.text)]
+    # a front-matter value counts only when it is one path and nothing else (a mention is not an instruction)
+    places += [(s.line, s.text.strip()) for s in _front_scalars(doc.front) if len(s.text.split()) == 1]
     seen, hits = set(), []
     for line, token in places:
         bare = token.strip(TOKEN_EDGE)
@@ -71,43 +74,80 @@ def surface_local_path_instructed(ctx: Context, doc: Document):
     return hits
 
 
-def _programs(block: str, console: bool) -> list[tuple[int, str]]:
-    """(line offset, first word) of each command a shell block runs."""
-    found, continued = [], False
-    for offset, raw in enumerate(block.splitlines()):
-        line = raw.strip()
-        joined, continued = continued, line.endswith("\\")
-        if joined or not line or line.startswith("#"):
+RESERVED = ("if", "then", "else", "elif", "while", "until", "do", "!", "{", "}", "time")
+NOT_A_PROGRAM = ("for", "case", "fi", "done", "esac")  # a segment opening so runs no program
+HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)")
+
+
+def _segments(command: str) -> list[str]:
+    """The parts of one command between `|`, `||`, `&&`, `&` and `;` outside quotes."""
+    parts, current, quote, index = [], [], None, 0
+    while index < len(command):
+        char = command[index]
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "|;" or (char == "&" and ">" not in command[index - 1:index] + command[index + 1:index + 2]):
+            parts.append("".join(current))
+            current = []
+            index += 2 if command[index + 1:index + 2] == char else 1
             continue
-        if console:
-            if not line.startswith(("$ ", "# ")):
+        current.append(char)
+        index += 1
+    return parts + ["".join(current)]
+
+
+def _program(segment: str) -> str | None:
+    words = segment.split()
+    if words and words[0] in NOT_A_PROGRAM:
+        return None
+    words = [w for w in words if not ASSIGNMENT.match(w)]
+    while words and words[0] in RESERVED:
+        words = words[1:]
+    return words[0].strip("'\"").split("/")[-1] if words else None
+
+
+def _commands(block: str, console: bool) -> list[tuple[int, str]]:
+    """(line offset, command) for each command of a shell block, continued lines joined."""
+    found, joined, start, heredoc = [], "", 0, None
+    for offset, raw in enumerate(block.splitlines()):
+        if heredoc is not None:
+            heredoc = None if raw.strip() == heredoc else heredoc
+            continue
+        line = raw.strip()
+        if not joined:
+            prompted = line.startswith("$ ")
+            if console and not prompted:
                 continue  # output, not a command
-            line = line[2:]
-        for command in SEPARATORS.split(line):
-            try:
-                words = shlex.split(command, comments=True)
-            except ValueError:
-                words = command.split()
-            words = [w for w in words if not ASSIGNMENT.match(w)]
-            if words and words[0] not in ("sudo", "env"):
-                found.append((offset, words[0]))
-            elif len(words) > 1:
-                found.append((offset, words[1]))
-    return found
+            line, start = line[2:] if prompted else line, offset
+            if not line or line.startswith("#"):
+                continue
+        if line.endswith("\\"):
+            joined += line[:-1] + " "
+            continue
+        command, joined = joined + line, ""
+        found.append((start, command))
+        marker = HEREDOC.search(command)
+        heredoc = marker.group(1) if marker else None
+    return found + ([(start, joined)] if joined else [])
 
 
 @rule("surface.command.undeclared", 1, Scope.DOCUMENT, Severity.ERROR,
       short="An adopter page tells the reader to run a program the surface does not declare.",
       full="A shell block (`sh`, `shell`, `bash` or `console`) on one of "
            "`surface.adopter_documents` runs a program whose name is not in `surface.commands`. "
-           "In a `console` block only lines opening with a `$ ` prompt are commands.",
+           "Each command's first word is read, and the first after every `|`, `||`, `&&`, `&` "
+           "and `;` outside quotes, past assignments and shell reserved words; a `$ ` prompt is "
+           "dropped, a `console` block's unprompted lines are output, and a here-document's body "
+           "is skipped. A surface that declares no `commands` generates no instance.",
       help="""
 Everything an adopter is told to run is part of the surface they must install. Add the
 program to `surface.commands` (and, if it is not this project's, to `prerequisites`), or
 rewrite the step with a command the surface declares.
 """,
       tags=("surface",),
-      routes=lambda ctx, doc: _adopter_page(ctx, doc))
+      routes=lambda ctx, doc: bool(ctx.taxonomy.surface.commands) and _adopter_page(ctx, doc))
 def surface_command_undeclared(ctx: Context, doc: Document):
     declared = set(ctx.taxonomy.surface.commands)
     hits = []
@@ -115,8 +155,10 @@ def surface_command_undeclared(ctx: Context, doc: Document):
         language = block.info.split()[0] if block.info else ""
         if block.kind != "fence" or language not in SHELLS:
             continue
-        for offset, program in _programs(block.text, language == "console"):
-            if program.split("/")[-1] not in declared:
+        for offset, command in _commands(block.text, language == "console"):
+            for program in filter(None, map(_program, _segments(command))):
+                if program in declared:
+                    continue
                 hits.append(Hit(doc.path, block.line + offset, 1, f"this shell block runs `{program}`, "
                                 "which `surface.commands` does not declare",
                                 f"add `{program}` to `surface.commands`, or use a declared command", program))
