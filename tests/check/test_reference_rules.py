@@ -135,3 +135,23 @@ def test_a_local_path_in_front_matter_of_an_adopter_page_is_instructed(copy_fixt
     (root / DOC).write_text(text.replace("title: A record", "title: A record\nsetup: ./tools/dev/setup.sh", 1))
     [finding] = findings(root, "surface.local_path.instructed")
     assert "`./tools/dev/setup.sh`" in finding.message and finding.line > 0
+
+
+def test_a_controlled_profile_this_engine_has_no_rules_for_skips_and_names_it(copy_fixture):
+    root = copy_fixture("rules/language.controlled.not_met/fail")
+    overlay = root / ".headwater/overlay.yml"
+    overlay.write_text(overlay.read_text().replace("profile: house", "profile: aerospace"))
+    from headwater.cli.main import main
+
+    assert main(["taxonomy", "resolve", "--root", str(root)]) == 0
+    report = run(load(root, NOW))
+    assert [f for f in report.findings if f.rule == "language.controlled.not_met"] == []
+    assert "`default` declares ASD-STE100, profile aerospace, and this engine has no rules for it" in [
+        skip.reason for skip in report.coverage.skips]
+
+
+def test_a_pipe_table_is_cells_not_a_long_sentence(copy_fixture):
+    root = copy_fixture("rules/language.controlled.not_met/pass")
+    row = "| " + " | ".join(["cell"] * 30) + " |"
+    _append(root, DOC, row + "\n" + row)
+    assert findings(root, "language.controlled.not_met") == []

@@ -6,7 +6,7 @@ import os
 import re
 
 from headwater.check.context import Context
-from headwater.check.finding import Hit, Severity
+from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, ReplaceSpan
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.body import runs
@@ -17,6 +17,8 @@ from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 
 UNCONTROLLED = ("", "none")
+# The (controlled language, profile) pairs this engine has rules for; any other skips, naming it.
+PROFILES = (("asd-ste100", None), ("asd-ste100", "house"), ("ste-house", None), ("ste-strict", None))
 MAX_WORDS = 25  # the descriptive-writing limit of the ASD-STE100 family
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 LETTERS = re.compile(r"(?<![\w'’-])[A-Za-z][a-z]+(?![\w'’-])")
@@ -77,8 +79,9 @@ def _spelling(doc: Document, written: str, line: int, column: int) -> Hit | None
 
 @rule("language.controlled.not_met", 1, Scope.DOCUMENT, Severity.WARN,
       short="The prose breaks the controlled language its regime names.",
-      full="A language regime with `controlled` set (any profile but `none`) holds prose to a "
-           f"controlled language: sentences of at most {MAX_WORDS} words and no semicolons "
+      full="A language regime with `controlled: ASD-STE100` (profile `house` or none), "
+           "`ste-house` or `ste-strict` holds prose to a controlled language (another profile "
+           f"skips, naming it): sentences of at most {MAX_WORDS} words and no semicolons "
            "(warnings: shortening needs judgement), no contractions and, under an `en-US` tag, "
            "en-US spelling (errors, fixed when the correction is unambiguous).",
       help=f"""
@@ -93,9 +96,16 @@ a kept English word list; a word it lacks is judged only when its American respe
       patch=True)
 def language_controlled_not_met(ctx: Context, doc: Document):
     profile = _controlled(ctx, doc)
-    spelled = str(_regime(ctx, doc)[1].get("tag") or "") in TAGS
+    name, regime = _regime(ctx, doc)
+    house = regime.get("profile")
+    if (profile.lower(), str(house) if house else None) not in PROFILES:
+        declared = f"{profile}, profile {house}" if house else profile
+        return Skip(f"`{name}` declares {declared}, and this engine has no rules for it")
+    spelled = str(regime.get("tag") or "") in TAGS
     hits = []
     for run in runs(ctx, doc):
+        if all(line.lstrip().startswith("|") for line in run.text.splitlines()):
+            continue  # a table written as pipes: cells, not sentences
         for offset, sentence in run.sentences():
             words = len(WORD.findall(sentence))
             if words > MAX_WORDS:
