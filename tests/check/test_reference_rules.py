@@ -155,3 +155,12 @@ def test_a_pipe_table_is_cells_not_a_long_sentence(copy_fixture):
     row = "| " + " | ".join(["cell"] * 30) + " |"
     _append(root, DOC, row + "\n" + row)
     assert findings(root, "language.controlled.not_met") == []
+
+
+def test_the_summary_is_held_to_the_controlled_language_without_a_patch(copy_fixture):
+    root = copy_fixture("rules/language.controlled.not_met/pass")
+    text = (root / DOC).read_text(encoding="utf-8")
+    (root / DOC).write_text(text.replace('summary: "One sentence a reader learns here."',
+                                         'summary: "It doesn\'t change behaviour."'), encoding="utf-8")
+    found = sorted((f.line, f.message, f.fixable) for f in findings(root, "language.controlled.not_met"))
+    assert [(m.split(":")[0], fixable) for _, m, fixable in found] == [("the `summary` facet", False)] * 2

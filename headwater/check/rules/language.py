@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, ReplaceSpan
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.body import runs
+from headwater.check.rules.body import NOT_PROSE, Run, _blank, runs
 from headwater.check.rules.common import lock_hit
 from headwater.check.spelling import TAGS, american
 from headwater.corpus.document import Document
@@ -102,28 +103,45 @@ def language_controlled_not_met(ctx: Context, doc: Document):
         declared = f"{profile}, profile {house}" if house else profile
         return Skip(f"`{name}` declares {declared}, and this engine has no rules for it")
     spelled = str(regime.get("tag") or "") in TAGS
-    hits = []
-    for run in runs(ctx, doc):
-        if all(line.lstrip().startswith("|") for line in run.text.splitlines()):
-            continue  # a table written as pipes: cells, not sentences
-        for offset, sentence in run.sentences():
-            words = len(WORD.findall(sentence))
-            if words > MAX_WORDS:
-                line, column = run.position(offset)
-                hits.append(Hit(doc.path, line, column, f"this sentence has {words} words, and the "
-                                f"controlled language `{profile}` allows {MAX_WORDS}",
-                                "split it into sentences that each carry one statement", "length"))
-            if ";" in sentence:
-                line, column = run.position(offset + sentence.index(";"))
-                hits.append(Hit(doc.path, line, column, f"a semicolon joins two statements, which the "
-                                f"controlled language `{profile}` writes as two sentences",
-                                "end the first statement with a full stop", "semicolon"))
-        for found in CONTRACTION.finditer(run.masked):
-            line, column = run.position(found.start())
-            hits.append(_contraction(doc, run.text[found.start():found.end()], found.group(2), line, column))
-        for found in LETTERS.finditer(run.masked) if spelled else ():
-            line, column = run.position(found.start())
-            hits.append(_spelling(doc, found.group(0), line, column))
+    hits = [h for run in runs(ctx, doc) for h in _judged(doc, run, profile, spelled)]
+    return hits + _scent(ctx, doc, profile, spelled)
+
+
+def _scent(ctx: Context, doc: Document, profile: str, spelled: bool) -> list[Hit]:
+    """The facet in the `scent` role is prose a reader meets first; its findings point at the value
+    and carry no patch (nothing here rewrites a front-matter value mid-sentence)."""
+    facet = ctx.taxonomy.facet_for_role("scent")
+    node, text = doc.value(facet), doc.text_of(facet)
+    if node is None or not text:
+        return []
+    run = Run(node.line, text, NOT_PROSE.sub(_blank, text))
+    return [replace(h, line=node.line, column=node.column, patch=None,
+                    message=f"the `{facet}` facet: {h.message}", remediation=f"{h.remediation}, by hand")
+            for h in _judged(doc, run, profile, spelled)]
+
+
+def _judged(doc: Document, run: Run, profile: str, spelled: bool) -> list[Hit]:
+    if all(line.lstrip().startswith("|") for line in run.text.splitlines()):
+        return []  # a table written as pipes: cells, not sentences
+    hits: list[Hit | None] = []
+    for offset, sentence in run.sentences():
+        words = len(WORD.findall(sentence))
+        if words > MAX_WORDS:
+            line, column = run.position(offset)
+            hits.append(Hit(doc.path, line, column, f"this sentence has {words} words, and the "
+                            f"controlled language `{profile}` allows {MAX_WORDS}",
+                            "split it into sentences that each carry one statement", "length"))
+        if ";" in sentence:
+            line, column = run.position(offset + sentence.index(";"))
+            hits.append(Hit(doc.path, line, column, f"a semicolon joins two statements, which the "
+                            f"controlled language `{profile}` writes as two sentences",
+                            "end the first statement with a full stop", "semicolon"))
+    for found in CONTRACTION.finditer(run.masked):
+        line, column = run.position(found.start())
+        hits.append(_contraction(doc, run.text[found.start():found.end()], found.group(2), line, column))
+    for found in LETTERS.finditer(run.masked) if spelled else ():
+        line, column = run.position(found.start())
+        hits.append(_spelling(doc, found.group(0), line, column))
     return [h for h in hits if h is not None]
 
 
