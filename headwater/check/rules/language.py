@@ -90,7 +90,8 @@ A controlled language keeps prose short and literal so readers (and translators)
 meaning from it. Split a sentence past {MAX_WORDS} words, replace a semicolon with a full
 stop, write contractions out (`does not`), and use en-US spelling (`behavior`). Spelling reads
 a kept English word list; a word it lacks is judged only when its American respelling is known.
-`headwater check --fix` writes the unambiguous corrections.
+`headwater check --fix` writes the unambiguous corrections in the body; the summary (the facet in
+the `scent` role) is held to the same rules and corrected by hand.
 """,
       tags=("body", "language"),
       routes=lambda ctx, doc: _controlled(ctx, doc) is not None,
