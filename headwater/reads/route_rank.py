@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from headwater.corpus.document import Document
 from headwater.reads.route_index import FIELDS, RouteIndex
 
-WEIGHTS = {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.1}
+WEIGHTS = {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05}
 K1 = 1.6
 B = 0.75
-CONFIDENT = 0.30  # the least confidence at which a task is answered
+CONFIDENT = 0.18  # the least confidence at which a task is answered
 FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
+UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class Scorer:
                 fields.setdefault(position, []).append((stem, where))
         if not scores:
             return Ranking((), 0.0, ())
-        mass = sum(self.idf.get(stem, self.max_idf) for stem in stems)
+        mass = sum(self.idf.get(stem, self.max_idf * UNSEEN) for stem in stems)
         confidence = max(scores.values()) / mass if mass else 0.0
         entries = self.index.entries
         hits = [Hit(p, s * (1 + PRIOR) if favoured(p) else s,
