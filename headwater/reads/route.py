@@ -144,7 +144,8 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     separating = reader.purposes.separating(stems)
     matched = reader.purposes.matched(separating)
     chosen = {name for name, _ in matched}
-    ranking = reader.scorer.rank(stems, lambda position: reader.served[position] in chosen)
+    ranking = reader.scorer.rank(stems, lambda position: reader.served[position] in chosen,
+                                 reader.purposes.declared_by(chosen))
     base = replace(base, separating=tuple(word_of[s] for s in separating), matched=matched,
                    distinctive=tuple(word_of[s] for s in ranking.reached))
     if not ranking.hits:

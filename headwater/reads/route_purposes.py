@@ -45,6 +45,10 @@ class PurposeWords:
                 scored.append((name, score))
         return tuple(sorted(scored, key=lambda pair: (-pair[1], pair[0])))
 
+    def declared_by(self, purposes: set[str]) -> frozenset[str]:
+        """Every stem the answers or intent of these purposes hold."""
+        return frozenset().union(*(self.answers[p] | self.intents[p] for p in sorted(purposes)))
+
 
 def _joined(values) -> str:
     if isinstance(values, list):

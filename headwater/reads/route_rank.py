@@ -78,8 +78,11 @@ class Scorer:
         idf = {stem: _idf(total, len(found)) for stem, found in postings.items()}
         return Scorer(index, postings, idf, _idf(total, 0))
 
-    def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False) -> Ranking:
-        """Score every document a task stem reaches; a `favoured` position gets the purpose prior."""
+    def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
+             excused: frozenset[str] = frozenset()) -> Ranking:
+        """Score every document a task stem reaches; a `favoured` position gets the purpose prior.
+        An `excused` stem no document holds (a word a matched purpose declares, such as `why`)
+        says what the reader comes for, not what about, so it adds nothing to the task's mass."""
         scores: dict[int, float] = {}
         fields: dict[int, list[tuple[str, int]]] = {}
         for stem in stems:
@@ -89,7 +92,8 @@ class Scorer:
                 fields.setdefault(position, []).append((stem, where))
         if not scores:
             return Ranking((), 0.0, ())
-        mass = sum(self.idf.get(stem, self.max_idf * UNSEEN) for stem in stems)
+        mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
+                   for stem in stems)
         confidence = max(scores.values()) / mass if mass else 0.0
         entries = self.index.entries
         hits = [Hit(p, s * (1 + PRIOR) if favoured(p) else s,
