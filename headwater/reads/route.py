@@ -75,7 +75,7 @@ class Evidence:
         if self.succeeds and not self.terms:
             return f"succeeds {self.succeeds}"
         hits = ", ".join(f"{t} ({' '.join(f)})" for t, f in zip(self.terms, self.fields, strict=True))
-        return f"matched {hits}, rank {self.rank} of {self.of}"
+        return f"rank {self.rank} of {self.of}, matched {hits}"
 
 
 @dataclass(frozen=True)
