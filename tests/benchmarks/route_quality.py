@@ -39,6 +39,7 @@ ROUTING = REPO / "corpus_fixtures" / "routing"
 BUDGET = 5
 TODAY = dt.date(2026, 11, 1)
 ROUTE, BM25 = "route", "BM25 (title + summary + path)"
+FIXTURE_TITLE = "`corpus_fixtures/routing` (Relay)"
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def titled(corpus: RealCorpus) -> str:
 
 
 def main() -> int:
-    out = [table("`corpus_fixtures/routing` (Relay)", measure_at(ROUTING, fixture_labels()), fixture_labels())]
+    out = [table(FIXTURE_TITLE, measure_at(ROUTING, fixture_labels()), fixture_labels())]
     with tempfile.TemporaryDirectory() as work:
         for corpus in REAL:
             if corpus.archive.is_file():
