@@ -19,9 +19,9 @@ from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
 from headwater.reads.route_index import RouteIndex
 from headwater.reads.route_purposes import PurposeWords
-from headwater.reads.route_rank import Hit, Scorer, offered
+from headwater.reads.route_rank import CONFIDENT, Scorer
 from headwater.reads.route_scope import Ungoverned, ungoverned
-from headwater.reads.route_state import placed, successors
+from headwater.reads.route_state import Place, placed, successors, terminal_paths
 from headwater.reads.route_turns import by_precedence
 from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
@@ -107,14 +107,16 @@ class Reader:
     purposes: PurposeWords
     served: tuple[str, ...]  # per index position, the purpose its kind serves ("" for none)
     successors: dict[str, str]  # terminal path → its live successor's path
+    terminal: frozenset[str]  # the paths of documents in a terminal state
 
     @staticmethod
     def of(snapshot: Snapshot) -> Reader:
         tax = snapshot.taxonomy
         index = RouteIndex.of(snapshot.census.documents, tax, snapshot.declaration.corpus_root)
         served = tuple(tax.purpose_of(e.document.kind or "") or "" for e in index.entries)
+        documents = tuple(e.document for e in index.entries)
         return Reader(Scorer.of(index), PurposeWords.of(tax, index.tokenizer), served,
-                      successors(snapshot.graph, tax))
+                      successors(snapshot.graph, tax), terminal_paths(documents, tax))
 
 
 def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
@@ -145,29 +147,37 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     matched = reader.purposes.matched(separating)
     chosen = {name for name, _ in matched}
     ranking = reader.scorer.rank(stems, lambda position: reader.served[position] in chosen,
-                                 reader.purposes.declared_by(chosen))
+                                 reader.purposes.declared_by(chosen), confident=CONFIDENT)
     base = replace(base, separating=tuple(word_of[s] for s in separating), matched=matched,
                    distinctive=tuple(word_of[s] for s in ranking.reached))
-    if not ranking.hits:
+    if not ranking.reached:
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENT_REACHED)
-    kept = offered(ranking)
-    if not kept:
+    if not ranking.hits:
         return _settle(base, snapshot, anchored, Silence.NOT_CONFIDENT)
     taken = {o.document.path for o in anchored}
-    candidates = [_offer(reader, hit, rank, len(kept), word_of)
-                  for rank, hit in enumerate(kept, start=1) if reader.scorer.document(hit).path not in taken]
-    documents = {e.document.path: e.document for e in reader.scorer.index.entries}
-    ranked, withheld = placed(candidates, max(0, budget - len(anchored)), reader.successors, tax,
-                              lambda path, succeeds: Offered(documents[path], Evidence(succeeds=succeeds)))
+    scorer = reader.scorer
+    kept = [h for h in ranking.hits if scorer.document(h).path not in taken]
+    rank_of = {scorer.document(h).path: (rank, h) for rank, h in enumerate(kept, start=1)}
+    places, withheld = placed(list(rank_of), max(0, budget - len(anchored)), reader.successors,
+                              reader.terminal)
+    ranked = [_offer(place, rank_of, len(kept), stems, word_of, snapshot.graph.documents, scorer)
+              for place in places]
     return replace(base, pointers=tuple(_ordered(snapshot, anchored)) + tuple(_ordered(snapshot, ranked)),
                    withheld=withheld)
 
 
-def _offer(reader: Reader, hit: Hit, rank: int, of: int, word_of: dict[str, str]) -> Offered:
-    document = reader.scorer.document(hit)
-    evidence = Evidence(terms=tuple(word_of[stem] for stem, _ in hit.stems),
-                        fields=tuple(fields for _, fields in hit.stems), rank=rank, of=of)
-    return Offered(document, evidence)
+def _offer(place: Place, rank_of: dict, of: int, stems: tuple[str, ...], word_of: dict[str, str],
+           documents: dict[str, Document], scorer: Scorer) -> Offered:
+    """The pointer for one placed path: the terms that reached it and their fields, and the
+    terminal document it succeeds or the successor to read first."""
+    if place.path not in rank_of:
+        return Offered(documents[place.path], Evidence(succeeds=place.succeeds))
+    rank, hit = rank_of[place.path]
+    found = scorer.fields(hit.position, stems)
+    evidence = Evidence(terms=tuple(word_of[stem] for stem, _ in found),
+                        fields=tuple(fields for _, fields in found), rank=rank, of=of,
+                        succeeds=place.succeeds)
+    return Offered(scorer.document(hit), evidence, place.successor)
 
 
 def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],

@@ -35,7 +35,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class RouteIndex:
-    entries: tuple[Entry, ...]  # census document order
+    entries: tuple[Entry, ...]  # census order, which is path order: a position breaks ties as a path would
     tokenizer: Tokenizer
 
     @staticmethod

@@ -14,6 +14,7 @@ on the dapr-docs labelled set alone (tests/route_sets) and are reported untouche
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,23 +36,29 @@ class Hit:
 
     position: int
     score: float
-    stems: tuple[tuple[str, tuple[str, ...]], ...]  # (stem, fields in FIELDS order), task order
 
 
 @dataclass(frozen=True)
 class Ranking:
-    hits: tuple[Hit, ...]  # best first; ties by path
+    hits: tuple[Hit, ...]  # the documents within `floor` of the best, best first; ties by path
     confidence: float  # best raw score over the task's IDF mass; 0 when nothing is reached
     reached: tuple[str, ...]  # the task stems some document holds, in task order
 
 
 @dataclass(frozen=True)
-class Scorer:
-    """Per stem, every document holding it with its saturated, field-weighted frequency and the
-    fields it sits in (a bit per field); per stem, its IDF."""
+class Postings:
+    """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
+    frequency, and the fields it sits in (a bit per field)."""
 
+    positions: tuple[int, ...]
+    values: tuple[float, ...]
+    fields: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Scorer:
     index: RouteIndex
-    postings: dict[str, tuple[tuple[int, float, int], ...]]
+    postings: dict[str, Postings]
     idf: dict[str, float]
     max_idf: float
 
@@ -60,7 +67,7 @@ class Scorer:
         entries = index.entries
         total = len(entries)
         lengths = [e.lengths for e in entries]
-        means = [max(1e-9, sum(l[f] for l in lengths) / total) if total else 1.0
+        means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
                  for f in range(len(FIELDS))]
         weights = [WEIGHTS[name] for name in FIELDS]
         gathered: dict[str, list[tuple[int, float, int]]] = {}
@@ -74,50 +81,59 @@ class Scorer:
                     where[stem] = where.get(stem, 0) | (1 << f)
             for stem, tf in pseudo.items():
                 gathered.setdefault(stem, []).append((position, tf / (K1 + tf), where[stem]))
-        postings = {stem: tuple(found) for stem, found in gathered.items()}
-        idf = {stem: _idf(total, len(found)) for stem, found in postings.items()}
+        idf = {stem: _idf(total, len(found)) for stem, found in gathered.items()}
+        postings = {stem: Postings(tuple(p for p, _, _ in found), tuple(idf[stem] * v for _, v, _ in found),
+                                   tuple(w for _, _, w in found))
+                    for stem, found in gathered.items()}
         return Scorer(index, postings, idf, _idf(total, 0))
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
-             excused: frozenset[str] = frozenset()) -> Ranking:
-        """Score every document a task stem reaches; a `favoured` position gets the purpose prior.
-        An `excused` stem no document holds (a word a matched purpose declares, such as `why`)
-        says what the reader comes for, not what about, so it adds nothing to the task's mass."""
+             excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
+        """Score every document a task stem reaches; a `favoured` position gets the purpose prior;
+        hits are the documents within `floor` of the best. An `excused` stem no document holds (a
+        word a matched purpose declares, such as `why`) says what the reader comes for, not what
+        about, so it adds nothing to the task's mass. Below `confident` no hit is gathered."""
         scores: dict[int, float] = {}
-        fields: dict[int, list[tuple[str, int]]] = {}
+        get = scores.get
         for stem in stems:
-            weight = self.idf.get(stem, 0.0)
-            for position, saturation, where in self.postings.get(stem, ()):
-                scores[position] = scores.get(position, 0.0) + weight * saturation
-                fields.setdefault(position, []).append((stem, where))
+            found = self.postings.get(stem)
+            if found is not None:
+                for position, value in zip(found.positions, found.values):  # noqa: B905 (equal by build)
+                    scores[position] = get(position, 0.0) + value
         if not scores:
             return Ranking((), 0.0, ())
         mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
                    for stem in stems)
-        confidence = max(scores.values()) / mass if mass else 0.0
-        entries = self.index.entries
-        hits = [Hit(p, s * (1 + PRIOR) if favoured(p) else s,
-                    tuple((stem, _named(where)) for stem, where in fields[p]))
-                for p, s in scores.items()]
-        hits.sort(key=lambda h: (-h.score, entries[h.position].document.path))
-        return Ranking(tuple(hits), confidence, tuple(s for s in stems if s in self.postings))
+        best = max(scores.values())
+        reached = tuple(s for s in stems if s in self.postings)
+        confidence = best / mass if mass else 0.0
+        if confidence < confident:
+            return Ranking((), confidence, reached)
+        pool = {p: s * (1 + PRIOR) if favoured(p) else s
+                for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
+        least = max(pool.values()) * floor
+        # entries are in census (path) order, so a position breaks a tie as the path would
+        kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
+        return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, reached)
+
+    def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(stem, the fields it sits in) for each of the stems this document holds, in order."""
+        found = []
+        for stem in stems:
+            postings = self.postings.get(stem)
+            if postings is None:
+                continue
+            at = bisect_left(postings.positions, position)
+            if at < len(postings.positions) and postings.positions[at] == position:
+                found.append((stem, NAMED[postings.fields[at]]))
+        return tuple(found)
 
     def document(self, hit: Hit) -> Document:
         return self.index.entries[hit.position].document
-
-
-def offered(ranking: Ranking) -> tuple[Hit, ...]:
-    """The hits worth a pointer: none when the task is not confident, else those within FLOOR
-    of the best."""
-    if not ranking.hits or ranking.confidence < CONFIDENT:
-        return ()
-    least = ranking.hits[0].score * FLOOR
-    return tuple(h for h in ranking.hits if h.score >= least)
 
 
 def _idf(total: int, holding: int) -> float:
     return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 
 
-def _named(where: int) -> tuple[str, ...]:
-    return tuple(name for f, name in enumerate(FIELDS) if where & (1 << f))
+NAMED = tuple(tuple(name for f, name in enumerate(FIELDS) if mask & (1 << f)) for mask in range(1 << len(FIELDS)))

@@ -91,7 +91,8 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
         lines += folded[1:]
         lines += [paint("dim", line) for line in fold(offered.evidence.line(), 4, width)]
         if offered.successor:
-            lines += [paint("dim", line) for line in fold(f"read {offered.successor} first: it succeeds this", 4, width)]
+            first = f"read {offered.successor} first: it succeeds this"
+            lines += [paint("dim", line) for line in fold(first, 4, width)]
     if answer.withheld:
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))

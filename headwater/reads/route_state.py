@@ -3,27 +3,33 @@ live successor beside it, ahead of it; one with no live successor is not offered
 
 Succession is read from the taxonomy's data: every document-target edge whose relation is of the
 succession family, its governing end being the successor. A chain is followed to its first
-document that is not terminal.
+document that is not terminal. Placing works on paths alone, so a call builds pointers only for
+what the budget lets through.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import Protocol
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.taxonomy.model import Taxonomy
 
 
-class Offer(Protocol):
-    document: Document
-    successor: str
+@dataclass(frozen=True)
+class Place:
+    path: str
+    succeeds: str = ""  # offered ahead of this terminal document, which it succeeds
+    successor: str = ""  # this terminal document's live successor, offered ahead of it
 
 
 def state_of(document: Document, tax: Taxonomy) -> str | None:
     return document.text_of(tax.facet_for_role("state"))
+
+
+def terminal_paths(documents: Sequence[Document], tax: Taxonomy) -> frozenset[str]:
+    return frozenset(d.path for d in documents if tax.is_terminal(state_of(d, tax)))
 
 
 def successors(graph: Graph, tax: Taxonomy) -> dict[str, str]:
@@ -63,22 +69,20 @@ def _first_live(path: str, after: dict[str, list[str]], graph: Graph, tax: Taxon
     return None
 
 
-def placed(candidates: Sequence[Offer], slots: int, successor_of: dict[str, str], tax: Taxonomy,
-           beside: Callable[[str, str], Offer]) -> tuple[list, int]:
-    """The candidates that fit `slots`, in order, each terminal one preceded by its successor
-    (the successor's own offer when it was reached, else `beside(successor, terminal)`); and how
-    many offerable candidates the budget withheld."""
-    by_path = {c.document.path: c for c in candidates}
-    out: list = []
+def placed(ranked: Sequence[str], slots: int, successor_of: dict[str, str],
+           terminal: frozenset[str]) -> tuple[list[Place], int]:
+    """The ranked paths that fit `slots`, in order, each terminal one preceded by its live
+    successor and one without a live successor left out; and how many offerable paths the
+    budget withheld."""
+    out: list[Place] = []
     seen: set[str] = set()
     withheld = 0
-    for offer in candidates:
-        path = offer.document.path
+    for path in ranked:
         if path in seen:
             continue
-        if not tax.is_terminal(state_of(offer.document, tax)):
+        if path not in terminal:
             if len(out) < slots:
-                out.append(offer)
+                out.append(Place(path))
                 seen.add(path)
             else:
                 withheld += 1
@@ -87,16 +91,11 @@ def placed(candidates: Sequence[Offer], slots: int, successor_of: dict[str, str]
         if successor is None:
             continue  # never offered alone
         if successor not in seen and len(out) < slots:
-            reached = by_path.get(successor)
-            out.append(_succeeding(reached, path) if reached else beside(successor, path))
+            out.append(Place(successor, succeeds=path))
             seen.add(successor)
         if len(out) < slots:
-            out.append(replace(offer, successor=successor))
+            out.append(Place(path, successor=successor))
             seen.add(path)
         else:
             withheld += 1
     return out, withheld
-
-
-def _succeeding(offer, terminal: str):
-    return replace(offer, evidence=replace(offer.evidence, succeeds=terminal))

@@ -16,15 +16,20 @@ import snowballstemmer
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
-ENGLISH_STOP_WORDS = frozenset("""
-a about above after again against all also am an and any are as at be because been before being
-below between both but by can could did do does doing done down during each either else etc even
-ever every few for from further had has have having he her here hers herself him himself his i if
-in into is it its itself just me more most my myself neither no nor not of off on once one only
-onto or other our ours ourselves out over own per same she should so some such than that the their
-theirs them themselves then there these they this those through to too under until up upon us via
-very was we were will with within without would yes yet you your yours yourself yourselves
-""".split())
+ENGLISH_STOP_WORDS = frozenset({
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
+    "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each",
+    "either", "else", "etc", "even", "ever", "every", "few", "for", "from", "further", "had",
+    "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "i",
+    "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself",
+    "neither", "no", "nor", "not", "of", "off", "on", "once", "one", "only", "onto", "or", "other",
+    "our", "ours", "ourselves", "out", "over", "own", "per", "same", "she", "should", "so", "some",
+    "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there",
+    "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us",
+    "via", "very", "was", "we", "were", "will", "with", "within", "without", "would", "yes", "yet",
+    "you", "your", "yours", "yourself", "yourselves"
+})
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import pytest
 from headwater.corpus.document import Document
 from headwater.reads import route_rank
 from headwater.reads.route_index import FIELDS, Entry, RouteIndex
-from headwater.reads.route_rank import Scorer, offered
+from headwater.reads.route_rank import Scorer
 from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
 from headwater.yaml.nodes import Map
 
@@ -27,7 +27,8 @@ def _scorer(*entries: Entry) -> Scorer:
 
 
 def _ranked(scorer: Scorer, *stems: str) -> list[str]:
-    return [scorer.document(h).path for h in scorer.rank(stems).hits]
+    """Every document a stem reaches, best first (no floor)."""
+    return [scorer.document(h).path for h in scorer.rank(stems, floor=0.0).hits]
 
 
 def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
@@ -54,7 +55,7 @@ def test_a_score_is_idf_times_the_saturated_length_normalised_weighted_frequency
     idf = math.log(1 + (3 - 1 + 0.5) / (1 + 0.5))
     hit = scorer.rank(("retri",)).hits[0]
     assert hit.score == pytest.approx(idf * tf / (1.6 + tf))
-    assert hit.stems == (("retri", ("title",)),)
+    assert scorer.fields(hit.position, ("retri", "queue", "zebra")) == (("retri", ("title",)), ("queue", ("title",)))
 
 
 def test_a_rarer_stem_weighs_more_than_a_common_one():
@@ -71,10 +72,10 @@ def test_a_longer_field_dilutes_the_same_occurrence():
     assert _ranked(scorer, "retri") == ["short.md", "long.md"]
 
 
-def test_ties_are_broken_by_path():
-    scorer = _scorer(_entry("b.md", title={"retri": 1}), _entry("a.md", title={"retri": 1}),
-                     _entry("c.md", title={"x": 1}))
-    assert _ranked(scorer, "retri") == ["a.md", "b.md"]
+def test_ties_are_broken_by_path_which_is_the_index_order():
+    scorer = _scorer(_entry("a.md", title={"retri": 1}), _entry("b.md", title={"x": 1}),
+                     _entry("c.md", title={"retri": 1}), _entry("d.md", title={"retri": 1}))
+    assert _ranked(scorer, "retri") == ["a.md", "c.md", "d.md"]
 
 
 def test_confidence_is_the_best_score_over_the_task_mass_an_unseen_stem_counting_at_the_maximum_idf():
@@ -90,8 +91,8 @@ def test_confidence_is_the_best_score_over_the_task_mass_an_unseen_stem_counting
 
 def test_the_purpose_prior_multiplies_a_favoured_score_and_leaves_confidence_alone():
     scorer = _scorer(_entry("a.md", title={"retri": 1}), _entry("b.md", title={"retri": 1}))
-    plain = scorer.rank(("retri",))
-    favoured = scorer.rank(("retri",), favoured=lambda position: position == 1)
+    plain = scorer.rank(("retri",), floor=0.0)
+    favoured = scorer.rank(("retri",), favoured=lambda position: position == 1, floor=0.0)
     assert [scorer.document(h).path for h in favoured.hits] == ["b.md", "a.md"]
     assert favoured.hits[0].score == pytest.approx(plain.hits[0].score * 1.10)
     assert favoured.confidence == plain.confidence
@@ -100,7 +101,8 @@ def test_the_purpose_prior_multiplies_a_favoured_score_and_leaves_confidence_alo
 def test_nothing_is_offered_below_the_confidence_threshold_and_a_weak_tail_is_cut():
     scorer = _scorer(_entry("strong.md", title={"retri": 1, "queue": 1}), _entry("weak.md", body={"queue": 1}),
                      *(_entry(f"f{i}.md", title={"filler": 1}) for i in range(8)))
-    ranking = scorer.rank(("retri", "queue"))
+    ranking = scorer.rank(("retri", "queue"), confident=route_rank.CONFIDENT)
     assert ranking.confidence >= route_rank.CONFIDENT
-    assert [scorer.document(h).path for h in offered(ranking)] == ["strong.md"]
-    assert offered(scorer.rank(("retri", "zebra", "yak", "gnu", "emu"))) == ()
+    assert [scorer.document(h).path for h in ranking.hits] == ["strong.md"]
+    unsure = scorer.rank(("retri", "zebra", "yak", "gnu", "emu"), confident=route_rank.CONFIDENT)
+    assert unsure.hits == () and 0 < unsure.confidence < route_rank.CONFIDENT
