@@ -115,8 +115,9 @@ class Reader:
         index = RouteIndex.of(snapshot.census.documents, tax, snapshot.declaration.corpus_root)
         served = tuple(tax.purpose_of(e.document.kind or "") or "" for e in index.entries)
         documents = tuple(e.document for e in index.entries)
-        return Reader(Scorer.of(index), PurposeWords.of(tax, index.tokenizer), served,
-                      successors(snapshot.graph, tax), terminal_paths(documents, tax))
+        after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
+        return Reader(Scorer.of(index), PurposeWords.of(tax, index.tokenizer), served, after,
+                      terminal_paths(documents, tax))
 
 
 def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,

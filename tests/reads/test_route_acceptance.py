@@ -140,3 +140,14 @@ def test_governing_pointers_carry_the_lifecycle_state(quickstart):
         "result"]["structuredContent"]["pointers"]
     assert pointers and all(p["state"] == "current" for p in pointers)
     jsonschema.validate({"pointers": pointers}, schemas.POINTERS)
+
+
+def test_a_terminal_governing_document_names_its_live_successor(quickstart):
+    from tests.mcp.conftest import Session
+
+    dr1 = quickstart / DR1
+    dr1.write_text(dr1.read_text().replace("relations:\n", "relations:\n  governs:\n    - src/queue/worker.py\n", 1))
+    pointers = Session(quickstart).call("governing_docs_for_path", path="src/queue/worker.py")[
+        "result"]["structuredContent"]["pointers"]
+    old = [p for p in pointers if p["path"] == DR1]
+    assert old and old[0]["state"] == "superseded" and old[0]["successor"] == DR2
