@@ -32,7 +32,7 @@ DEFAULT_BUDGET = 5
 
 
 class Silence(Enum):
-    NO_TERMS = ("no_terms", "the task carries no term of two characters or more")
+    NO_TERMS = ("no_terms", "the task carries no word of two characters or more that is not a stop word")
     NO_DOCUMENT_REACHED = ("no_document_reached",
                            "no document holds a word of the task, so the route is silent")
     NOT_CONFIDENT = ("not_confident",
