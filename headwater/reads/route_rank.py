@@ -76,11 +76,15 @@ class Scorer:
             where: dict[str, int] = {}
             for f, counts in enumerate(entry.counts):
                 norm = weights[f] / (1 - B + B * lengths[position][f] / means[f])
+                bit = 1 << f
                 for stem, count in counts.items():
                     pseudo[stem] = pseudo.get(stem, 0.0) + count * norm
-                    where[stem] = where.get(stem, 0) | (1 << f)
+                    where[stem] = where.get(stem, 0) | bit
             for stem, tf in pseudo.items():
-                gathered.setdefault(stem, []).append((position, tf / (K1 + tf), where[stem]))
+                found = gathered.get(stem)
+                if found is None:
+                    found = gathered[stem] = []
+                found.append((position, tf / (K1 + tf), where[stem]))
         idf = {stem: _idf(total, len(found)) for stem, found in gathered.items()}
         postings = {stem: Postings(tuple(p for p, _, _ in found), tuple(idf[stem] * v for _, v, _ in found),
                                    tuple(w for _, _, w in found))

@@ -51,8 +51,8 @@ class Tokenizer:
 
     def stems(self, text: str) -> list[str]:
         """Every stem of the text's words that are not stop words, repeats kept (they count)."""
-        stop = self.stop_words
-        return [self.stem(word) for word in tokens(text) if word not in stop]
+        stop, known, stem = self.stop_words, self._stems, self.stem
+        return [known.get(word) or stem(word) for word in tokens(text) if word not in stop]
 
     def task_words(self, words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """(word, stem) for each task term that is not a stop word, first stem wins, in order."""
