@@ -2,10 +2,13 @@
 purposes, state-aware pointers, and the JSON and MCP contracts."""
 
 import json
+from functools import cache
 from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from headwater.mcp import schemas
 
@@ -151,3 +154,23 @@ def test_a_terminal_governing_document_names_its_live_successor(quickstart):
         "result"]["structuredContent"]["pointers"]
     old = [p for p in pointers if p["path"] == DR1]
     assert old and old[0]["state"] == "superseded" and old[0]["successor"] == DR2
+
+
+@cache
+def _loaded(root: Path):
+    import datetime as dt
+
+    from headwater.snapshot import load
+
+    return load(root, dt.date(2026, 11, 1))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(task=st.text(max_size=80))
+def test_any_task_routes_or_is_silent_and_never_raises(quickstart, task):
+    from headwater.reads.route import route
+
+    snapshot = _loaded(quickstart)  # one snapshot for every example of this run
+    answer = route(snapshot, task, read_tree=False)
+    assert (answer.silence is None) == bool(answer.pointers)
+    assert route(snapshot, task, read_tree=False) == answer
