@@ -17,11 +17,12 @@ import math
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from headwater.corpus.document import Document
 from headwater.reads.route_index import FIELDS, RouteIndex
 
-WEIGHTS = {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05}
+WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05})
 K1 = 1.6
 B = 0.75
 CONFIDENT = 0.18  # the least confidence at which a task is answered
@@ -32,7 +33,7 @@ UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in
 
 @dataclass(frozen=True)
 class Hit:
-    """One document's score and the task stems that reached it, with the fields each hit."""
+    """One document's position in the index and its score (the prior included)."""
 
     position: int
     score: float
