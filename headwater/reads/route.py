@@ -160,7 +160,7 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     kept = [h for h in ranking.hits if scorer.document(h).path not in taken]
     rank_of = {scorer.document(h).path: (rank, h) for rank, h in enumerate(kept, start=1)}
     places, withheld = placed(list(rank_of), max(0, budget - len(anchored)), reader.successors,
-                              reader.terminal)
+                              reader.terminal, frozenset(taken))
     ranked = [_offer(place, rank_of, len(kept), stems, word_of, snapshot.graph.documents, scorer)
               for place in places]
     return replace(base, pointers=tuple(_ordered(snapshot, anchored)) + tuple(_ordered(snapshot, ranked)),

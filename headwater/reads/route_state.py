@@ -70,12 +70,12 @@ def _first_live(path: str, after: dict[str, list[str]], graph: Graph, tax: Taxon
 
 
 def placed(ranked: Sequence[str], slots: int, successor_of: dict[str, str],
-           terminal: frozenset[str]) -> tuple[list[Place], int]:
+           terminal: frozenset[str], offered: frozenset[str] = frozenset()) -> tuple[list[Place], int]:
     """The ranked paths that fit `slots`, in order, each terminal one preceded by its live
-    successor and one without a live successor left out; and how many offerable paths the
-    budget withheld."""
+    successor (unless `offered` already, as an anchored pointer is) and one without a live
+    successor left out; and how many offerable paths the budget withheld."""
     out: list[Place] = []
-    seen: set[str] = set()
+    seen: set[str] = set(offered)
     withheld = 0
     for path in ranked:
         if path in seen:

@@ -106,3 +106,15 @@ def test_nothing_is_offered_below_the_confidence_threshold_and_a_weak_tail_is_cu
     assert [scorer.document(h).path for h in ranking.hits] == ["strong.md"]
     unsure = scorer.rank(("retri", "zebra", "yak", "gnu", "emu"), confident=route_rank.CONFIDENT)
     assert unsure.hits == () and 0 < unsure.confidence < route_rank.CONFIDENT
+
+
+def test_placing_puts_a_live_successor_ahead_of_its_terminal_document_once():
+    from headwater.reads.route_state import Place, placed
+
+    successors, terminal = {"old.md": "new.md", "gone.md": "new.md"}, frozenset({"old.md", "gone.md", "dead.md"})
+    assert placed(["old.md", "x.md", "new.md", "dead.md", "gone.md"], 5, successors, terminal) == (
+        [Place("new.md", succeeds="old.md"), Place("old.md", successor="new.md"), Place("x.md"),
+         Place("gone.md", successor="new.md")], 0)
+    assert placed(["old.md", "x.md"], 1, successors, terminal) == ([Place("new.md", succeeds="old.md")], 2)
+    assert placed(["old.md"], 2, successors, terminal, frozenset({"new.md"})) == (
+        [Place("old.md", successor="new.md")], 0)
