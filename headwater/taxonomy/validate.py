@@ -52,6 +52,8 @@ def validate(tree: Any) -> list[str]:
 
 def _shape(tree: dict) -> list[str]:
     problems = [f"{key}: is not a declaration this engine reads" for key in tree if key not in TOP]
+    problems += [f"{root}: must be a mapping" for root in ("obligations", "controls", "surface", "core")
+                 if root in tree and not isinstance(tree[root], dict)]
     for section, allowed in KEYS.items():
         entries = tree.get(section, {})
         if not isinstance(entries, dict):

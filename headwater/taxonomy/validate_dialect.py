@@ -22,6 +22,7 @@ ENUMS = {
     ("relations", "nucleus"): ("from", "to"),
     ("relations", "evidence_at"): ("from", "to"),
 }
+SCALARS = (("shelves", "group_by"), ("anchors", "pattern"), ("identifier_schemes", "allocation"))
 SOURCE_FORMS = ("unconstrained", "one_line_per_block")
 SEVERITIES = ("error", "warn", "info")
 OBLIGATION = {"statement": None, "rationale": None, "class": ("cohesion", "coherence"),
@@ -36,8 +37,25 @@ TOKEN = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}")
 
 
 def dialect_problems(tax: Taxonomy) -> list[str]:
-    return (_enums(tax) + _volatile_patterns(tax) + _languages(tax) + _expectations(tax) + _core(tax)
+    return (_scalars(tax) + _enums(tax) + _volatile_patterns(tax) + _languages(tax) + _expectations(tax) + _core(tax)
             + _obligations(tax) + _controls(tax) + _surface(tax) + _lists(tax))
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def _scalars(tax: Taxonomy) -> list[str]:
+    """Members the reference types as one string, where a list or a mapping is a mistake."""
+    problems = [] if _is_scalar(tax.raw.get("extends")) else ["extends: must be a single value"]
+    for section, member in SCALARS:
+        problems += [f"{section}.{name}.{member}: must be a single value"
+                     for name, raw in (tax.raw.get(section) or {}).items()
+                     if isinstance(raw, dict) and member in raw and not _is_scalar(raw[member])]
+    for name, raw in (tax.regimes.get("language") or {}).items():
+        problems += [f"regimes.language.{name}.{member}: must be a single value"
+                     for member in ("tag", "controlled", "profile") if not _is_scalar(raw.get(member))]
+    return problems
 
 
 def _enums(tax: Taxonomy) -> list[str]:

@@ -111,3 +111,17 @@ def test_a_bundle_requiring_an_unselected_bundle_resolves_when_its_own_adds_stan
         "bundle: notes\nextends: headwater/standard@1.0.0\nrequires: [requirements]\nadd:\n"
         "  facets.audience: {type: string, volatility: stable}\n")
     assert problems(repo, bundles="notes") == []
+
+
+@pytest.mark.parametrize(("snippet", "problem"), [
+    ("  obligations: [OB-1]\n", "obligations: must be a mapping"),
+    ("  surface: [docs]\n", "surface: must be a mapping"),
+    ("  extends: {base: standard}\n", "extends: must be a single value"),
+    ("  shelves.decisions.group_by: [status]\n", "shelves.decisions.group_by: must be a single value"),
+    ("  regimes.language.default.outside_root: {a: b}\n",
+     "regimes.language.default.outside_root: must be a pattern or a list of patterns"),
+    ("  core: {requires: [purpose]}\n", "core.requires[0]: must be a mapping"),
+    ("  projections: {index: {}}\n", "projections: must be a list"),
+])
+def test_a_misshapen_reference_member_is_a_named_problem_not_a_defect(repo, snippet, problem):
+    assert problems(repo, snippet) == [problem]
