@@ -95,7 +95,7 @@ def _confine(root: Path, path: str) -> None:
         raise Refusal(f"a patch names `{path}`, which is not a path under the repository root, {NOTHING}")
     link = symlink_on_the_way(path, root)
     if link:
-        raise Refusal(f"a patch for {path} would write through the symlink `{link}`, {NOTHING}")
+        raise Refusal(f"`{link}` is a symlink, and the patch for {path} would write through it, {NOTHING}")
 
 
 def _current(root: Path, path: str) -> bytes | None:

@@ -221,26 +221,26 @@ def carry_out(plan: Plan) -> Written:
                           lambda sequence: path_for(plan, sequence))
     artifact = render(plan, minted.identifier)
     written = [minted.claim]
-    try:
-        atomic.create_exclusive(root / minted.document, artifact.encode("utf-8"), root=root)
-    except FileExistsError:
-        raise Aborted(f"{minted.document} appeared while this run wrote it, and `new` never writes over a "
-                      f"file; {minted.identifier} stays claimed", tuple(written)) from None
-    except Refusal as refusal:
-        raise Aborted(f"{refusal.sentence}; {minted.identifier} stays claimed", tuple(written)) from None
-    written.append(minted.document)
     restore: dict[str, bytes] = {}
+    created = False
     try:
+        with writelock.steady():  # an interrupt lands before each write or after its note
+            atomic.create_exclusive(root / minted.document, artifact.encode("utf-8"), root=root)
+            created = True
+        written.append(minted.document)
         for path, (original, edited) in _far_halves(plan, minted.identifier, minted.document).items():
-            with writelock.steady():  # an interrupt lands before this write or after its note
+            with writelock.steady():
                 _as_read(plan.snapshot, path)
                 atomic.write_bytes(root / path, edited, root=root)
                 restore[path] = original
             written.append(path)
         _append_cost(plan, minted)
     except (Refusal, OSError) as failure:
+        if isinstance(failure, FileExistsError) and not created:
+            raise Aborted(f"{minted.document} appeared while this run wrote it, and `new` never writes over a "
+                          f"file; {minted.identifier} stays claimed", tuple(written)) from None
         with writelock.steady():
-            _take_back(root, minted.document, restore)
+            _take_back(root, minted.document if created else None, restore)
         sentence = failure.sentence if isinstance(failure, Refusal) else f"a write failed ({failure})"
         raise Aborted(f"{sentence}; the document and its far halves were taken back, and "
                       f"{minted.identifier} stays claimed", (minted.claim,)) from None
@@ -273,10 +273,11 @@ def _taken(plan: Plan) -> set[str]:
     return {d.id for d in plan.snapshot.census.parsed if d.id}
 
 
-def _take_back(root: Path, document: str, restore: dict[str, bytes]) -> None:
+def _take_back(root: Path, document: str | None, restore: dict[str, bytes]) -> None:
     for path, data in restore.items():
         atomic.write_bytes(root / path, data, root=root)
-    atomic.remove(root / document, root=root)
+    if document is not None:
+        atomic.remove(root / document, root=root)
 
 
 def costs(plan: Plan) -> dict[str, list[int]]:
