@@ -26,6 +26,7 @@ from headwater.mcp.errors import (
     invalid,
 )
 from headwater.mcp.tools import Outcome, Tool, registered
+from headwater.paths import is_text
 from headwater.snapshot import Snapshot
 
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -157,11 +158,8 @@ def _all_text(message: Any) -> bool:
             pending += [*value.keys(), *value.values()]
         elif isinstance(value, list):
             pending += value
-        elif isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                return False
+        elif isinstance(value, str) and not is_text(value):
+            return False
     return True
 
 

@@ -24,6 +24,7 @@ from headwater import atomic, writelock
 from headwater.corpus.census import Classifier, Outcome, excluded_by, read_regular
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.paths import NAME_MAX
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
 from headwater.writes import edges as edges_module
@@ -109,6 +110,8 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     start = minting.first_candidate(snapshot.root, scheme, corpus_ids) if scheme else 0
     plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
     path = path_for(plan, start if scheme else None)
+    if len(path.rpartition("/")[2].encode("utf-8")) > NAME_MAX - 20:  # room for a later, longer number
+        raise Refusal(f"the title `{title}` makes a file name longer than a file system holds; give a shorter one")
     if scheme is None:
         _refuse_owed_halves(plan)
     else:
