@@ -70,6 +70,13 @@ def test_a_cold_run_misses_everything_and_a_warm_run_serves_it_all(hw, quickstar
 def rewrite_verdicts(root: Path, verdicts) -> int:
     """Replace every cached section's verdicts with `verdicts(stored)`; the number of sections."""
     head, _seal, *lines = cache_file(root).read_text().split("\n")[:-1]  # the separators are line breaks to splitlines
+    written, count = rewritten(lines, verdicts)
+    reseal(cache_file(root), head, "\n".join(written) + "\n")
+    return count
+
+
+def rewritten(lines: list[str], verdicts) -> tuple[list[str], int]:
+    """Record lines with every cached section's verdicts replaced by `verdicts(stored)`, and how many."""
     written, count = [], 0
     for line in lines:
         key, _, record = line.partition("\t")
@@ -81,8 +88,7 @@ def rewrite_verdicts(root: Path, verdicts) -> int:
                 count += 1
             parts.append(part)
         written.append(key + "\t" + PART.join(parts))
-    reseal(cache_file(root), head, "\n".join(written) + "\n")
-    return count
+    return written, count
 
 
 def reseal(path: Path, head: str, payload: str) -> None:

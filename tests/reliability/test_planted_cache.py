@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from headwater import cachekey
-from headwater.check.cache import FIELD, NAME, PART
+from headwater.check.cache import NAME
+from tests.check.test_cache import rewritten
 
 FIXTURE = "rules/relation.reciprocity.missing/fail"
 NOW = ("--now", "2026-11-01")
@@ -35,18 +36,9 @@ def records(root: Path) -> tuple[str, list[str]]:
 def planted(root: Path, verdict) -> str:
     """The records with every stored findings list replaced by `verdict(findings)`, as text."""
     head, lines = records(root)
-    out = []
-    for line in lines:
-        key, _, record = line.partition("\t")
-        parts = []
-        for part in record.split(PART):
-            if part:
-                reads, stamp, stored = part.split(FIELD)
-                stored = json.dumps([verdict(v) if isinstance(v, list) else v for v in json.loads(stored)])
-                part = FIELD.join((reads, stamp, stored))
-            parts.append(part)
-        out.append(key + "\t" + PART.join(parts))
-    return head + "\n" + "".join(line + "\n" for line in out)
+    written, _ = rewritten(lines, lambda stored: json.dumps(
+        [verdict(v) if isinstance(v, list) else v for v in json.loads(stored)]))
+    return head + "\n" + "".join(line + "\n" for line in written)
 
 
 def plant(root: Path, text: str, secret: bytes | None) -> None:
