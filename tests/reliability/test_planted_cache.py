@@ -104,3 +104,25 @@ def test_the_key_lives_outside_the_repository_and_only_its_owner_reads_it(hw, co
     key = cache_key_home / cachekey.KEY_FILE
     assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == cachekey.SIZE
     assert not any(p.name == cachekey.KEY_FILE for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("spoilt", ["readable by others", "a symlink", "the wrong size"])
+def test_a_key_others_could_read_or_swap_is_no_key_and_nothing_is_cached(hw, copy_fixture, tmp_path, monkeypatch,
+                                                                        spoilt):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HEADWATER_KEY_HOME", str(home))
+    key = home / cachekey.KEY_FILE
+    if spoilt == "a symlink":
+        (tmp_path / "elsewhere").write_bytes(secrets.token_bytes(cachekey.SIZE))
+        (tmp_path / "elsewhere").chmod(0o600)
+        key.symlink_to(tmp_path / "elsewhere")
+    else:
+        key.write_bytes(secrets.token_bytes(cachekey.SIZE if spoilt != "the wrong size" else 16))
+        key.chmod(0o644 if spoilt == "readable by others" else 0o600)
+    root = copy_fixture(FIXTURE)
+    ran = hw("check", "--root", str(root), *NOW)
+    assert ran.status == 0
+    no_key = f"headwater: the cache was not written (no key this user alone can read in {home})"
+    assert ran.err.splitlines()[0] == no_key
+    assert not cache_file(root).exists()
