@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.errors import Refusal
-from headwater.paths import symlink_on_the_way
 from headwater.patterns import opening_wildcard
+from headwater.statefolder import refuse_linked
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -34,9 +34,7 @@ class Declaration:
 
 def read_declaration(root: Path) -> Declaration:
     path = root / DECLARATION
-    link = symlink_on_the_way(DECLARATION, root)
-    if link:  # the state folder is read and written in place, never through a link out of the root
-        raise Refusal(f"`{link}` is a symlink, and headwater reads and writes its state only in place")
+    refuse_linked(root)
     if not path.exists():
         raise Refusal(
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "

@@ -58,6 +58,7 @@ def test_new_never_creates_a_claim_through_a_symlinked_claim_store(hw, quickstar
     before = listing(outside)
     ran = hw("new", "decision", "--title", "Through a link", "--root", str(quickstart), *NOW)
     refused_in_one_sentence(ran, linked)
+    refused_in_one_sentence(hw("check", "--no-cache", "--root", str(quickstart), *NOW), linked)  # claims are evidence
     assert listing(outside) == before
     assert not list((quickstart / "docs").rglob("*through-a-link*"))
 
