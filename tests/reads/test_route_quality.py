@@ -1,9 +1,11 @@
-"""Route quality on three labelled sets — the Relay fixture and two real documentation snapshots
-unpacked once per session — against plain BM25 over title + summary + path.
+"""Route quality on four labelled sets — the Relay fixture, and dapr-docs (tuned), a seen and a
+held-out kubernetes-enhancements set over real snapshots unpacked once per session — against
+plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
-above BM25. A bar a set does not meet yet is an expected failure that names the figure, strict,
-so meeting it turns the suite red until the mark comes off.
+above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08
+within 1.0, so there the bar is route ≥ BM25. A bar a set does not meet yet is an expected
+failure that names the figure, strict, so meeting it turns the suite red until the mark comes off.
 """
 
 import importlib.util
@@ -15,8 +17,10 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "route_quality.py"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "BENCHMARKS.md"
-SETS = ("routing", "dapr-docs", "kubernetes-enhancements")
-SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "kubernetes-enhancements": (30, 15)}
+SETS = ("routing", "dapr-docs", "kubernetes-enhancements", "kubernetes-enhancements-held-out")
+SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "kubernetes-enhancements": (30, 15),
+         "kubernetes-enhancements-held-out": (30, 15)}
+CEILING = 0.92  # from here up, BM25 + 0.08 would exceed 1.0 for a set of this size
 
 
 @cache
@@ -34,11 +38,7 @@ def measured(tmp_path_factory):
     module = _quality()
     labels = module.fixture_labels()
     found = {"routing": (module.FIXTURE_TITLE, module.measure_at(module.ROUTING, labels), labels)}
-    for corpus in module.REAL:
-        if corpus.archive.is_file():
-            work = tmp_path_factory.mktemp(corpus.name)
-            found[corpus.name] = (module.titled(corpus), module.measure_real(corpus, work), corpus.labels)
-    return found
+    return found | module.measure_real(tmp_path_factory.mktemp("corpora"))
 
 
 def _set(measured, name):
