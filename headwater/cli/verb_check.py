@@ -61,4 +61,4 @@ def run(invocation) -> Result:
         account += [*failures, cache.account]
     palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
     text = render(fmt, report, snapshot, width=layout_width(args.wide), palette=palette)
-    return Result(text, tuple(account), status=1 if args.strict and report.live_errors else 0)
+    return Result(text, tuple(account), status=1 if args.strict and report.live_errors else 0, holds=snapshot)
