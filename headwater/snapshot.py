@@ -60,13 +60,14 @@ class Snapshot:
         return [failure] if failure else []
 
 
-def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ) -> Snapshot:
+def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bool = False) -> Snapshot:
     """`cache`: reads reuse parses an earlier `check` cached and never write; check passes
-    `CacheUse.WRITE` (then `save_parses()` at its end), and `--no-cache` passes `CacheUse.OFF`."""
+    `CacheUse.WRITE` (then `save_parses()` at its end), and `--no-cache` passes `CacheUse.OFF`.
+    `spread`: parse what the cache lacks, bodies included, on every core (check reads every body)."""
     declaration = read_declaration(root)
     lock = read_lock(root)
     with _collector_paused():
-        parses = ParseStore(root, cache)
+        parses = ParseStore(root, cache, spread)
         census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
         tree = SourceTree(root, declaration.exclusions)
         graph = build(lock.taxonomy, census, tree)

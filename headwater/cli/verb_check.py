@@ -48,10 +48,10 @@ def run(invocation) -> Result:
     fmt = chosen_format(args)
     today = run_date(args.now)
     change = read_change(args, invocation.root)
-    snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE)
+    snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE, spread=True)
     refuse_stale_lock(snapshot)
     cache = None if args.no_cache else Verdicts.load(snapshot.root)
-    checks = lambda s: run_checks(s, change, cache)  # noqa: E731
+    checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
     if args.fix:
         snapshot, report, account = fixed_run(snapshot, checks)
     else:

@@ -21,7 +21,7 @@ from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
-from headwater import cachedir
+from headwater import cachedir, forked
 from headwater.corpus.body import Body, Heading, Link, Prose, parse
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
@@ -61,24 +61,51 @@ def header() -> str:
 
 
 REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
+WORTH_IT = 200  # documents to parse per process before a fork pays for itself
+
+# A document parsed ahead of its turn: its cache entry, and the split (or refusal) and body as
+# objects when this process parsed it (None when a worker did: they are decoded from the entry).
+Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
 
 
 class ParseStore:
     """One run's parses, keyed by content digest; lives as long as the snapshot that made it."""
 
-    def __init__(self, root: Path, use: CacheUse) -> None:
+    def __init__(self, root: Path, use: CacheUse, spread: bool = False) -> None:
         self.root = root
         self.use = use
+        self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.known: dict[str, dict] = _read(root) if use is not CacheUse.OFF else {}
         self.current: dict[str, dict] = {}  # what this run's corpus holds, for `save`
+        self.ahead: dict[str, Ahead] = {}
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
     @property
     def account(self) -> ParseAccount:
         return ParseAccount(self.fronts_reused, self.fronts_parsed, self.bodies_reused, self.bodies_parsed)
 
+    def prepare(self, files: list[tuple[str, str]]) -> None:
+        """Parse ahead, across the cores, the fronts and bodies of those (text, digest) pairs the
+        cache does not hold, when the store spreads and they are enough to be worth it."""
+        todo = list({digest: text for text, digest in files if digest not in self.known}.items())
+        workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
+        if workers < 2:
+            return
+
+        def share(first: int, step: int) -> list[tuple[str, Ahead]]:
+            return [(digest, _parsed(text)) for digest, text in todo[first::step]]
+
+        def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
+            return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
+
+        mine, theirs = forked.in_shares(share, workers, pack)
+        for part in (mine, *theirs):
+            self.ahead.update(part)
+
     def split(self, text: str, digest: str) -> Split:
         """`frontmatter.split(text)`, from the cache when this digest was parsed before."""
+        if digest in self.ahead:
+            return self._split_ahead(text, digest)
         entry = self.known.get(digest)
         if entry is not None:
             reused = _split_of(entry, text)
@@ -99,8 +126,24 @@ class ParseStore:
                                     "n": parts.body_line}
         return parts
 
+    def _split_ahead(self, text: str, digest: str) -> Split:
+        entry, parts, _ = self.ahead[digest]
+        self.fronts_parsed += 1
+        if "r" in entry:
+            self.current[digest] = entry
+            raise FrontMatterRefusal(entry["r"])
+        if "f" not in entry:
+            return Split(None, text, 1)
+        self.current[digest] = entry
+        found = parts if parts is not None else _split_of(entry, text)
+        return found if isinstance(found, Split) else split(text)
+
     def body(self, digest: str, text: str, first_line: int) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
+        ahead = self.ahead.get(digest)
+        if ahead is not None and "b" in ahead[0]:
+            self.bodies_parsed += 1
+            return ahead[2] if ahead[2] is not None else _body_of(ahead[0]["b"])
         entry = self.current.get(digest) or self.known.get(digest) or {}
         if "b" in entry:
             try:
@@ -112,7 +155,7 @@ class ParseStore:
         self.bodies_parsed += 1
         parsed = parse(text, first_line)
         if digest in self.current:
-            self.current[digest] = {**self.current[digest], "b": _encode_body(parsed)}
+            self.current[digest] = {**self.current[digest], "b": encode_body(parsed)}
         return parsed
 
     def save(self) -> str | None:
@@ -125,6 +168,19 @@ class ParseStore:
             return None
         payload = json.dumps(self.current, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         return cachedir.write(self.root, CACHE_FILE, header(), payload.encode("utf-8"))
+
+
+def _parsed(text: str) -> Ahead:
+    """One document parsed: its cache entry (front and body), the split and the body."""
+    try:
+        parts = split(text)
+    except FrontMatterRefusal as refusal:
+        return {"r": str(refusal)}, refusal, None
+    if parts.front is None:
+        return {}, parts, None
+    body = parse(parts.body, parts.body_line)
+    return ({"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line,
+             "b": encode_body(body)}, parts, body)
 
 
 def _read(root: Path) -> dict[str, dict]:
@@ -179,7 +235,7 @@ def _split_of(entry: dict, text: str) -> Split | FrontMatterRefusal | None:
         return None
 
 
-def _encode_body(body: Body) -> list:
+def encode_body(body: Body) -> list:
     """Every field of Body, in order (a test round-trips a corpus, so a new field cannot slip by)."""
     return [[[h.text, h.level, h.line, h.slug] for h in body.headings],
             [[link.href, link.text, link.line, link.column] for link in body.links],
