@@ -18,7 +18,7 @@ import json
 import sys
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from headwater import cachedir, forked
@@ -27,7 +27,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 CACHE_FILE = "parsed"
-FORMAT = 1
+FORMAT = 2  # 2: the fronts on one line, then one line per body, decoded only when asked for
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -75,7 +75,7 @@ class ParseStore:
         self.root = root
         self.use = use
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
-        self.known: dict[str, dict] = _read(root) if use is not CacheUse.OFF else {}
+        self.known, self.stored = _read(root) if use is not CacheUse.OFF else ({}, StoredBodies(b""))
         self.current: dict[str, dict] = {}  # what this run's corpus holds, for `save`
         self.ahead: dict[str, Ahead] = {}
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
@@ -145,13 +145,14 @@ class ParseStore:
             self.bodies_parsed += 1
             return ahead[2] if ahead[2] is not None else _body_of(ahead[0]["b"])
         entry = self.current.get(digest) or self.known.get(digest) or {}
-        if "b" in entry:
-            try:
-                found = _body_of(entry["b"])
+        try:
+            encoded = entry["b"] if "b" in entry else self.stored.get(digest)
+            if encoded is not None:
+                found = _body_of(encoded)
                 self.bodies_reused += 1
                 return found
-            except MALFORMED:
-                pass
+        except MALFORMED:
+            pass
         self.bodies_parsed += 1
         parsed = parse(text, first_line)
         if digest in self.current:
@@ -166,8 +167,45 @@ class ParseStore:
         fresh = self.fronts_parsed + self.bodies_parsed
         if self.use is not CacheUse.WRITE or fresh == 0 or (self.known and fresh < REWRITE_AFTER):
             return None
-        payload = json.dumps(self.current, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        return cachedir.write(self.root, CACHE_FILE, header(), payload.encode("utf-8"))
+        fronts = {digest: {key: value for key, value in entry.items() if key != "b"}
+                  for digest, entry in self.current.items()}
+        lines = [_json(fronts)]
+        for digest in sorted(self.current):
+            entry = self.current[digest]
+            stored = self.stored.raw(digest) if "b" not in entry else None
+            if "b" in entry or stored is not None:
+                lines.append(digest.encode("utf-8") + b"\t" + (_json(entry["b"]) if "b" in entry else stored))
+        return cachedir.write(self.root, CACHE_FILE, header(), b"\n".join(lines) + b"\n")
+
+
+class StoredBodies:
+    """The cache's body lines (`<digest>\\t<json>`), kept as bytes and indexed on first use: a
+    run served from its verdict cache never asks for a body, and decoding them all cost more
+    than the rest of the parse cache."""
+
+    def __init__(self, lines: bytes) -> None:
+        self.lines = lines
+
+    @cached_property
+    def index(self) -> dict[str, bytes]:
+        out = {}
+        for line in self.lines.split(b"\n"):
+            digest, tab, raw = line.partition(b"\t")
+            if tab:
+                out[digest.decode("ascii", "replace")] = raw
+        return out
+
+    def raw(self, digest: str) -> bytes | None:
+        return self.index.get(digest) if self.lines else None
+
+    def get(self, digest: str) -> list | None:
+        """The encoded body stored for this digest, or None."""
+        raw = self.raw(digest)
+        return json.loads(raw) if raw is not None else None
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
 def _parsed(text: str) -> Ahead:
@@ -183,15 +221,18 @@ def _parsed(text: str) -> Ahead:
              "b": encode_body(body)}, parts, body)
 
 
-def _read(root: Path) -> dict[str, dict]:
+def _read(root: Path) -> tuple[dict[str, dict], StoredBodies]:
+    """The fronts (decoded) and the body lines (not yet) of the cache file."""
     payload = cachedir.read(root, CACHE_FILE, header())
+    empty: tuple[dict[str, dict], StoredBodies] = ({}, StoredBodies(b""))
     if payload is None:
-        return {}
+        return empty
+    fronts, _, bodies = payload.partition(b"\n")
     try:
-        known = json.loads(payload.decode("utf-8"))
+        known = json.loads(fronts.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    return known if isinstance(known, dict) else {}
+        return empty
+    return (known, StoredBodies(bodies)) if isinstance(known, dict) else empty
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------
