@@ -7,7 +7,6 @@ fork, costs its share being done in the parent, never a different answer.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -24,9 +23,13 @@ def cores() -> int:
 
 def workers_for(items: int, worth_it: int) -> int:
     """How many processes `items` pieces of work are worth: one per core, each with `worth_it` or more."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return max(1, min(cores(), items // max(worth_it, 1)))
+    workers = max(1, min(cores(), items // max(worth_it, 1)))
+    if workers > 1:
+        import multiprocessing  # only a run that spreads pays for its import
+
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return 1
+    return workers
 
 
 def in_shares(work: Callable[[int, int], T], workers: int,
@@ -35,6 +38,8 @@ def in_shares(work: Callable[[int, int], T], workers: int,
     each as `pack` makes it for the way back (or, when its worker failed, done here and packed)."""
     if workers < 2:
         return work(0, 1), []
+    import multiprocessing
+
     fork = multiprocessing.get_context("fork")
     started = []
     for share in range(1, workers):
