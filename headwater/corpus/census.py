@@ -170,9 +170,10 @@ class Classifier:
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
+        offset = len(text) - len(parts.body)
         document = None
         if parts.front is not None:
-            document = Document(path, None, parts.front, text, parts.body, parts.body_line, content_digest,
+            document = Document(path, None, parts.front, text, offset, parts.body_line, content_digest,
                                 self.parses)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document)
@@ -189,7 +190,7 @@ class Classifier:
         if kind is None:
             return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document)
         derivation.append(why)
-        typed = Document(path, kind, parts.front, text, parts.body, parts.body_line, content_digest, self.parses)
+        typed = Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses)
         return Row(path, Outcome.TYPED, "", kind, tuple(derivation), typed)
 
     def matching_shelves(self, path: str) -> list[Shelf]:

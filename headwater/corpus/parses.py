@@ -18,7 +18,7 @@ import json
 import sys
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from headwater import cachedir, forked
@@ -27,7 +27,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 CACHE_FILE = "parsed"
-FORMAT = 2  # 2: the fronts on one line, then one line per body, decoded only when asked for
+FORMAT = 3  # one line per document: digest, front, body; each decoded only when asked for
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -75,8 +75,10 @@ class ParseStore:
         self.root = root
         self.use = use
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
-        self.known, self.stored = _read(root) if use is not CacheUse.OFF else ({}, StoredBodies(b""))
-        self.current: dict[str, dict] = {}  # what this run's corpus holds, for `save`
+        self.stored = Stored(_read(root) if use is not CacheUse.OFF else b"")
+        # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
+        # body) to the stored one (an entry without `f` or `r` keeps the stored front)
+        self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
@@ -87,7 +89,7 @@ class ParseStore:
     def prepare(self, files: list[tuple[str, str]]) -> None:
         """Parse ahead, across the cores, the fronts and bodies of those (text, digest) pairs the
         cache does not hold, when the store spreads and they are enough to be worth it."""
-        todo = list({digest: text for text, digest in files if digest not in self.known}.items())
+        todo = list({digest: text for text, digest in files if digest not in self.stored.lines}.items())
         workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
         if workers < 2:
             return
@@ -106,12 +108,12 @@ class ParseStore:
         """`frontmatter.split(text)`, from the cache when this digest was parsed before."""
         if digest in self.ahead:
             return self._split_ahead(text, digest)
-        entry = self.known.get(digest)
+        entry = self.stored.entry(digest)
         if entry is not None:
             reused = _split_of(entry, text)
             if reused is not None:
                 self.fronts_reused += 1
-                self.current[digest] = entry
+                self.current[digest] = {}  # as stored: `save` copies its line
                 if isinstance(reused, FrontMatterRefusal):
                     raise reused
                 return reused
@@ -144,9 +146,9 @@ class ParseStore:
         if ahead is not None and "b" in ahead[0]:
             self.bodies_parsed += 1
             return ahead[2] if ahead[2] is not None else _body_of(ahead[0]["b"])
-        entry = self.current.get(digest) or self.known.get(digest) or {}
+        entry = self.current.get(digest) or {}
         try:
-            encoded = entry["b"] if "b" in entry else self.stored.get(digest)
+            encoded = entry["b"] if "b" in entry else self.stored.body(digest)
             if encoded is not None:
                 found = _body_of(encoded)
                 self.bodies_reused += 1
@@ -165,43 +167,54 @@ class ParseStore:
         A warm cache is rewritten only once enough new parses have gathered: rewriting the whole
         file costs more than re-parsing a handful of edited documents on the next run."""
         fresh = self.fronts_parsed + self.bodies_parsed
-        if self.use is not CacheUse.WRITE or fresh == 0 or (self.known and fresh < REWRITE_AFTER):
+        if self.use is not CacheUse.WRITE or fresh == 0 or (self.stored.lines and fresh < REWRITE_AFTER):
             return None
-        fronts = {digest: {key: value for key, value in entry.items() if key != "b"}
-                  for digest, entry in self.current.items()}
-        lines = [_json(fronts)]
+        lines = []
         for digest in sorted(self.current):
             entry = self.current[digest]
-            stored = self.stored.raw(digest) if "b" not in entry else None
-            if "b" in entry or stored is not None:
-                lines.append(digest.encode("utf-8") + b"\t" + (_json(entry["b"]) if "b" in entry else stored))
-        return cachedir.write(self.root, CACHE_FILE, header(), b"\n".join(lines) + b"\n")
+            parsed_here = "f" in entry or "r" in entry
+            front = (_json({k: v for k, v in entry.items() if k != "b"}) if parsed_here
+                     else self.stored.front_raw(digest))
+            body = _json(entry["b"]) if "b" in entry else self.stored.body_raw(digest)
+            lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
+        return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
 
 
-class StoredBodies:
-    """The cache's body lines (`<digest>\\t<json>`), kept as bytes and indexed on first use: a
-    run served from its verdict cache never asks for a body, and decoding them all cost more
-    than the rest of the parse cache."""
+class Stored:
+    """The cache file's lines by digest (`<digest>\\t<front>\\t<body>`, JSON, the body empty when
+    none was parsed), each part decoded only when asked for: a run served from its verdict cache
+    never asks for a body, and keeping lines rather than decoded entries halves what a load holds."""
 
-    def __init__(self, lines: bytes) -> None:
-        self.lines = lines
-
-    @cached_property
-    def index(self) -> dict[str, bytes]:
-        out = {}
-        for line in self.lines.split(b"\n"):
-            digest, tab, raw = line.partition(b"\t")
+    def __init__(self, payload: bytes) -> None:
+        self.lines: dict[str, bytes] = {}
+        for line in payload.split(b"\n"):
+            digest, tab, rest = line.partition(b"\t")
             if tab:
-                out[digest.decode("ascii", "replace")] = raw
-        return out
+                self.lines[digest.decode("utf-8", "replace")] = rest
 
-    def raw(self, digest: str) -> bytes | None:
-        return self.index.get(digest) if self.lines else None
+    def entry(self, digest: str) -> dict | None:
+        """The stored entry without its body (front, offsets, or refusal), or None."""
+        rest = self.lines.get(digest)
+        if rest is None:
+            return None
+        try:
+            entry = json.loads(rest.partition(b"\t")[0])
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        return entry if isinstance(entry, dict) and "b" not in entry else None
 
-    def get(self, digest: str) -> list | None:
+    def front_raw(self, digest: str) -> bytes:
+        rest = self.lines.get(digest)
+        return rest.partition(b"\t")[0] if rest is not None else b"{}"
+
+    def body_raw(self, digest: str) -> bytes:
+        rest = self.lines.get(digest)
+        return rest.partition(b"\t")[2] if rest is not None else b""
+
+    def body(self, digest: str) -> list | None:
         """The encoded body stored for this digest, or None."""
-        raw = self.raw(digest)
-        return json.loads(raw) if raw is not None else None
+        raw = self.body_raw(digest)
+        return json.loads(raw) if raw else None
 
 
 def _json(value) -> bytes:
@@ -221,18 +234,8 @@ def _parsed(text: str) -> Ahead:
              "b": encode_body(body)}, parts, body)
 
 
-def _read(root: Path) -> tuple[dict[str, dict], StoredBodies]:
-    """The fronts (decoded) and the body lines (not yet) of the cache file."""
-    payload = cachedir.read(root, CACHE_FILE, header())
-    empty: tuple[dict[str, dict], StoredBodies] = ({}, StoredBodies(b""))
-    if payload is None:
-        return empty
-    fronts, _, bodies = payload.partition(b"\n")
-    try:
-        known = json.loads(fronts.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return empty
-    return (known, StoredBodies(bodies)) if isinstance(known, dict) else empty
+def _read(root: Path) -> bytes:
+    return cachedir.read(root, CACHE_FILE, header()) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------
