@@ -87,15 +87,19 @@ class ParseStore:
         return ParseAccount(self.fronts_reused, self.fronts_parsed, self.bodies_reused, self.bodies_parsed)
 
     def prepare(self, files: list[tuple[str, str]]) -> None:
-        """Parse ahead, across the cores, the fronts and bodies of those (text, digest) pairs the
+        """Parse ahead, across the cores, the fronts (and bodies) of those (text, digest) pairs the
         cache does not hold, when the store spreads and they are enough to be worth it."""
         todo = list({digest: text for text, digest in files if digest not in self.stored.lines}.items())
         workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
         if workers < 2:
             return
 
+        # Bodies too when they are to be saved; otherwise each is parsed by the process that
+        # judges its document, and the parent holds only its own share's.
+        bodies = self.use is CacheUse.WRITE
+
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, bodies)) for digest, text in todo[first::step]]
 
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
             return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
@@ -113,7 +117,7 @@ class ParseStore:
             reused = _split_of(entry, text)
             if reused is not None:
                 self.fronts_reused += 1
-                self.current[digest] = {}  # as stored: `save` copies its line
+                self._keep(digest, {})  # as stored: `save` copies its line
                 if isinstance(reused, FrontMatterRefusal):
                     raise reused
                 return reused
@@ -121,24 +125,32 @@ class ParseStore:
         try:
             parts = split(text)
         except FrontMatterRefusal as refusal:
-            self.current[digest] = {"r": str(refusal)}
+            self._keep(digest, {"r": str(refusal)})
             raise
-        if parts.front is not None:
-            self.current[digest] = {"f": _encode(parts.front), "o": len(text) - len(parts.body),
-                                    "n": parts.body_line}
+        if parts.front is not None and self.use is CacheUse.WRITE:
+            self._keep(digest, {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line})
         return parts
 
     def _split_ahead(self, text: str, digest: str) -> Split:
-        entry, parts, _ = self.ahead[digest]
+        entry, parts, body = self.ahead[digest]
         self.fronts_parsed += 1
+        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) is not
+            self.ahead[digest] = (entry, None, body)
+        else:
+            del self.ahead[digest]  # a second file of the same bytes is parsed again, as before
         if "r" in entry:
-            self.current[digest] = entry
+            self._keep(digest, entry)
             raise FrontMatterRefusal(entry["r"])
         if "f" not in entry:
             return Split(None, text, 1)
-        self.current[digest] = entry
+        self._keep(digest, entry)
         found = parts if parts is not None else _split_of(entry, text)
         return found if isinstance(found, Split) else split(text)
+
+    def _keep(self, digest: str, entry: dict) -> None:
+        """Hold an entry for `save`, which only a writing run does."""
+        if self.use is CacheUse.WRITE:
+            self.current[digest] = entry
 
     def body(self, digest: str, text: str, first_line: int) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
@@ -158,7 +170,7 @@ class ParseStore:
         self.bodies_parsed += 1
         parsed = parse(text, first_line)
         if digest in self.current:
-            self.current[digest] = {**self.current[digest], "b": encode_body(parsed)}
+            self._keep(digest, {**self.current[digest], "b": encode_body(parsed)})
         return parsed
 
     def save(self) -> str | None:
@@ -221,17 +233,19 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str) -> Ahead:
-    """One document parsed: its cache entry (front and body), the split and the body."""
+def _parsed(text: str, bodies: bool) -> Ahead:
+    """One document parsed: its cache entry (front, and body when asked), the split and the body."""
     try:
         parts = split(text)
     except FrontMatterRefusal as refusal:
         return {"r": str(refusal)}, refusal, None
     if parts.front is None:
         return {}, parts, None
+    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
+    if not bodies:
+        return entry, parts, None
     body = parse(parts.body, parts.body_line)
-    return ({"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line,
-             "b": encode_body(body)}, parts, body)
+    return {**entry, "b": encode_body(body)}, parts, body
 
 
 def _read(root: Path) -> bytes:
