@@ -16,9 +16,10 @@ import hashlib
 import importlib.util
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from headwater import cachedir, forked
@@ -75,9 +76,10 @@ class ParseStore:
         self.root = root
         self.use = use
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
-        self.stored = Stored(_read(root) if use is not CacheUse.OFF else b"")
+        self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
-        # body) to the stored one (an entry without `f` or `r` keeps the stored front)
+        # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
+        # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
@@ -89,7 +91,7 @@ class ParseStore:
     def prepare(self, files: list[tuple[str, str]]) -> None:
         """Parse ahead, across the cores, the fronts (and bodies) of those (text, digest) pairs the
         cache does not hold, when the store spreads and they are enough to be worth it."""
-        todo = list({digest: text for text, digest in files if digest not in self.stored.lines}.items())
+        todo = list({digest: text for text, digest in files if digest not in self.stored.fronts}.items())
         workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
         if workers < 2:
             return
@@ -157,10 +159,10 @@ class ParseStore:
         ahead = self.ahead.get(digest)
         if ahead is not None and "b" in ahead[0]:
             self.bodies_parsed += 1
-            return ahead[2] if ahead[2] is not None else _body_of(ahead[0]["b"])
+            return ahead[2] if ahead[2] is not None else _body_of(json.loads(ahead[0]["b"]))
         entry = self.current.get(digest) or {}
         try:
-            encoded = entry["b"] if "b" in entry else self.stored.body(digest)
+            encoded = json.loads(entry["b"]) if "b" in entry else self.stored.body(digest)
             if encoded is not None:
                 found = _body_of(encoded)
                 self.bodies_reused += 1
@@ -170,7 +172,7 @@ class ParseStore:
         self.bodies_parsed += 1
         parsed = parse(text, first_line)
         if digest in self.current:
-            self._keep(digest, {**self.current[digest], "b": encode_body(parsed)})
+            self._keep(digest, {**self.current[digest], "b": _json(encode_body(parsed))})
         return parsed
 
     def save(self) -> str | None:
@@ -179,7 +181,7 @@ class ParseStore:
         A warm cache is rewritten only once enough new parses have gathered: rewriting the whole
         file costs more than re-parsing a handful of edited documents on the next run."""
         fresh = self.fronts_parsed + self.bodies_parsed
-        if self.use is not CacheUse.WRITE or fresh == 0 or (self.stored.lines and fresh < REWRITE_AFTER):
+        if self.use is not CacheUse.WRITE or fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
         lines = []
         for digest in sorted(self.current):
@@ -187,46 +189,56 @@ class ParseStore:
             parsed_here = "f" in entry or "r" in entry
             front = (_json({k: v for k, v in entry.items() if k != "b"}) if parsed_here
                      else self.stored.front_raw(digest))
-            body = _json(entry["b"]) if "b" in entry else self.stored.body_raw(digest)
+            body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
         return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
 
 
 class Stored:
-    """The cache file's lines by digest (`<digest>\\t<front>\\t<body>`, JSON, the body empty when
-    none was parsed), each part decoded only when asked for: a run served from its verdict cache
-    never asks for a body, and keeping lines rather than decoded entries halves what a load holds."""
+    """The cache file's lines (`<digest>\\t<front>\\t<body>`, JSON, the body empty when none was
+    parsed), each part decoded only when asked for. Fronts are held as bytes; bodies are not held
+    at all until one is asked for (a run served from its verdict cache never asks), and then the
+    file is read again: entries are keyed by content, so any copy of the file answers alike."""
 
-    def __init__(self, payload: bytes) -> None:
-        self.lines: dict[str, bytes] = {}
-        for line in payload.split(b"\n"):
-            digest, tab, rest = line.partition(b"\t")
-            if tab:
-                self.lines[digest.decode("utf-8", "replace")] = rest
+    def __init__(self, read: Callable[[], bytes]) -> None:
+        self.read = read
+        self.fronts = _parts(read(), 0)
+
+    @cached_property
+    def bodies(self) -> dict[str, bytes]:
+        return _parts(self.read(), 1)
 
     def entry(self, digest: str) -> dict | None:
         """The stored entry without its body (front, offsets, or refusal), or None."""
-        rest = self.lines.get(digest)
-        if rest is None:
+        raw = self.fronts.get(digest)
+        if raw is None:
             return None
         try:
-            entry = json.loads(rest.partition(b"\t")[0])
+            entry = json.loads(raw)
         except (UnicodeDecodeError, ValueError, RecursionError):
             return None
         return entry if isinstance(entry, dict) and "b" not in entry else None
 
     def front_raw(self, digest: str) -> bytes:
-        rest = self.lines.get(digest)
-        return rest.partition(b"\t")[0] if rest is not None else b"{}"
+        return self.fronts.get(digest, b"{}")
 
     def body_raw(self, digest: str) -> bytes:
-        rest = self.lines.get(digest)
-        return rest.partition(b"\t")[2] if rest is not None else b""
+        return self.bodies.get(digest, b"") if digest in self.fronts else b""
 
     def body(self, digest: str) -> list | None:
         """The encoded body stored for this digest, or None."""
         raw = self.body_raw(digest)
         return json.loads(raw) if raw else None
+
+
+def _parts(payload: bytes, which: int) -> dict[str, bytes]:
+    """Each line's front (0) or body (1), by digest."""
+    out = {}
+    for line in payload.split(b"\n"):
+        digest, tab, rest = line.partition(b"\t")
+        if tab:
+            out[digest.decode("utf-8", "replace")] = rest.split(b"\t", 1)[which] if b"\t" in rest else b""
+    return out
 
 
 def _json(value) -> bytes:
@@ -245,7 +257,7 @@ def _parsed(text: str, bodies: bool) -> Ahead:
     if not bodies:
         return entry, parts, None
     body = parse(parts.body, parts.body_line)
-    return {**entry, "b": encode_body(body)}, parts, body
+    return {**entry, "b": _json(encode_body(body))}, parts, body
 
 
 def _read(root: Path) -> bytes:
