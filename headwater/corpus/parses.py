@@ -82,6 +82,7 @@ class ParseStore:
         # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
+        self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
     @property
@@ -116,7 +117,7 @@ class ParseStore:
             return self._split_ahead(text, digest)
         entry = self.stored.entry(digest)
         if entry is not None:
-            reused = _split_of(entry, text)
+            reused = _split_of(entry, text, self.scalars)
             if reused is not None:
                 self.fronts_reused += 1
                 self._keep(digest, {})  # as stored: `save` copies its line
@@ -146,7 +147,7 @@ class ParseStore:
         if "f" not in entry:
             return Split(None, text, 1)
         self._keep(digest, entry)
-        found = parts if parts is not None else _split_of(entry, text)
+        found = parts if parts is not None else _split_of(entry, text, self.scalars)
         return found if isinstance(found, Split) else split(text)
 
     def _keep(self, digest: str, entry: dict) -> None:
@@ -277,27 +278,33 @@ def _encode(node: Node) -> list:
     return [MAP, node.line, node.column, [_encode(part) for pair in node.entries for part in pair]]
 
 
-def _decode(entry: list) -> Node:
+def _decode(entry: list, scalars: dict[tuple, Scalar]) -> Node:
+    """The node an entry encodes. Scalars are immutable and most recur across documents (the same
+    key on the same line and column), so equal ones are built once per store and shared."""
     tag = entry[0]
     if tag == SCALAR:
-        return Scalar(entry[1], entry[2], entry[3], bool(entry[4]))
+        key = (entry[1], entry[2], entry[3], entry[4])
+        found = scalars.get(key)
+        if found is None:
+            found = scalars[key] = Scalar(entry[1], entry[2], entry[3], bool(entry[4]))
+        return found
     if tag == SEQ:
-        return Seq(tuple(_decode(item) for item in entry[3]), entry[1], entry[2])
+        return Seq(tuple([_decode(item, scalars) for item in entry[3]]), entry[1], entry[2])
     if tag != MAP:
         raise ValueError(f"unknown node tag {tag!r}")
-    parts = [_decode(part) for part in entry[3]]
+    parts = [_decode(part, scalars) for part in entry[3]]
     keys = parts[0::2]
     if not all(isinstance(key, Scalar) for key in keys):
         raise ValueError("a mapping key that is not a scalar")
     return Map(tuple(zip(keys, parts[1::2], strict=True)), entry[1], entry[2])
 
 
-def _split_of(entry: dict, text: str) -> Split | FrontMatterRefusal | None:
+def _split_of(entry: dict, text: str, scalars: dict[tuple, Scalar]) -> Split | FrontMatterRefusal | None:
     """The cached split (or refusal); None when the entry is malformed."""
     try:
         if "r" in entry:
             return FrontMatterRefusal(str(entry["r"]))
-        front = _decode(entry["f"])
+        front = _decode(entry["f"], scalars)
         if not isinstance(front, Map):
             return None
         return Split(front, text[entry["o"]:], int(entry["n"]))
