@@ -75,19 +75,18 @@ class Verdicts:
 
 
 def _parse(payload: bytes | None) -> dict[str, str]:
-    if not payload:
-        return {}
-    try:
-        lines = payload.decode("utf-8").split("\n")
-    except UnicodeDecodeError:
+    if not payload or not payload.endswith(b"\n"):
         return {}
     stored = {}
-    for line in lines[:-1]:
-        key, tab, record = line.partition("\t")
-        if not tab or len(key) != 32:
-            return {}  # not a file this engine wrote: all of it is doubtful
-        stored[key] = record
-    return stored if lines[-1] == "" else {}
+    try:  # line by line: decoding the whole file first held it twice more at the peak
+        for line in payload[:-1].split(b"\n"):
+            key, tab, record = line.partition(b"\t")
+            if not tab or len(key) != 32:
+                return {}  # not a file this engine wrote: all of it is doubtful
+            stored[key.decode("utf-8")] = record.decode("utf-8")
+    except UnicodeDecodeError:
+        return {}
+    return stored
 
 
 def encode(verdicts: tuple[Verdict, ...]) -> str:
