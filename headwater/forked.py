@@ -66,5 +66,10 @@ def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int,
         answer = (True, pack(work(share, workers)))
     except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
         answer = (False, None)
-    send.send(answer)
-    send.close()
+    except BaseException:  # interrupted with the parent (Ctrl-C reaches the group): leave, silently
+        os._exit(1)
+    try:
+        send.send(answer)
+        send.close()
+    except OSError:  # the parent is gone
+        os._exit(1)

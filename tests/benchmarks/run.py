@@ -30,6 +30,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from real_corpora import KEPS, unpack  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 MEASURE = Path(__file__).resolve().parent / "measure.py"
 GENERATE = REPO / "corpus_fixtures" / "generate.py"
@@ -291,74 +294,30 @@ class Bench:
 
 
     def kep(self, reps: int) -> None:
-        """The KEP corpus (real, long documents), converted once, measured cold and warm in its own row."""
-        archive = REPO.parent / "shared" / "corpora" / "kubernetes-enhancements.tar.gz"
-        if not archive.is_file():
-            self.results[KEP_SIZE] = {"check_cold": Figure(note=f"skipped: {archive} is absent", missing=True)}
+        """The KEP corpus (real, long documents), unpacked once as the route sets read it (sidecar
+        metadata converted to front matter), measured cold and warm in its own row."""
+        if not KEPS.archive.is_file():
+            self.results[KEP_SIZE] = {"check_cold": Figure(note=f"skipped: {KEPS.archive} is absent", missing=True)}
             return
         source = self.work / "kep-source"
-        if not (source / ".headwater" / "taxonomy.lock").is_file():
+        if not (source / KEPS.name / ".headwater" / "taxonomy.lock").is_file():
             shutil.rmtree(source, ignore_errors=True)
             self.log("unpacking and converting the KEP corpus")
-            unpacked = self.work / "kep-unpacked"
-            shutil.rmtree(unpacked, ignore_errors=True)
-            unpacked.mkdir(parents=True)
-            subprocess.run(["tar", "-xzf", str(archive), "-C", str(unpacked)], check=True)
-            shutil.move(str(unpacked / "kubernetes-enhancements"), source)
-            shutil.rmtree(unpacked)
-            convert_keps(source, self.headwater)
+            unpack(KEPS, source)
         root = self.work / "run-kep"
         shutil.rmtree(root, ignore_errors=True)
-        shutil.copytree(source, root, symlinks=True)
+        shutil.copytree(source / KEPS.name, root, symlinks=True)
         figures: dict[str, Figure] = {}
         self.results[KEP_SIZE] = figures
         check = [self.headwater, "check", "--now", NOW]
         self.log("kep: floor, cold, warm")
-        figures["floor"], _ = self.repeat(root, [sys.executable, "-c", FLOOR_KEP, str(root)], reps, True)
+        floor = FLOOR.replace("'docs'", repr(KEPS.corpus_root))
+        figures["floor"], _ = self.repeat(root, [sys.executable, "-c", floor, str(root)], reps, True)
         figures["check_cold"], figures["check_memory"] = self.repeat(root, [*check, "--no-cache"], reps, True)
         figures["identity"] = Figure(note=byte_identity(self.headwater, root), missing=True)
         self.measure(root, check)
         figures["check_warm"], figures["warm_memory"] = self.repeat(root, check, reps, True)
         self.save()
-
-
-FLOOR_KEP = FLOOR.replace("'docs'", "'keps'")
-
-
-def convert_keps(root: Path, headwater: str) -> None:
-    """Each KEP's sidecar `kep.yaml` becomes its README's front matter, as adoption reads it (until
-    the census reads sidecars itself): the KEP's own keys, plus the standard package's facets
-    taken from them. The READMEs sit on a shelf of specifications under `keps/`."""
-    import yaml  # PyYAML, which pre-commit (a test extra) brings; the harness only
-
-    state = {"implemented": "current", "implementable": "current", "provisional": "draft",
-             "withdrawn": "deprecated", "rejected": "deprecated", "replaced": "superseded"}
-    for sidecar in sorted(root.glob("keps/**/kep.yaml")):
-        readme = sidecar.parent / "README.md"
-        if not readme.is_file():
-            continue
-        try:  # every scalar as text, as written (a KEP's `2019-13-01` is not a date to refuse)
-            meta = yaml.load(sidecar.read_text(encoding="utf-8"), Loader=yaml.BaseLoader) or {}
-        except yaml.YAMLError:
-            continue  # its README stays without front matter, an untyped row
-        since = str(meta.get("last-updated") or meta.get("creation-date") or "2020-01-01")
-        number = str(meta.get("kep-number", ""))
-        front = {"id": f"KEP-SPEC-{int(number):04d}"} if number.isdigit() else {}
-        front |= {"title": str(meta.get("title", readme.parent.name)),
-                  "status": state.get(str(meta.get("status")), "draft"),
-                  "status_since": since, "last_verified": since, "summary": str(meta.get("title", ""))}
-        block = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
-        readme.write_text(f"---\n{block}---\n" + readme.read_text(encoding="utf-8"), encoding="utf-8")
-    subprocess.run([headwater, "init", "--corpus", "keps", "--namespace", "KEP", "--root", str(root)],
-                   check=True, capture_output=True)
-    overlay = root / ".headwater" / "overlay.yml"
-    overlay.write_text(overlay.read_text(encoding="utf-8") + (
-        "  shelves.enhancements:\n"
-        "    path: keps/**/README.md\n"
-        "    homogeneous: true\n"
-        "    kind: specification\n"
-        "    title: Kubernetes enhancement proposals\n"), encoding="utf-8")
-    subprocess.run([headwater, "taxonomy", "resolve", "--root", str(root)], check=True, capture_output=True)
 
 
 def byte_identity(headwater: str, root: Path) -> str:
@@ -484,9 +443,9 @@ def kep_section(bench: Bench) -> list[str]:
     floor = floor_of(figures)
     lines = ["", "### The KEP corpus", "",
              "`kubernetes-enhancements.tar.gz` (kubernetes/enhancements at `64765b4b0238`): 676 Markdown "
-             "files under `keps/`, 29 MB, long READMEs. Each KEP's sidecar `kep.yaml` is converted into "
-             "its README's front matter when the harness unpacks it (`convert_keps`), and the READMEs "
-             "sit on one shelf of specifications. Same columns as above.", "",
+             "files under `keps/`, 29 MB, long READMEs, unpacked as the route sets read it "
+             "(`tests/benchmarks/real_corpora.py`: its own taxonomy package, each KEP's sidecar "
+             "`kep.yaml` written into its README's front matter). Same columns as above.", "",
              "| measure | KEP corpus |", "|---|---|"]
     for key in ("check_cold", "check_warm", "check_memory", "warm_memory", "floor"):
         target = next((t for t in TARGETS if t.key == key), None)
