@@ -7,7 +7,8 @@ store counts what it parsed and what it reused; that count, not a stopwatch, is 
 
 The cache file lives in `.headwater/cache/` (see `headwater.cachedir`); its header carries a
 fingerprint of the parsing code and of markdown-it, so a changed parser reads the old file as
-empty. Reads never write it: only a verb that may write (check) calls `save`.
+empty. Reads never write it: only a verb that may write (check) calls `save`. A check with
+many documents to parse parses them ahead on every core (`prepare`, through `headwater.forked`).
 """
 
 from __future__ import annotations
