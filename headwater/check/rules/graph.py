@@ -261,6 +261,8 @@ def relation_target_suspect(ctx: Context, edge: Edge):
         today = ctx.snapshot.tree.revision(target.anchor.matched)
     elif target.bound is Bound.DOCUMENT and ctx.far(edge) is not None:
         today = ctx.far(edge).digest
+    elif target.remote is not None:
+        today = target.remote.digest  # as the pinned export states it
     elif recorded is None:
         return []
     else:

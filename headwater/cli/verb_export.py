@@ -1,0 +1,80 @@
+"""`export`: write the corpus's export and descriptor, or an anchors snapshot; `--check` compares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from headwater import atomic
+from headwater.cli.output import Result
+from headwater.clock import run_date
+from headwater.corpus.tree import SourceTree
+from headwater.errors import Refusal
+from headwater.federation import export, formats
+from headwater.hashing import digest
+from headwater.paths import OutsidePath, normalize, symlink_on_the_way
+from headwater.patterns import opening_wildcard
+from headwater.snapshot import load
+from headwater.taxonomy.declaration import DECLARATION, read_declaration
+
+
+def run(invocation) -> Result:
+    root, args = invocation.root, invocation.args
+    outputs = _anchors(root, args.anchors) if args.anchors else _corpus(root)
+    if args.check:
+        return _check(root, outputs)
+    for path, data in outputs:
+        _write(root, path, data)
+    return Result("".join(f"wrote {path} {digest(data)}\n" for path, data in outputs))
+
+
+def _corpus(root: Path) -> list[tuple[str, bytes]]:
+    snapshot = load(root, run_date(None))
+    exported = formats.encode(export.export_document(snapshot))
+    described = formats.encode(export.descriptor(snapshot, digest(exported)))
+    return [(formats.EXPORT_PATH, exported), (formats.DESCRIPTOR_PATH, described)]
+
+
+def _anchors(root: Path, raws: list[str]) -> list[tuple[str, bytes]]:
+    patterns = tuple(_pattern(raw) for raw in raws)
+    exclusions = read_declaration(root).exclusions if (root / DECLARATION).is_file() else ()
+    return [(formats.ANCHORS_PATH, formats.encode(export.anchors_document(SourceTree(root, exclusions), patterns)))]
+
+
+def _pattern(raw: str) -> str:
+    try:
+        pattern = normalize(raw)
+    except OutsidePath:
+        pattern = ""
+    if not pattern:
+        raise Refusal(f"`--anchors {raw}` is not a pattern inside this repository")
+    if opening_wildcard(pattern):
+        raise Refusal(f"`--anchors {raw}` opens with a wildcard, and no literal segment bounds it")
+    return pattern
+
+
+def _check(root: Path, outputs: list[tuple[str, bytes]]) -> Result:
+    stale = [path for path, data in outputs if _committed(root, path) != data]
+    if stale:
+        flags = " --anchors …" if outputs[0][0] == formats.ANCHORS_PATH else ""
+        raise Refusal(f"{' and '.join(stale)} {'is' if len(stale) == 1 else 'are'} not what the corpus "
+                      f"exports today; run `headwater export{flags}` and commit the result")
+    return Result("".join(f"{path} is what the corpus exports ({digest(data)})\n" for path, data in outputs))
+
+
+def _committed(root: Path, path: str) -> bytes | None:
+    from headwater.corpus.census import read_regular
+
+    try:
+        return read_regular(root / path)
+    except OSError:
+        return None
+
+
+def _write(root: Path, path: str, data: bytes) -> None:
+    link = symlink_on_the_way(path, root)
+    if link:
+        raise Refusal(f"`{link}` is a symlink, which headwater never writes through, so {path} is not written")
+    try:
+        atomic.write_bytes(root / path, data)
+    except OSError as error:
+        raise Refusal(f"{path} could not be written ({error.strerror or error})") from None
