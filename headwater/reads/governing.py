@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from headwater.corpus.document import Document
+from headwater.federation.pinned import Federation, RemoteDocument
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import compile_pattern
 from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, pointer_line
+from headwater.reads.pointer import pointer, pointer_line, remote_pointer, remote_pointer_line
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -85,7 +86,17 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Answer:
         return Answer(outside_sentence(argument) + "\n", {"pointers": []}, refused=True)
     tax = snapshot.taxonomy
     documents = governing_documents(snapshot.graph, tax, path)
-    structured = {"pointers": [pointer(d, tax) for d in documents]}
-    if not documents:
+    harvested = harvested_governors(snapshot.federation, path)
+    structured = {"pointers": [pointer(d, tax) for d in documents] + [remote_pointer(d) for d in harvested]}
+    if not documents and not harvested:
         return Answer(no_governor_sentence(path) + "\n", structured)
-    return Answer("".join(pointer_line(d, tax) + "\n" for d in documents), structured)
+    lines = [pointer_line(d, tax) for d in documents] + [remote_pointer_line(d) for d in harvested]
+    return Answer("".join(line + "\n" for line in lines), structured)
+
+
+def harvested_governors(federation: Federation, path: str) -> list[RemoteDocument]:
+    """Documents of harvested corpora whose exported edges govern the path (as this repository
+    spells it), sorted by corpus and path: they follow this corpus's own governors."""
+    found = {(g.document.corpus, g.document.path): g.document for g in federation.governing
+             if any(compile_pattern(p).matches(path) for p in g.patterns)}
+    return [found[key] for key in sorted(found)]
