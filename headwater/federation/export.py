@@ -39,7 +39,8 @@ def _census(snapshot: Snapshot) -> dict:
 def _document(snapshot: Snapshot, doc: Document) -> dict:
     tax = snapshot.taxonomy
     return {"path": doc.path, "kind": doc.kind, "id": doc.id, "name": doc.text_of(tax.facet_for_role("name")),
-            "summary": doc.text_of(tax.facet_for_role("scent")), "warrant": doc.warrant,
+            "purpose": tax.purpose_of(doc.kind or ""), "summary": doc.text_of(tax.facet_for_role("scent")),
+            "warrant": doc.warrant,
             "digest": doc.digest, "facets": to_plain(doc.front)}
 
 

@@ -30,6 +30,7 @@ class RemoteDocument:
     kind: str
     id: str
     name: str | None
+    purpose: str | None
     summary: str | None
     warrant: str | None
     digest: str
@@ -151,7 +152,7 @@ def _harvest(pin: Pin, document: dict, names: set[str]) -> Pinned:
         if "id" not in entry:
             continue  # a document without an identifier cannot be named from here
         remote = RemoteDocument(pin.name, _text(entry, "path"), _text(entry, "kind"), _text(entry, "id"),
-                                entry.get("name"), entry.get("summary"), entry.get("warrant"),
+                                entry.get("name"), entry.get("purpose"), entry.get("summary"), entry.get("warrant"),
                                 _text(entry, "digest"))
         by_path[remote.path] = remote
     governing = []

@@ -68,7 +68,7 @@ def _pin(key: Scalar, value: Node, family: Family, root: Path, where) -> Pin:
     if not isinstance(value, Map):
         raise Refusal(f"{where(value)}: `{address}` must be a mapping with `at` and `digest`")
     allowed = {"at", "digest"} | ({"here"} if family is Family.HARVEST else set())
-    unknown = [k for k in value.keys() if k not in allowed]
+    unknown = [key.text for key, _ in value.entries if key.text not in allowed]
     if unknown:
         raise Refusal(f"{where(value)}: `{address}` has the unknown key `{unknown[0]}`; "
                       f"it takes {', '.join(f'`{k}`' for k in sorted(allowed))}")

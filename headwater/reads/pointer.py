@@ -37,7 +37,8 @@ def pointer_line(doc: Document, tax: Taxonomy) -> str:
 
 def remote_pointer(doc: RemoteDocument) -> dict:
     """A document of a harvested corpus, as its pinned export states it, marked with that corpus."""
-    return {"path": doc.path, "kind": doc.kind, "id": doc.id, "name": doc.name, "summary": doc.summary,
+    return {"path": doc.path, "kind": doc.kind, "id": doc.id, "name": doc.name, "purpose": doc.purpose,
+            "summary": doc.summary,
             "unwarranted": doc.warrant == "asserted", "harvested": True, "corpus": doc.corpus}
 
 

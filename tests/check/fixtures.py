@@ -351,7 +351,7 @@ def write_change(directory: Path, prior: dict[str, str]) -> None:
     (directory / "manifest").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _pinned(pins: str, files: dict[str, str]) -> str:
+def pins_with_digests(pins: str, files: dict[str, str]) -> str:
     """The pins with each `DIGEST(<path>)` spelled as that file's digest."""
     from headwater.hashing import digest
 
@@ -376,7 +376,7 @@ def write(target: Path, spec: dict) -> None:
         shutil.copytree(EMBEDDED, vendored, ignore=shutil.ignore_patterns("__pycache__"))
         if pin == "today":
             pin = release_digest(release_members(vendored))
-    (target / ".headwater" / "taxonomy.yml").write_text(declaration(spec["bundles"], pin, pins=_pinned(
+    (target / ".headwater" / "taxonomy.yml").write_text(declaration(spec["bundles"], pin, pins=pins_with_digests(
         spec["pins"], files)), encoding="utf-8")
     if spec["prior"]:
         write_change(target / CHANGE, spec["prior"])

@@ -1,0 +1,77 @@
+"""Governance across three repositories, end to end through the CLI and the MCP server."""
+
+from __future__ import annotations
+
+import json
+
+from tests.check.fixtures import write
+from tests.federation.conftest import (
+    DATE,
+    DECISION,
+    platform_spec,
+    refresh_import,
+)
+from tests.mcp.conftest import Session
+
+
+def findings(hw, root) -> list[tuple[str, str]]:
+    ran = hw("check", "--root", str(root), "--now", DATE, "--format", "json")
+    assert ran.status == 0, ran.err
+    return [(f["rule"], f["message"]) for f in json.loads(ran.out)["findings"]]
+
+
+def governors(root, path: str) -> list[dict]:
+    response = Session(root).call("governing_docs_for_path", path=path)
+    return response["result"]["structuredContent"]["pointers"]
+
+
+def test_a_decision_governs_code_in_the_service_repository_it_imported(repos, hw):
+    assert findings(hw, repos.decisions) == []
+    [pointer] = governors(repos.decisions, "svc:src/app.py")
+    assert (pointer["id"], pointer["path"]) == ("ACME-DR-0001", DECISION)
+    assert "harvested" not in pointer
+    assert governors(repos.decisions, "svc:src/worker.py") == []
+
+
+def test_the_service_reads_the_decision_that_governs_its_own_code_as_harvested(repos):
+    [pointer] = governors(repos.service, "src/app.py")
+    assert pointer | {} == {"path": DECISION, "kind": "decision", "id": "ACME-DR-0001", "name": "A record",
+                            "purpose": "rationale", "summary": "One sentence a reader learns here.",
+                            "unwarranted": True, "harvested": True, "corpus": "decisions"}
+    text = Session(repos.service).text("governing_docs_for_path", path="src/app.py")
+    assert text.startswith("decisions:docs/decisions/0001-base.md (A record)")
+    assert text.endswith("[harvested from decisions]\n")
+    assert governors(repos.service, "src/worker.py") == []
+
+
+def test_the_platform_names_a_harvested_decision_and_sees_what_it_governs(repos, hw):
+    assert findings(hw, repos.platform) == []
+    explained = hw("explain", "--root", str(repos.platform), "ACME-SPEC-0001")
+    assert explained.status == 0
+    assert "to decisions:ACME-DR-0001 constrained_by" in explained.out
+    assert "[harvested from decisions]" in explained.out
+    related = json.loads(hw("explain", "--root", str(repos.platform), "ACME-SPEC-0001", "--json").out)["related"]
+    assert related[0]["pointer"]["harvested"] is True and related[0]["pointer"]["corpus"] == "decisions"
+    mcp = Session(repos.platform).text("related", target="ACME-SPEC-0001")
+    assert "decisions:ACME-DR-0001" in mcp and "[harvested from decisions]" in mcp
+    [pointer] = governors(repos.platform, "svc:src/app.py")
+    assert pointer["corpus"] == "decisions" and pointer["id"] == "ACME-DR-0001"
+
+
+def test_an_edge_to_the_services_code_turns_suspect_once_the_code_moves_and_the_pin_is_refreshed(repos, hw):
+    stamped = (repos.decisions / DECISION).read_text(encoding="utf-8")
+    (repos.service / "src" / "app.py").write_text("print('the application, rewritten')\n", encoding="utf-8")
+    refresh_import(hw, repos.service, repos.decisions, stamped)
+    [(rule, message)] = findings(hw, repos.decisions)
+    assert rule == "relation.target.suspect"
+    assert message.startswith("`governs: svc:src/app.py` was verified at")
+
+
+def test_a_harvested_identifier_the_export_lacks_binds_nothing_and_says_so(repos, hw):
+    write(repos.platform, platform_spec(repos.export, repos.anchors))
+    spec = repos.platform / "docs" / "specifications" / "api.md"
+    spec.write_text(spec.read_text().replace("decisions:ACME-DR-0001", "decisions:ACME-DR-0042"))
+    assert findings(hw, repos.platform) == [(
+        "relation.target.unresolved", "`constrained_by: decisions:ACME-DR-0042` binds to nothing: "
+        "the pinned export `decisions` carries no document `ACME-DR-0042`")]
+
