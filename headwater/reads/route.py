@@ -16,6 +16,7 @@ from enum import Enum
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route_purposes import PurposeWords
 from headwater.reads.route_rank import Ranking, SurfaceIndex, rank
 from headwater.reads.route_scope import Ungoverned, ungoverned
@@ -83,6 +84,7 @@ class Route:
     pointers: tuple[Offered, ...] = ()
     withheld: int = 0
     silence: Silence | None = None
+    harvested: tuple[HarvestedOffer, ...] = ()  # pointers into pinned corpora, after these
 
 
 def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
@@ -102,7 +104,8 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
 
     anchors = _named_anchors(task, targets, known)
     anchored = _anchored(graph, tax, anchors)
-    base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory))
+    base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory),
+                 harvested=harvested_offers(snapshot.federation, task))
     if not tax.purposes:
         return _settle(base, snapshot, anchored, Silence.NO_PURPOSES)
     if not base.terms:
@@ -117,7 +120,7 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     ranking = rank(index, words.subjects(base.terms), base.terms)
     base = replace(base, distinctive=ranking.distinctive)
     candidates = _candidates(ranking, tax, matched, {o.document.path for o in anchored})
-    if not candidates and not anchored:
+    if not candidates and not anchored and not base.harvested:
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENT_REACHED)
     slots = max(0, budget - len(anchored))
     turned = in_turns(candidates, [name for name, _ in matched],
@@ -131,7 +134,7 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
 def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],
             silence: Silence) -> Route:
     """A branch that ends early: the anchored pointers in full, or silence when there are none."""
-    if anchored:
+    if anchored or base.harvested:
         return replace(base, pointers=tuple(_ordered(snapshot, anchored)))
     return replace(base, silence=silence)
 

@@ -83,8 +83,10 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
         lines += _ungoverned_lines(entry)
     purposes = [f"  purpose {name} {score}" for name, score in answer.matched]
     lines += purposes or ["  no purpose matched"]
+    harvested = [line for offer in answer.harvested for line in fold(offer.line(), 2, width) +
+                 [paint("dim", folded) for folded in fold(offer.evidence_line(), 4, width)]]
     if answer.silence is not None:
-        return "\n".join(lines + [f"  {answer.silence.says}"]) + "\n"
+        return "\n".join(lines + harvested + [f"  {answer.silence.says}"]) + "\n"
     for offered in answer.pointers:
         folded = fold(pointer_line(offered.document, tax), 2, width)
         path = offered.document.path
@@ -94,7 +96,7 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
     if answer.withheld:
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + harvested) + "\n"
 
 
 def structured(answer: Route, tax: Taxonomy) -> dict:
@@ -109,7 +111,7 @@ def structured(answer: Route, tax: Taxonomy) -> dict:
         "anchors": list(answer.anchors),
         "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
         "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
-                     for o in answer.pointers],
+                     for o in answer.pointers] + [offer.as_json() for offer in answer.harvested],
         "withheld": answer.withheld,
         "ungoverned": [entry.as_json() for entry in answer.ungoverned],
         "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},

@@ -75,3 +75,18 @@ def test_a_harvested_identifier_the_export_lacks_binds_nothing_and_says_so(repos
         "relation.target.unresolved", "`constrained_by: decisions:ACME-DR-0042` binds to nothing: "
         "the pinned export `decisions` carries no document `ACME-DR-0042`")]
 
+
+
+def test_route_points_at_the_harvested_decision_that_governs_a_path_the_task_names(repos, hw):
+    ran = hw("route", "--root", str(repos.service), "--json", "fix the retry loop in src/app.py")
+    assert ran.status == 0, ran.err
+    harvested = [p for p in json.loads(ran.out)["pointers"] if p.get("harvested")]
+    assert harvested == [{"path": DECISION, "kind": "decision", "id": "ACME-DR-0001", "name": "A record",
+                          "purpose": "rationale", "summary": "One sentence a reader learns here.",
+                          "unwarranted": True, "harvested": True, "corpus": "decisions",
+                          "evidence": {"by": "anchor", "anchors": ["src/app.py"]}}]
+    text = hw("route", "--root", str(repos.service), "fix the retry loop in src/app.py").out
+    assert "  decisions:docs/decisions/0001-base.md (A record) \u2014 One sentence" in text
+    assert text.endswith("decisions]\n    governs src/app.py\n") and "silent" not in text
+    mcp = Session(repos.service).call("route", task="fix the retry loop in src/app.py")
+    assert mcp["result"]["structuredContent"]["pointers"][-1]["corpus"] == "decisions"
