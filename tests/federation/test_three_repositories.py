@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
-from tests.check.fixtures import write
+from headwater.clock import run_date
+from headwater.snapshot import load
+from tests.check.fixtures import decision, write
 from tests.federation.conftest import (
     DATE,
     DECISION,
@@ -90,3 +93,19 @@ def test_route_points_at_the_harvested_decision_that_governs_a_path_the_task_nam
     assert text.endswith("decisions]\n    governs src/app.py\n") and "silent" not in text
     mcp = Session(repos.service).call("route", task="fix the retry loop in src/app.py")
     assert mcp["result"]["structuredContent"]["pointers"][-1]["corpus"] == "decisions"
+
+
+def test_change_and_fix_stamp_an_edge_to_imported_code_as_the_guide_says(repos, hw):
+    root = repos.decisions
+    (root / DECISION).write_text(decision(relations="  governs: svc:src/app.py\n"), encoding="utf-8")
+    for command in (["init", "-q"], ["add", "-A"],
+                    ["-c", "user.email=ci@example.com", "-c", "user.name=ci", "commit", "-qm", "base"]):
+        subprocess.run(["git", *command], cwd=root, check=True)
+    (root / DECISION).write_text(decision(relations="  governs: svc:src/app.py\n", title="Re-read"), encoding="utf-8")
+    out = root / ".headwater" / "change"
+    assert hw("change", "--root", str(root), "HEAD", str(out), "--verified-edge", DECISION, "svc:src/app.py").status == 0
+    fixed = hw("check", "--root", str(root), "--now", DATE, "--fix", "--change", str(out / "manifest"))
+    assert fixed.status == 0 and f"fixed {DECISION} (1 patch)" in fixed.err
+    revision = load(root, run_date(DATE)).tree.revision(("svc:src/app.py",))
+    assert f'governs: {{to: "svc:src/app.py", verified_revision: "{revision}"}}' in (root / DECISION).read_text()
+    assert findings(hw, root) == []
