@@ -103,7 +103,8 @@ def test_change_and_fix_stamp_an_edge_to_imported_code_as_the_guide_says(repos, 
         subprocess.run(["git", *command], cwd=root, check=True)
     (root / DECISION).write_text(decision(relations="  governs: svc:src/app.py\n", title="Re-read"), encoding="utf-8")
     out = root / ".headwater" / "change"
-    assert hw("change", "--root", str(root), "HEAD", str(out), "--verified-edge", DECISION, "svc:src/app.py").status == 0
+    changed = hw("change", "--root", str(root), "HEAD", str(out), "--verified-edge", DECISION, "svc:src/app.py")
+    assert changed.status == 0
     fixed = hw("check", "--root", str(root), "--now", DATE, "--fix", "--change", str(out / "manifest"))
     assert fixed.status == 0 and f"fixed {DECISION} (1 patch)" in fixed.err
     revision = load(root, run_date(DATE)).tree.revision(("svc:src/app.py",))
