@@ -10,6 +10,7 @@ POINTER = {
     "properties": {
         "path": STRING, "kind": STRING, "id": STRING, "name": STRING, "purpose": STRING,
         "summary": STRING, "unwarranted": {"type": "boolean"},
+        "harvested": {"type": "boolean"}, "corpus": STRING,  # a document of a pinned corpus, and its name here
         "evidence": {
             "type": "object",
             "properties": {"by": {"type": "string", "enum": ["anchor", "terms"]}, "anchors": STRINGS,

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 
+import jsonschema
+
 from headwater.clock import run_date
+from headwater.mcp.schemas import POINTERS, ROUTE
 from headwater.snapshot import load
 from tests.check.fixtures import decision, write
 from tests.federation.conftest import (
@@ -93,6 +96,9 @@ def test_route_points_at_the_harvested_decision_that_governs_a_path_the_task_nam
     assert text.endswith("decisions]\n    governs src/app.py\n") and "silent" not in text
     mcp = Session(repos.service).call("route", task="fix the retry loop in src/app.py")
     assert mcp["result"]["structuredContent"]["pointers"][-1]["corpus"] == "decisions"
+    jsonschema.validate(mcp["result"]["structuredContent"], ROUTE)
+    governing = Session(repos.service).call("governing_docs_for_path", path="src/app.py")
+    jsonschema.validate(governing["result"]["structuredContent"], POINTERS)
 
 
 def test_change_and_fix_stamp_an_edge_to_imported_code_as_the_guide_says(repos, hw):
