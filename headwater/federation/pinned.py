@@ -9,6 +9,7 @@ snapshot. Nothing is merged: each pinned file stays its own small index, keyed b
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -17,6 +18,7 @@ from headwater.corpus.census import read_regular
 from headwater.federation import formats
 from headwater.federation.pins import Family, Pin
 from headwater.hashing import digest
+from headwater.patterns import Pattern, compile_pattern, is_wild
 
 
 class NotAnArtifact(ValueError):
@@ -88,6 +90,23 @@ class Federation:
         """The pinned corpus a `<corpus>:<path>` spelling names, if it names one."""
         name, colon, _ = path.partition(":")
         return name if colon and name in self.names else None
+
+    @cached_property
+    def _governing_by_head(self) -> dict[str, tuple[tuple[Pattern, RemoteDocument], ...]]:
+        """Each governing pattern compiled once, filed under its literal first segment ("" when
+        that segment is wild): a path is then tested against its own segment's patterns alone."""
+        index: dict[str, list[tuple[Pattern, RemoteDocument]]] = defaultdict(list)
+        for governing in self.governing:
+            for pattern in governing.patterns:
+                head = pattern.split("/", 1)[0]
+                index["" if is_wild(head) else head].append((compile_pattern(pattern), governing.document))
+        return {head: tuple(entries) for head, entries in index.items()}
+
+    def governors_of(self, path: str) -> list[RemoteDocument]:
+        """Harvested documents whose exported edges govern the path, sorted by corpus and path."""
+        candidates = (*self._governing_by_head.get(path.split("/", 1)[0], ()), *self._governing_by_head.get("", ()))
+        found = {(doc.corpus, doc.path): doc for pattern, doc in candidates if pattern.matches(path)}
+        return [found[key] for key in sorted(found)]
 
     def unread_in(self, family: Family) -> tuple[Unread, ...]:
         return tuple(u for u in self.unread if u.pin.family is family)

@@ -9,6 +9,7 @@ else loads. Whether the named file then binds anything is decided later, and is 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -18,6 +19,7 @@ from headwater.paths import OutsidePath, normalize, symlink_on_the_way
 from headwater.yaml.nodes import Map, Node, Scalar
 
 IMPORTS_DIRECTORY = ".headwater/imports"
+Where = Callable[[Node | None], str]  # a node's place in the declaration, for a refusal
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
@@ -41,7 +43,7 @@ class Pin:
         return f"{self.family.value}.{self.name}"
 
 
-def read_pins(top: Map, root: Path, where) -> tuple[Pin, ...]:
+def read_pins(top: Map, root: Path, where: Where) -> tuple[Pin, ...]:
     """Every pin of both blocks, in declaration order; refuses a block that cannot be read."""
     pins = [pin for family in Family for pin in _family(top.get(family.value), family, root, where)]
     seen: dict[str, Pin] = {}
@@ -53,7 +55,7 @@ def read_pins(top: Map, root: Path, where) -> tuple[Pin, ...]:
     return tuple(pins)
 
 
-def _family(node: Node | None, family: Family, root: Path, where) -> list[Pin]:
+def _family(node: Node | None, family: Family, root: Path, where: Where) -> list[Pin]:
     if node is None:
         return []
     if not isinstance(node, Map):
@@ -61,7 +63,7 @@ def _family(node: Node | None, family: Family, root: Path, where) -> list[Pin]:
     return [_pin(key, value, family, root, where) for key, value in node.entries]
 
 
-def _pin(key: Scalar, value: Node, family: Family, root: Path, where) -> Pin:
+def _pin(key: Scalar, value: Node, family: Family, root: Path, where: Where) -> Pin:
     address = f"{family.value}.{key.text}"
     if not NAME.fullmatch(key.text):
         raise Refusal(f"{where(key)}: `{address}` is not a corpus name (letters, digits, `_`, `.`, `-`)")
@@ -80,7 +82,7 @@ def _pin(key: Scalar, value: Node, family: Family, root: Path, where) -> Pin:
                key.line, key.column)
 
 
-def _scalar(parent: Map, key: str, address: str, where) -> str | None:
+def _scalar(parent: Map, key: str, address: str, where: Where) -> str | None:
     node = parent.get(key)
     if node is None:
         return None
@@ -89,7 +91,7 @@ def _scalar(parent: Map, key: str, address: str, where) -> str | None:
     return node.text.strip() or None
 
 
-def _confined(at: str, address: str, node: Node, root: Path, where) -> str:
+def _confined(at: str, address: str, node: Node, root: Path, where: Where) -> str:
     try:
         relative = normalize(at)
     except OutsidePath:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from headwater.corpus.document import Document
-from headwater.federation.pinned import Federation, RemoteDocument
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import compile_pattern
@@ -86,17 +85,10 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Answer:
         return Answer(outside_sentence(argument) + "\n", {"pointers": []}, refused=True)
     tax = snapshot.taxonomy
     documents = governing_documents(snapshot.graph, tax, path)
-    harvested = harvested_governors(snapshot.federation, path)
+    harvested = snapshot.federation.governors_of(path)  # after this corpus's own
     structured = {"pointers": [pointer(d, tax) for d in documents] + [remote_pointer(d) for d in harvested]}
     if not documents and not harvested:
         return Answer(no_governor_sentence(path) + "\n", structured)
     lines = [pointer_line(d, tax) for d in documents] + [remote_pointer_line(d) for d in harvested]
     return Answer("".join(line + "\n" for line in lines), structured)
 
-
-def harvested_governors(federation: Federation, path: str) -> list[RemoteDocument]:
-    """Documents of harvested corpora whose exported edges govern the path (as this repository
-    spells it), sorted by corpus and path: they follow this corpus's own governors."""
-    found = {(g.document.corpus, g.document.path): g.document for g in federation.governing
-             if any(compile_pattern(p).matches(path) for p in g.patterns)}
-    return [found[key] for key in sorted(found)]

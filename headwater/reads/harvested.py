@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from headwater.federation.pinned import Federation, RemoteDocument
-from headwater.reads.governing import harvested_governors
 from headwater.reads.pointer import remote_pointer, remote_pointer_line
 from headwater.reads.terms import read_path
 
@@ -33,8 +32,8 @@ def harvested_offers(federation: Federation, task: str) -> tuple[HarvestedOffer,
     governs: dict[tuple[str, str], list[str]] = {}
     documents: dict[tuple[str, str], RemoteDocument] = {}
     for word in task.split():
-        path = read_path(word, lambda p: bool(harvested_governors(federation, p)))
-        for document in harvested_governors(federation, path) if path else ():
+        path = read_path(word, lambda p: bool(federation.governors_of(p)))
+        for document in federation.governors_of(path) if path else ():
             key = (document.corpus, document.path)
             documents.setdefault(key, document)
             if path not in governs.setdefault(key, []):
