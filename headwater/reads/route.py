@@ -104,7 +104,9 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
 
     anchors = _named_anchors(task, targets, known)
     anchored = _anchored(graph, tax, anchors)
-    base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory),
+    governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
+    base = Route(task, terms(task), anchors,
+                 tuple(u for u in ungoverned(snapshot, task, known, is_directory) if not governed_elsewhere(u.path)),
                  harvested=harvested_offers(snapshot.federation, task))
     if not tax.purposes:
         return _settle(base, snapshot, anchored, Silence.NO_PURPOSES)

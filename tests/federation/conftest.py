@@ -62,7 +62,7 @@ def stamp(decisions: Path) -> None:
 
 def pinned_service(export: str, anchors: str) -> dict:
     return fixture({"src/app.py": APP, "src/worker.py": WORKER, HARVESTED: export}, base=False,
-                   pins=harvest_pin() + "    here: svc\n")
+                   pins=harvest_pin() + "    here: svc\n", overlay_extra='  anchors.code_path.scope: ["src/**"]\n')
 
 
 def platform_spec(export: str, anchors: str, pins: str | None = None) -> dict:

@@ -87,6 +87,9 @@ def test_route_points_at_the_harvested_decision_that_governs_a_path_the_task_nam
     ran = hw("route", "--root", str(repos.service), "--json", "fix the retry loop in src/app.py")
     assert ran.status == 0, ran.err
     harvested = [p for p in json.loads(ran.out)["pointers"] if p.get("harvested")]
+    assert json.loads(ran.out)["ungoverned"] == []  # the harvested decision governs it
+    elsewhere = json.loads(hw("route", "--root", str(repos.service), "--json", "fix src/worker.py").out)
+    assert [u["path"] for u in elsewhere["ungoverned"]] == ["src/worker.py"]
     assert harvested == [{"path": DECISION, "kind": "decision", "id": "ACME-DR-0001", "name": "A record",
                           "purpose": "rationale", "summary": "One sentence a reader learns here.",
                           "unwarranted": True, "harvested": True, "corpus": "decisions",
