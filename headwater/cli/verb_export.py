@@ -11,7 +11,7 @@ from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
 from headwater.federation import export, formats
 from headwater.hashing import digest
-from headwater.paths import OutsidePath, normalize, symlink_on_the_way
+from headwater.paths import inside, symlink_on_the_way
 from headwater.patterns import opening_wildcard
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
@@ -41,10 +41,7 @@ def _anchors(root: Path, raws: list[str]) -> list[tuple[str, bytes]]:
 
 
 def _pattern(raw: str) -> str:
-    try:
-        pattern = normalize(raw)
-    except OutsidePath:
-        pattern = ""
+    pattern = inside(raw)
     if not pattern:
         raise Refusal(f"`--anchors {raw}` is not a pattern inside this repository")
     if opening_wildcard(pattern):

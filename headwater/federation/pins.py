@@ -15,7 +15,7 @@ from enum import Enum
 from pathlib import Path
 
 from headwater.errors import Refusal
-from headwater.paths import OutsidePath, normalize, symlink_on_the_way
+from headwater.paths import inside, symlink_on_the_way
 from headwater.yaml.nodes import Map, Node, Scalar
 
 IMPORTS_DIRECTORY = ".headwater/imports"
@@ -92,10 +92,7 @@ def _scalar(parent: Map, key: str, address: str, where: Where) -> str | None:
 
 
 def _confined(at: str, address: str, node: Node, root: Path, where: Where) -> str:
-    try:
-        relative = normalize(at)
-    except OutsidePath:
-        relative = ""
+    relative = inside(at)
     if not relative:
         raise Refusal(f"{where(node)}: `{address}.at` ({at}) is outside this repository")
     link = symlink_on_the_way(relative, root)
