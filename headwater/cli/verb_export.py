@@ -35,9 +35,17 @@ def _corpus(root: Path) -> list[tuple[str, bytes]]:
 
 
 def _anchors(root: Path, raws: list[str]) -> list[tuple[str, bytes]]:
+    """Needs no corpus: a service repository may have none. Each pattern must match a file, so a
+    mistyped one fails the CI job that refreshes a pin instead of pinning an empty snapshot."""
+    if not root.is_dir():
+        raise Refusal(f"{root} is not a directory, so there is nothing to export")
     patterns = tuple(_pattern(raw) for raw in raws)
     exclusions = read_declaration(root).exclusions if (root / DECLARATION).is_file() else ()
-    return [(formats.ANCHORS_PATH, formats.encode(export.anchors_document(SourceTree(root, exclusions), patterns)))]
+    tree = SourceTree(root, exclusions)
+    for raw, pattern in zip(raws, patterns, strict=True):
+        if not tree.matches(pattern):
+            raise Refusal(f"`--anchors {raw}` matches nothing in this repository, so no snapshot is written")
+    return [(formats.ANCHORS_PATH, formats.encode(export.anchors_document(tree, patterns)))]
 
 
 def _pattern(raw: str) -> str:

@@ -99,6 +99,14 @@ def test_the_anchors_snapshot_lists_each_matched_file_with_its_revision(quicksta
     assert ran.status == 0 and ran.out.startswith("wrote .headwater/anchors.json sha256:")
     assert snapshot["files"] == [{"path": "tools/a.py", "revision": digest(b"a = 1\n").removeprefix("sha256:")}]
     assert hw("export", "--root", str(quickstart), "--anchors", "tools/**/*.py", "--check").status == 0
-    for bad in ("../elsewhere/**", "/etc/**", "**/x.py"):
+    for bad in ("../elsewhere/**", "/etc/**", "**/x.py", "tools/**/*.rs"):
         refused = hw("export", "--root", str(quickstart), "--anchors", bad)
         assert refused.status == 1 and refused.out == ""
+
+
+def test_the_anchors_snapshot_needs_a_root_that_exists_and_no_corpus(tmp_path, hw):
+    missing = hw("export", "--root", str(tmp_path / "nowhere"), "--anchors", "src/**")
+    assert missing.status == 1 and not (tmp_path / "nowhere").exists()
+    (tmp_path / "svc" / "src").mkdir(parents=True)
+    (tmp_path / "svc" / "src" / "app.py").write_text("x = 1\n")
+    assert hw("export", "--root", str(tmp_path / "svc"), "--anchors", "src/**").status == 0
