@@ -119,3 +119,14 @@ def test_change_and_fix_stamp_an_edge_to_imported_code_as_the_guide_says(repos, 
     revision = load(root, run_date(DATE)).tree.revision(("svc:src/app.py",))
     assert f'governs: {{to: "svc:src/app.py", verified_revision: "{revision}"}}' in (root / DECISION).read_text()
     assert findings(hw, root) == []
+
+
+def test_a_harvested_corpus_governing_its_own_code_answers_under_the_harvests_name(quickstart, repos, hw):
+    assert hw("export", "--root", str(quickstart)).status == 0
+    export = (quickstart / ".headwater" / "export.json").read_text(encoding="utf-8")
+    write(repos.platform, platform_spec(export, repos.anchors))
+    assert [(p["corpus"], p["id"]) for p in governors(repos.platform, "decisions:src/ingest/rate_limit.py")] == [
+        ("decisions", "ACME-DR-0003"), ("decisions", "ACME-SPEC-0002")]
+    assert governors(repos.platform, "src/ingest/rate_limit.py") == []  # not this repository's path
+    assert [p["id"] for p in governors(repos.platform, "decisions:src/queue/backoff.py")] == [
+        "ACME-DR-0002", "ACME-SPEC-0001"]
