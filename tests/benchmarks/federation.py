@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -109,7 +110,8 @@ def section(args, sizes: list[int], bare, harvested, mcp, command: str) -> str:
     extra = harvested[0] - bare[0]
     lines += ["", f"The harvests add {extra:.2f} s and {harvested[1] - bare[1]:.0f} MB to a load "
               f"({extra / args.teams * 1000:.0f} ms per export of {args.docs:,} documents).", "",
-              f"Measured on {machine()}, at revision {revision()}, by `{command}`."]
+              f"Measured on {machine()} (load average {os.getloadavg()[0]:.1f} when it ended: the "
+              f"machine was shared), at revision {revision()}, by `{command}`."]
     return "\n".join(lines) + "\n"
 
 
