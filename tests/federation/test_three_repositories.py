@@ -130,3 +130,19 @@ def test_a_harvested_corpus_governing_its_own_code_answers_under_the_harvests_na
     assert governors(repos.platform, "src/ingest/rate_limit.py") == []  # not this repository's path
     assert [p["id"] for p in governors(repos.platform, "decisions:src/queue/backoff.py")] == [
         "ACME-DR-0002", "ACME-SPEC-0001"]
+
+
+def test_a_relation_here_can_name_a_file_the_harvested_export_anchors(quickstart, repos, hw):
+    hw("export", "--root", str(quickstart))
+    spec = platform_spec((quickstart / ".headwater" / "export.json").read_text(encoding="utf-8"), repos.anchors)
+    spec["files"]["docs/specifications/api.md"] = spec["files"]["docs/specifications/api.md"].replace(
+        "relations:\n", "relations:\n  governs: decisions:src/ingest/**\n")
+    write(repos.platform, spec)
+    assert findings(hw, repos.platform) == []
+    pointers = governors(repos.platform, "decisions:src/ingest/api.py")
+    assert [(p["id"], p.get("corpus")) for p in pointers] == [("ACME-SPEC-0001", None), ("ACME-SPEC-0002", "decisions")]
+    spec["files"]["docs/specifications/api.md"] = spec["files"]["docs/specifications/api.md"].replace(
+        "decisions:src/ingest/**", "decisions:src/billing/**")
+    write(repos.platform, spec)
+    [(rule, message)] = findings(hw, repos.platform)
+    assert rule == "relation.target.unresolved" and "matches nothing" in message
