@@ -62,6 +62,8 @@ def test_the_platform_names_a_harvested_decision_and_sees_what_it_governs(repos,
     assert "decisions:ACME-DR-0001" in mcp and "[harvested from decisions]" in mcp
     [pointer] = governors(repos.platform, "svc:src/app.py")
     assert pointer["corpus"] == "decisions" and pointer["id"] == "ACME-DR-0001"
+    resolved = Session(repos.platform).call("resolve_identifier", id="decisions:ACME-DR-0001")["result"]
+    assert resolved["content"][0]["text"].endswith("[harvested from decisions]\n")
 
 
 def test_an_edge_to_the_services_code_turns_suspect_once_the_code_moves_and_the_pin_is_refreshed(repos, hw):
