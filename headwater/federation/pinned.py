@@ -18,7 +18,7 @@ from headwater.corpus.census import read_regular
 from headwater.federation import formats
 from headwater.federation.pins import Family, Pin
 from headwater.hashing import digest
-from headwater.patterns import Pattern, compile_pattern, is_wild
+from headwater.patterns import compile_pattern, is_wild
 
 
 class NotAnArtifact(ValueError):
@@ -92,24 +92,36 @@ class Federation:
         return name if colon and name in self.names else None
 
     @cached_property
-    def _governing_by_head(self) -> dict[str, tuple[tuple[Pattern, RemoteDocument], ...]]:
-        """Each governing pattern compiled once, filed under its literal first segment ("" when
-        that segment is wild): a path is then tested against its own segment's patterns alone."""
-        index: dict[str, list[tuple[Pattern, RemoteDocument]]] = defaultdict(list)
+    def _governing_by_head(self) -> dict[str, tuple[tuple[str, str, RemoteDocument], ...]]:
+        """(literal prefix, pattern, document) filed under the pattern's first segment ("" when
+        that segment is wild): a question reads its own segment's entries, and compiles only the
+        patterns whose literal prefix the path carries (an export holds thousands)."""
+        index: dict[str, list[tuple[str, str, RemoteDocument]]] = defaultdict(list)
         for governing in self.governing:
             for pattern in governing.patterns:
-                head = pattern.split("/", 1)[0]
-                index["" if is_wild(head) else head].append((compile_pattern(pattern), governing.document))
+                prefix = _literal_prefix(pattern)
+                head = prefix.split("/", 1)[0] if "/" in prefix or prefix == pattern else ""
+                index[head].append((prefix, pattern, governing.document))
         return {head: tuple(entries) for head, entries in index.items()}
 
     def governors_of(self, path: str) -> list[RemoteDocument]:
         """Harvested documents whose exported edges govern the path, sorted by corpus and path."""
-        candidates = (*self._governing_by_head.get(path.split("/", 1)[0], ()), *self._governing_by_head.get("", ()))
-        found = {(doc.corpus, doc.path): doc for pattern, doc in candidates if pattern.matches(path)}
+        entries = (*self._governing_by_head.get(path.split("/", 1)[0], ()), *self._governing_by_head.get("", ()))
+        found = {(doc.corpus, doc.path): doc for prefix, pattern, doc in entries
+                 if path.startswith(prefix) and compile_pattern(pattern).matches(path)}
         return [found[key] for key in sorted(found)]
 
     def unread_in(self, family: Family) -> tuple[Unread, ...]:
         return tuple(u for u in self.unread if u.pin.family is family)
+
+
+def _literal_prefix(pattern: str) -> str:
+    """The segments before the first wild one, with their slash; the whole of a literal pattern."""
+    segments = pattern.split("/")
+    for index, segment in enumerate(segments):
+        if is_wild(segment):
+            return "".join(s + "/" for s in segments[:index])
+    return pattern
 
 
 def read_federation(root: Path, pins: tuple[Pin, ...]) -> Federation:
