@@ -62,6 +62,11 @@ def test_the_platform_names_a_harvested_decision_and_sees_what_it_governs(repos,
     assert "decisions:ACME-DR-0001" in mcp and "[harvested from decisions]" in mcp
     [pointer] = governors(repos.platform, "svc:src/app.py")
     assert pointer["corpus"] == "decisions" and pointer["id"] == "ACME-DR-0001"
+    elsewhere = hw("explain", "--root", str(repos.platform), "decisions:ACME-DR-0001")
+    assert elsewhere.status == 1 and elsewhere.err == (
+        "headwater: `decisions:ACME-DR-0001` is docs/decisions/0001-base.md of the harvested corpus "
+        "`decisions`, which this repository reads only through its pinned export; `resolve_identifier` "
+        "gives its pointer\n")
     resolved = Session(repos.platform).call("resolve_identifier", id="decisions:ACME-DR-0001")["result"]
     assert resolved["content"][0]["text"].endswith("[harvested from decisions]\n")
 
