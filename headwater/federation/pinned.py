@@ -150,7 +150,7 @@ def _read(root: Path, pin: Pin, names: set[str]) -> Pinned | Unread:
             return _harvest(pin, document, names)
         return Pinned(pin, _files(pin.name, _expect(document, formats.ANCHORS, "anchors_version",
                                                     formats.ANCHORS_VERSION)["files"]))
-    except (UnicodeDecodeError, json.JSONDecodeError, NotAnArtifact, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # any shape but the artifact's
         return Unread(pin, f"{pin.at} is not a headwater {what} (`{_producer(pin)}` writes one)")
 
 

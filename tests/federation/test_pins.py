@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.check.fixtures import HARVESTED, IMPORTED, harvest_pin, import_pin, pins_with_digests, write
 from tests.federation.conftest import DATE, platform_spec
@@ -125,3 +127,37 @@ def test_a_pin_entry_that_does_not_read_stops_the_server(repos):
                  "harvests:\n  decisions:\n    at: x.json\n    channel: nightly\n",
                  harvest_pin() + "imports:\n  decisions:\n    digest: sha256:00\n"):
         refused_before_any_message(pinned_platform(repos, pins))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                              st.sampled_from(["graph", "documents", "edges", "anchors", "files", "path", "id",
+                                               "kind", "digest", "target", "bound", "patterns", "source",
+                                               "headwater:generated", "export_version", "anchors_version"]),
+                              inner, max_size=4), max_leaves=12))
+def test_any_json_at_a_pin_binds_or_is_unread_and_never_raises(tmp_path, value):
+    from headwater.federation.formats import ANCHORS, EXPORT, MARKER
+    from headwater.federation.pinned import read_federation
+    from headwater.federation.pins import Family, Pin
+    from headwater.hashing import digest
+
+    for family, marker, version in ((Family.HARVEST, EXPORT, "export_version"), (Family.IMPORT, ANCHORS,
+                                                                                 "anchors_version")):
+        shaped = {MARKER: marker, version: "1", **value} if isinstance(value, dict) else value
+        data = json.dumps(shaped).encode()
+        (tmp_path / "pin.json").write_bytes(data)
+        pin = Pin(family, "x", "pin.json", digest(data), None, 1, 1)
+        federation = read_federation(tmp_path, (pin,))
+        assert len(federation.pinned) + len(federation.unread) == 1
+
+
+def test_a_deeply_nested_file_at_a_pin_is_unread_not_a_crash(tmp_path):
+    from headwater.federation.pinned import read_federation
+    from headwater.federation.pins import Family, Pin
+    from headwater.hashing import digest
+
+    data = b"[" * 100_000 + b"]" * 100_000
+    (tmp_path / "pin.json").write_bytes(data)
+    [unread] = read_federation(tmp_path, (Pin(Family.HARVEST, "x", "pin.json", digest(data), None, 1, 1),)).unread
+    assert "is not a headwater export" in unread.reason
