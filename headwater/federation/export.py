@@ -38,9 +38,10 @@ def _census(snapshot: Snapshot) -> dict:
 
 def _document(snapshot: Snapshot, doc: Document) -> dict:
     tax = snapshot.taxonomy
+    state = doc.text_of(tax.facet_for_role("state"))
     return {"path": doc.path, "kind": doc.kind, "id": doc.id, "name": doc.text_of(tax.facet_for_role("name")),
             "purpose": tax.purpose_of(doc.kind or ""), "summary": doc.text_of(tax.facet_for_role("scent")),
-            "warrant": doc.warrant,
+            "state": state, "terminal": tax.is_terminal(state) if state else None, "warrant": doc.warrant,
             "digest": doc.digest, "facets": to_plain(doc.front)}
 
 

@@ -34,6 +34,8 @@ class RemoteDocument:
     name: str | None
     purpose: str | None
     summary: str | None
+    state: str | None
+    terminal: bool  # as the exporting corpus's taxonomy reads its state
     warrant: str | None
     digest: str
 
@@ -183,7 +185,8 @@ def _harvest(pin: Pin, document: dict, names: set[str]) -> Pinned:
         if "id" not in entry:
             continue  # a document without an identifier cannot be named from here
         remote = RemoteDocument(pin.name, _text(entry, "path"), _text(entry, "kind"), _text(entry, "id"),
-                                entry.get("name"), entry.get("purpose"), entry.get("summary"), entry.get("warrant"),
+                                entry.get("name"), entry.get("purpose"), entry.get("summary"), entry.get("state"),
+                                entry.get("terminal") == "true", entry.get("warrant"),
                                 _text(entry, "digest"))
         by_path[remote.path] = remote
     governing = []

@@ -18,12 +18,14 @@ def pointer(doc: Document, tax: Taxonomy) -> dict:
         "name": doc.text_of(tax.facet_for_role("name")),
         "purpose": tax.purpose_of(doc.kind) if doc.kind else None,
         "summary": doc.text_of(tax.facet_for_role("scent")),
+        "state": doc.text_of(tax.facet_for_role("state")),
         "unwarranted": doc.warrant == "asserted",
     }
 
 
 def pointer_line(doc: Document, tax: Taxonomy) -> str:
-    """`path (name) — summary [asserted: …]`: the only read line that carries an em dash."""
+    """`path (name) — summary [asserted: …] [superseded]`: the only read line that carries an em
+    dash; a terminal lifecycle state is named, a live one goes without saying."""
     shape = pointer(doc, tax)
     line = shape["path"]
     if shape.get("name"):
@@ -32,13 +34,15 @@ def pointer_line(doc: Document, tax: Taxonomy) -> str:
         line += f" — {shape['summary']}"
     if shape["unwarranted"]:
         line += f" {ASSERTED}"
+    if tax.is_terminal(shape.get("state")):
+        line += f" [{shape['state']}]"
     return line
 
 
 def remote_pointer(doc: RemoteDocument) -> dict:
     """A document of a harvested corpus, as its pinned export states it, marked with that corpus."""
     return {"path": doc.path, "kind": doc.kind, "id": doc.id, "name": doc.name, "purpose": doc.purpose,
-            "summary": doc.summary,
+            "summary": doc.summary, "state": doc.state,
             "unwarranted": doc.warrant == "asserted", "harvested": True, "corpus": doc.corpus}
 
 
@@ -51,4 +55,6 @@ def remote_pointer_line(doc: RemoteDocument) -> str:
         line += f" — {doc.summary}"
     if doc.warrant == "asserted":
         line += f" {ASSERTED}"
+    if doc.terminal:
+        line += f" [{doc.state}]"
     return line + f" [harvested from {doc.corpus}]"

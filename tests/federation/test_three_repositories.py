@@ -14,6 +14,7 @@ from tests.check.fixtures import decision, write
 from tests.federation.conftest import (
     DATE,
     DECISION,
+    pinned_service,
     platform_spec,
     refresh_import,
 )
@@ -42,7 +43,7 @@ def test_a_decision_governs_code_in_the_service_repository_it_imported(repos, hw
 def test_the_service_reads_the_decision_that_governs_its_own_code_as_harvested(repos):
     [pointer] = governors(repos.service, "src/app.py")
     assert pointer | {} == {"path": DECISION, "kind": "decision", "id": "ACME-DR-0001", "name": "A record",
-                            "purpose": "rationale", "summary": "One sentence a reader learns here.",
+                            "purpose": "rationale", "summary": "One sentence a reader learns here.", "state": "current",
                             "unwarranted": True, "harvested": True, "corpus": "decisions"}
     text = Session(repos.service).text("governing_docs_for_path", path="src/app.py")
     assert text.startswith("decisions:docs/decisions/0001-base.md (A record)")
@@ -98,7 +99,7 @@ def test_route_points_at_the_harvested_decision_that_governs_a_path_the_task_nam
     elsewhere = json.loads(hw("route", "--root", str(repos.service), "--json", "fix src/worker.py").out)
     assert [u["path"] for u in elsewhere["ungoverned"]] == ["src/worker.py"]
     assert harvested == [{"path": DECISION, "kind": "decision", "id": "ACME-DR-0001", "name": "A record",
-                          "purpose": "rationale", "summary": "One sentence a reader learns here.",
+                          "purpose": "rationale", "summary": "One sentence a reader learns here.", "state": "current",
                           "unwarranted": True, "harvested": True, "corpus": "decisions",
                           "evidence": {"by": "anchor", "anchors": ["src/app.py"]}}]
     text = hw("route", "--root", str(repos.service), "fix the retry loop in src/app.py").out
@@ -153,3 +154,13 @@ def test_a_relation_here_can_name_a_file_the_harvested_export_anchors(quickstart
     write(repos.platform, spec)
     [(rule, message)] = findings(hw, repos.platform)
     assert rule == "relation.target.unresolved" and "matches nothing" in message
+
+
+def test_a_harvested_document_in_a_terminal_state_says_so_on_its_line(repos, hw):
+    export = repos.export.replace('"status": "current"', '"status": "superseded"').replace(
+        '"state": "current"', '"state": "superseded"').replace('"terminal": "false"', '"terminal": "true"')
+    write(repos.service, pinned_service(export, repos.anchors))
+    [pointer] = governors(repos.service, "src/app.py")
+    assert pointer["state"] == "superseded"
+    text = Session(repos.service).text("governing_docs_for_path", path="src/app.py")
+    assert text.endswith("[superseded] [harvested from decisions]\n")
