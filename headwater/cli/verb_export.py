@@ -6,6 +6,7 @@ from pathlib import Path
 
 from headwater import atomic
 from headwater.cli.output import Result
+from headwater.cli.verb_check import refuse_stale_lock
 from headwater.clock import run_date
 from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
@@ -29,6 +30,7 @@ def run(invocation) -> Result:
 
 def _corpus(root: Path) -> list[tuple[str, bytes]]:
     snapshot = load(root, run_date(None))
+    refuse_stale_lock(snapshot)  # an export names its lock: one its sources moved past would mislead
     exported = formats.encode(export.export_document(snapshot))
     described = formats.encode(export.descriptor(snapshot, digest(exported)))
     return [(formats.EXPORT_PATH, exported), (formats.DESCRIPTOR_PATH, described)]

@@ -110,3 +110,11 @@ def test_the_anchors_snapshot_needs_a_root_that_exists_and_no_corpus(tmp_path, h
     (tmp_path / "svc" / "src").mkdir(parents=True)
     (tmp_path / "svc" / "src" / "app.py").write_text("x = 1\n")
     assert hw("export", "--root", str(tmp_path / "svc"), "--anchors", "src/**").status == 0
+
+
+def test_export_refuses_a_lock_its_sources_moved_past(quickstart, hw):
+    overlay = quickstart / ".headwater" / "overlay.yml"
+    overlay.write_text(overlay.read_text() + "\n# edited\n", encoding="utf-8")
+    ran = hw("export", "--root", str(quickstart))
+    assert ran.status == 1 and ran.out == "" and "is stale" in ran.err
+    assert not (quickstart / EXPORT).exists()
