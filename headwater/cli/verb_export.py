@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.cli.output import Result
 from headwater.cli.verb_check import refuse_stale_lock
 from headwater.clock import run_date
@@ -12,7 +12,7 @@ from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
 from headwater.federation import export, formats
 from headwater.hashing import digest
-from headwater.paths import inside, symlink_on_the_way
+from headwater.paths import inside
 from headwater.patterns import opening_wildcard
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
@@ -23,8 +23,9 @@ def run(invocation) -> Result:
     outputs = _anchors(root, args.anchors) if args.anchors else _corpus(root)
     if args.check:
         return _check(root, outputs)
-    for path, data in outputs:
-        _write(root, path, data)
+    with writelock.held(root):  # one writer at a time; a symlink on the way is refused by atomic
+        for path, data in outputs:
+            atomic.write_bytes(root / path, data, root=root)
     return Result("".join(f"wrote {path} {digest(data)}\n" for path, data in outputs))
 
 
@@ -76,12 +77,3 @@ def _committed(root: Path, path: str) -> bytes | None:
     except OSError:
         return None
 
-
-def _write(root: Path, path: str, data: bytes) -> None:
-    link = symlink_on_the_way(path, root)
-    if link:
-        raise Refusal(f"`{link}` is a symlink, which headwater never writes through, so {path} is not written")
-    try:
-        atomic.write_bytes(root / path, data)
-    except OSError as error:
-        raise Refusal(f"{path} could not be written ({error.strerror or error})") from None

@@ -8,6 +8,7 @@ from pathlib import Path
 from headwater.errors import Refusal
 from headwater.federation.pins import Pin, read_pins
 from headwater.patterns import opening_wildcard
+from headwater.statefolder import refuse_linked
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -35,6 +36,7 @@ class Declaration:
 
 def read_declaration(root: Path) -> Declaration:
     path = root / DECLARATION
+    refuse_linked(root)
     if not path.exists():
         raise Refusal(
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "
