@@ -161,3 +161,13 @@ def test_a_deeply_nested_file_at_a_pin_is_unread_not_a_crash(tmp_path):
     (tmp_path / "pin.json").write_bytes(data)
     [unread] = read_federation(tmp_path, (Pin(Family.HARVEST, "x", "pin.json", digest(data), None, 1, 1),)).unread
     assert "is not a headwater export" in unread.reason
+
+
+def test_the_stdio_server_loads_the_pins_at_start_up_and_answers_across_repositories(repos):
+    call = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "governing_docs_for_path", "arguments": {"path": "src/app.py"}}})
+    process = subprocess.run([*HEADWATER, "mcp", "--root", str(repos.service), "--now", DATE],
+                             input=(INITIALIZE + "\n" + call + "\n").encode(), capture_output=True, timeout=60)
+    assert process.returncode == 0, process.stderr
+    answer = json.loads(process.stdout.splitlines()[1])["result"]["structuredContent"]
+    assert [(p["id"], p["corpus"], p["harvested"]) for p in answer["pointers"]] == [("ACME-DR-0001", "decisions", True)]
