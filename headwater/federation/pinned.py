@@ -9,6 +9,7 @@ snapshot. Nothing is merged: each pinned file stays its own small index, keyed b
 from __future__ import annotations
 
 import json
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,7 +26,7 @@ class NotAnArtifact(ValueError):
     """The file parsed, but it is not the artifact the pin's family reads."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RemoteDocument:
     corpus: str
     path: str
@@ -44,7 +45,7 @@ class RemoteDocument:
         return f"{self.corpus}:{self.id}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RemoteGoverning:
     """A harvested document governing an anchor, its patterns spelled as this repository reads them."""
 
@@ -174,6 +175,11 @@ def _text(entry: dict, key: str) -> str:
     return value
 
 
+def _shared(value: str | None) -> str | None:
+    """One string object for a value thousands of documents repeat (a kind, a state)."""
+    return sys.intern(value) if isinstance(value, str) else None
+
+
 def _files(corpus: str, entries: list) -> dict[str, str]:
     return {f"{corpus}:{_text(e, 'path')}": _text(e, "revision") for e in entries}
 
@@ -184,10 +190,10 @@ def _harvest(pin: Pin, document: dict, names: set[str]) -> Pinned:
     for entry in graph["documents"]:
         if "id" not in entry:
             continue  # a document without an identifier cannot be named from here
-        remote = RemoteDocument(pin.name, _text(entry, "path"), _text(entry, "kind"), _text(entry, "id"),
-                                entry.get("name"), entry.get("purpose"), entry.get("summary"), entry.get("state"),
-                                entry.get("terminal") == "true", entry.get("warrant"),
-                                _text(entry, "digest"))
+        remote = RemoteDocument(pin.name, _text(entry, "path"), _shared(_text(entry, "kind")), _text(entry, "id"),
+                                entry.get("name"), _shared(entry.get("purpose")), entry.get("summary"),
+                                _shared(entry.get("state")), entry.get("terminal") == "true",
+                                _shared(entry.get("warrant")), _text(entry, "digest"))
         by_path[remote.path] = remote
     governing = []
     for edge in graph["edges"]:
