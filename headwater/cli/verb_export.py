@@ -8,6 +8,7 @@ from headwater import atomic, writelock
 from headwater.cli.output import Result
 from headwater.cli.verb_check import refuse_stale_lock
 from headwater.clock import run_date
+from headwater.corpus.census import read_regular
 from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
 from headwater.federation import export, formats
@@ -70,8 +71,6 @@ def _check(root: Path, outputs: list[tuple[str, bytes]]) -> Result:
 
 
 def _committed(root: Path, path: str) -> bytes | None:
-    from headwater.corpus.census import read_regular
-
     try:
         return read_regular(root / path)
     except OSError:
