@@ -77,9 +77,12 @@ def _pin(key: Scalar, value: Node, family: Family, root: Path, where: Where) -> 
     at = _scalar(value, "at", address, where)
     if at is None and family is Family.HARVEST:
         raise Refusal(f"{where(value)}: `{address}.at` must name the pinned export in this repository")
+    here = _scalar(value, "here", address, where)
+    if here is not None and not NAME.fullmatch(here):
+        raise Refusal(f"{where(value.get('here'))}: `{address}.here` must be the corpus name the export "
+                      "gives this repository")
     return Pin(family, key.text, _confined(at or f"{IMPORTS_DIRECTORY}/{key.text}.json", address, value, root, where),
-               _scalar(value, "digest", address, where), _scalar(value, "here", address, where),
-               key.line, key.column)
+               _scalar(value, "digest", address, where), here, key.line, key.column)
 
 
 def _scalar(parent: Map, key: str, address: str, where: Where) -> str | None:

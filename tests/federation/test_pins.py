@@ -125,7 +125,8 @@ def test_a_pin_entry_that_does_not_read_stops_the_server(repos):
     for pins in ("harvests:\n  decisions: [a, b]\n", "harvests: [decisions]\n",
                  "harvests:\n  decisions:\n    digest: sha256:00\n",
                  "harvests:\n  decisions:\n    at: x.json\n    channel: nightly\n",
-                 harvest_pin() + "imports:\n  decisions:\n    digest: sha256:00\n"):
+                 harvest_pin() + "imports:\n  decisions:\n    digest: sha256:00\n",
+                 harvest_pin() + "    here: src/app.py\n"):
         refused_before_any_message(pinned_platform(repos, pins))
 
 
