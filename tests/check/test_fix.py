@@ -78,7 +78,7 @@ def test_the_tutorial_loop_writes_the_far_half_and_then_strict_passes(hw, quicks
 
 @pytest.mark.parametrize("rule", ["relation.reciprocity.missing", "lifecycle.state.not_set_by_edge",
                                   "identifier.claim.missing", "language.retired_term.used"])
-def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(hw, copy_fixture, rule):
+def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(hw, copy_fixture, golden, rule):
     root = copy_fixture(f"rules/{rule}/fail")
     assert rule in live_rules(check(hw, root, "--json").out)
     before = tree(root)
@@ -88,11 +88,7 @@ def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(h
     written = changed(before, tree(root))
     assert fixed.err == "".join(f"headwater: fixed {p} (1 patch)\n" for p in written)
     shown = "".join(f"== {path} ==\n{data.decode()}" for path, data in written.items())
-    golden = GOLDEN / f"{rule}.txt"
-    if os.environ.get("HEADWATER_BLESS") == "1":
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(shown, encoding="utf-8")
-    assert shown == golden.read_text(encoding="utf-8")
+    golden(GOLDEN / f"{rule}.txt", shown)
 
     again = check(hw, root, "--fix", "--json")
     assert again.err == "" and again.out == fixed.out and tree(root) == before | written

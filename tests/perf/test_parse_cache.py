@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 from headwater.cachedir import CACHE_DIR
 from headwater.corpus.parses import CACHE_FILE, CacheUse
 from headwater.snapshot import load
+from tests.conftest import copy_tree
 
 REPO = Path(__file__).resolve().parents[2]
 TODAY = dt.date(2026, 10, 1)
@@ -46,8 +46,7 @@ def generated(tmp_path_factory) -> Path:
 @pytest.fixture
 def corpus(generated, tmp_path) -> Path:
     target = tmp_path / "corpus"
-    shutil.copytree(generated, target, symlinks=True)
-    return target
+    return copy_tree(generated, target)
 
 
 def _warm(root: Path) -> None:
