@@ -1,0 +1,44 @@
+"""The suite keeps itself honest: fixtures are copied without a run's cache, and goldens re-record
+only under `pytest --bless`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.conftest import copy_tree
+
+TESTS = Path(__file__).resolve().parent
+# copies of the embedded taxonomy package and of generated benchmark corpora, not of fixtures
+COPIES_NO_FIXTURE = {"conftest.py", "writes/test_vendor.py", "check/fixtures.py", "benchmarks/run.py"}
+
+
+def sources() -> dict[str, str]:
+    """Every test source but this one, which names what it looks for."""
+    return {p.relative_to(TESTS).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(TESTS.rglob("*.py")) if p.resolve() != Path(__file__).resolve()}
+
+
+def test_a_copied_fixture_leaves_a_runs_cache_behind_and_keeps_everything_else(tmp_path):
+    source = tmp_path / "fixture"
+    for name in (".headwater/cache/checks", ".headwater/taxonomy.lock", "docs/cache/a.md", "docs/.headwater/x"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text(name)
+    (source / "docs" / "link").symlink_to("cache")
+    copy = copy_tree(source, tmp_path / "copy")
+    files = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file() or p.is_symlink())
+    assert files == [".headwater/taxonomy.lock", "docs/.headwater/x", "docs/cache/a.md", "docs/link"]
+    assert (copy / "docs" / "link").is_symlink()
+
+
+def test_every_copy_of_a_fixture_goes_through_the_one_helper():
+    copying = {name for name, text in sources().items() if "copytree(" in text}
+    assert copying <= COPIES_NO_FIXTURE, copying - COPIES_NO_FIXTURE
+
+
+def test_no_test_re_records_a_golden_from_an_environment_variable():
+    variable = "HEADWATER_" + "BLESS"
+    for name, text in sources().items():
+        assert variable not in text, name
+        assert not re.search(r"environ[^\n]*BLESS", text), name
+
