@@ -126,25 +126,39 @@ def test_a_far_half_and_a_state_on_one_target_both_land(hw, copy_fixture):
 # -- all or nothing --------------------------------------------------------------------------
 
 
-def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_fixture, monkeypatch):
-    root = copy_fixture("check-all")
-    before = tree(root)
-    calls = []
+CLAIM = ".headwater/ids/decision_id/ACME-DR-0007"
+EDITED = "docs/decisions/0010-superseded.md"
+LAST = "docs/decisions/0016-prose.md"
+
+
+def writes_failing(monkeypatch, fails) -> list[Path]:
+    """Make the n-th write fail wherever `fails(n)` (restores included); the paths tried."""
+    calls: list[Path] = []
 
     def failing(real):
         def write(path, data):
             calls.append(path)
-            if len(calls) == 2:
+            if fails(len(calls)):
                 raise PermissionError(13, "Permission denied")
             return real(path, data)
         return write
 
     monkeypatch.setattr(atomic, "write_bytes", failing(atomic.write_bytes))
     monkeypatch.setattr(atomic, "create_exclusive", failing(atomic.create_exclusive))
+    return calls
+
+
+def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    calls = writes_failing(monkeypatch, lambda n: n == 2)
     ran = check(hw, root, "--fix")
+    monkeypatch.undo()
     assert ran.status == 1 and ran.out == ""
-    assert ran.err.startswith("headwater: ") and ran.err.count("\n") == 1 and "put back" in ran.err
-    assert len(calls) == 2  # a claim created, then the failed edit; the claim was taken back
+    assert ran.err == (f"headwater: {EDITED} could not be written ([Errno 13] Permission denied), "
+                       "so `--fix` put back every file it had written\n")
+    assert [p.relative_to(root).as_posix() for p in calls] == [CLAIM, EDITED]  # the claim was taken back
+    assert not (root / CLAIM).exists() and (root / EDITED).read_bytes() == before[EDITED]
     assert tree(root) == before
 
 
@@ -164,6 +178,49 @@ def test_a_file_that_moved_after_the_run_read_it_refuses_the_whole_batch(copy_fi
     with pytest.raises(Refusal, match=refused):
         fix(snapshot, report)
     assert tree(root) == before
+
+
+def test_a_batch_failing_after_an_edit_landed_puts_back_the_edited_files_bytes_exactly(hw, copy_fixture,
+                                                                                   monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    calls = writes_failing(monkeypatch, lambda n: n == 3)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert [p.relative_to(root).as_posix() for p in calls] == [CLAIM, EDITED, LAST, EDITED]  # the last: the restore
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == (f"headwater: {LAST} could not be written ([Errno 13] Permission denied), "
+                       "so `--fix` put back every file it had written\n")
+    assert (root / EDITED).read_bytes() == before[EDITED]
+    assert not (root / CLAIM).exists()
+    assert tree(root) == before
+
+
+def test_a_restore_that_fails_names_the_file_it_could_not_put_back_and_still_restores_the_rest(
+        hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    writes_failing(monkeypatch, lambda n: n >= 3)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert ran.status == 1 and ran.out == "" and ran.err.count("\n") == 1
+    assert ran.err.startswith(f"headwater: {LAST} could not be written")
+    assert ran.err.endswith(f"; {EDITED} could not be put back\n")
+    assert not (root / CLAIM).exists()  # the restore went on past the file it could not put back
+    assert (root / EDITED).read_bytes() != before[EDITED]
+    assert {k: v for k, v in tree(root).items() if k != EDITED} == {k: v for k, v in before.items() if k != EDITED}
+
+
+def test_a_finding_without_a_patch_or_a_second_claim_on_one_path_does_not_stop_the_grouping():
+    claim = Patch(".headwater/ids/s/X-1", None, (Create("a.md\n"),))
+    rival = Patch(".headwater/ids/s/X-1", None, (Create("b.md\n"),))
+    edit = Patch("z.md", "sha256:0", (Create("x"),))
+
+    def finding(patch):
+        return Finding("r", Severity.ERROR, "a.md", 1, 1, "m", "r", patch is not None, "s", patch=patch)
+
+    assert patches_by_file((finding(None), finding(claim), finding(rival), finding(edit))) == \
+        {".headwater/ids/s/X-1": [claim], "z.md": [edit]}
 
 
 def test_escaped_findings_and_repeated_claims_reach_the_writer_once_or_not_at_all():

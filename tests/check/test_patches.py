@@ -66,11 +66,11 @@ def test_a_span_that_does_not_fit_is_refused_naming_where(span, says):
 
 def test_a_create_is_the_whole_text_and_only_where_nothing_is():
     assert apply([patch(Create("claimed\n"), expects=None)], None) == "claimed\n"
-    with pytest.raises(UnsafeEdit, match="a created file takes exactly one patch"):
+    with pytest.raises(UnsafeEdit, match="^a created file takes exactly one patch, and only where nothing is$"):
         apply([patch(Create("claimed\n"), expects=None)], "there already\n")
-    with pytest.raises(UnsafeEdit, match="a created file takes exactly one patch"):
+    with pytest.raises(UnsafeEdit, match="^a created file takes exactly one patch, and only where nothing is$"):
         apply([patch(Create("a\n"), expects=None), patch(Create("b\n"), expects=None)], None)
-    with pytest.raises(UnsafeEdit, match="a created file takes exactly one patch"):
+    with pytest.raises(UnsafeEdit, match="^a created file takes exactly one patch, and only where nothing is$"):
         apply([patch(Create("a\n"), SetScalar(("x",), "y"), expects=None)], None)
 
 
@@ -111,3 +111,10 @@ def test_replace_value_finds_the_value_from_its_node_column_and_nowhere_else():
                                                      (2, 1, "retired"), (2, 40, "current")])
 def test_replace_value_is_none_where_the_value_is_not(line, column, old):
     assert replace_value("---\nstatus: current   # current\n---", line, column, old, "x") is None
+
+
+def test_replace_value_reaches_the_first_and_the_last_line_and_the_first_column():
+    text = "current\nx\nlast: current"
+    assert replace_value(text, 1, 1, "current", "y") == ReplaceSpan(1, 1, "current", "y")
+    assert replace_value(text, 3, 1, "current", "y") == ReplaceSpan(3, 7, "current", "y")
+    assert replace_value(text, 3, 1, "last", "y") == ReplaceSpan(3, 1, "last", "y")

@@ -45,7 +45,16 @@ def test_anchored_pointers_are_never_cut_by_the_budget(quickstart, hw):
     data = json.loads(_route(hw, quickstart, "why limit src/ingest/rate_limit.py", "--budget", "1", "--json").out)
     anchored = [p for p in data["pointers"] if p["evidence"]["by"] == "anchor"]
     assert len(anchored) == 2 and len(data["pointers"]) == 2
-    assert data["withheld"] >= 0
+    assert data["withheld"] == 0  # nothing but the anchored two was reached
+
+
+def test_a_pointer_the_budget_cuts_is_counted_as_withheld_and_shown_when_the_budget_allows(routing, hw):
+    task = "change the retry schedule in src/delivery/retry.py"
+    tight = json.loads(_route(hw, routing, task, "--budget", "1", "--json").out)
+    roomy = json.loads(_route(hw, routing, task, "--budget", "5", "--json").out)
+    assert [p["evidence"]["by"] for p in tight["pointers"]] == ["anchor", "anchor"]
+    assert tight["withheld"] == 1 and roomy["withheld"] == 0
+    assert roomy["pointers"][:2] == tight["pointers"] and len(roomy["pointers"]) == 3
 
 
 def _no_purposes(copy_fixture, hw):

@@ -109,5 +109,9 @@ def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(c
         ran = _fix(hw, root)
         monkeypatch.undo()
         assert ran.status == 1 and ran.out == "", failing_at
-        assert ran.err.count("\n") == 1 and "Traceback" not in ran.err
+        failed = calls[failing_at - 1].relative_to(root).as_posix()
+        assert ran.err.startswith(f"headwater: {failed} could not be written ([Errno 28] No space left on device)")
+        assert ran.err.endswith(", so `--fix` put back every file it had written\n") and ran.err.count("\n") == 1
+        for landed in {p.relative_to(root).as_posix() for p in calls[:failing_at - 1]}:
+            assert (root / landed).read_bytes() == before[landed] if landed in before else not (root / landed).exists()
         assert tree(root) == before, f"the batch failing at write {failing_at} left a change behind"
