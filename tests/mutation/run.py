@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 # Each module, and the tests that exercise it in-process (a subprocess would import the
 # unmutated engine, and every mutant would look like a survivor).
 MODULES: dict[str, tuple[str, ...]] = {
-    "headwater/atomic.py": ("tests/mutation/test_atomic.py", "tests/reliability/test_write_faults.py",
+    "headwater/atomic.py": ("tests/reliability/test_atomic_writes.py", "tests/reliability/test_write_faults.py",
                             "tests/check/test_fix.py"),
     "headwater/check/fix.py": ("tests/check/test_fix.py", "tests/reliability/test_write_faults.py",
                                "tests/mcp/test_fix_seal.py"),
