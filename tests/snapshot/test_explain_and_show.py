@@ -26,7 +26,9 @@ def test_a_path_typed_any_way_answers_as_its_plain_form(quickstart, hw, spelling
     if spelling == "ABSOLUTE":
         spelling = str(quickstart / QS_DECISION)
     plain = hw("explain", QS_DECISION, "--root", str(quickstart))
-    assert hw("explain", spelling, "--root", str(quickstart)).out == plain.out
+    typed = hw("explain", spelling, "--root", str(quickstart))
+    assert plain.status == typed.status == 0 and typed.err == ""
+    assert typed.out.startswith(QS_DECISION + "\n") and typed.out == plain.out
 
 
 @pytest.mark.parametrize(
