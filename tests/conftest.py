@@ -43,6 +43,7 @@ def golden(request) -> Callable[[Path, str], None]:
         if bless:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+        assert path.is_file(), f"{path.name} has no golden yet: record it with `pytest --bless`, then review it"
         assert text == path.read_text(encoding="utf-8")
 
     return compare
