@@ -306,3 +306,96 @@ def test_the_governs_loop_stamps_only_after_the_change_states_the_re_read(hw, co
     revision = load(root, TODAY).tree.revision(("src/app.py",))
     assert f"verified_revision: \"{revision}\"" in doc.read_text()
     assert check(hw, root, "--strict").status == 0
+
+
+# -- the edges of the batch --------------------------------------------------------------------
+
+
+def test_a_file_edited_by_someone_else_while_the_batch_writes_stops_it_and_keeps_their_edit(hw, copy_fixture,
+                                                                                       monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    real_create = atomic.create_exclusive
+
+    def create_then_someone_edits(path, data):
+        real_create(path, data)
+        (root / LAST).write_text((root / LAST).read_text() + "Their edit.\n")
+
+    monkeypatch.setattr(atomic, "create_exclusive", create_then_someone_edits)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == (f"headwater: {LAST} changed while `--fix` wrote the batch, "
+                       "so `--fix` put back every file it had written\n")
+    assert (root / LAST).read_text().endswith("Their edit.\n")
+    assert {k: v for k, v in tree(root).items() if k != LAST} == {k: v for k, v in before.items() if k != LAST}
+
+
+def test_every_file_that_could_not_be_put_back_is_named(hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    writes_failing(monkeypatch, lambda n: n >= 3)
+    real_unlink = Path.unlink
+
+    def unlink(path, missing_ok=False):
+        if path.name == "ACME-DR-0007":
+            raise PermissionError(13, "Permission denied")
+        return real_unlink(path, missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", unlink)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert ran.status == 1
+    assert ran.err.endswith(f"; {EDITED}, {CLAIM} could not be put back\n")
+
+
+def test_a_file_that_stops_being_a_regular_file_refuses_the_batch_in_one_sentence(copy_fixture):
+    root = copy_fixture("check-all")
+    snapshot = load(root, TODAY)
+    report = run(snapshot)
+    (root / LAST).unlink()
+    (root / LAST).mkdir()
+    with pytest.raises(Refusal) as refused:
+        fix(snapshot, report)
+    assert refused.value.sentence == f"{LAST} does not read (no longer a regular file), so `--fix` wrote nothing"
+
+
+def test_a_document_with_a_byte_order_mark_keeps_it_and_gets_its_patch(hw, copy_fixture):
+    root = copy_fixture("rules/relation.reciprocity.missing/fail")
+    target = root / BASE
+    original = target.read_bytes()
+    target.write_bytes(b"\xef\xbb\xbf" + original)
+    fixed = check(hw, root, "--fix")
+    assert fixed.status == 0 and fixed.err == f"headwater: fixed {BASE} (1 patch)\n"
+    after = target.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf---\n") and after.count(b"\xef\xbb\xbf") == 1
+    target.write_bytes(original)
+    assert check(hw, root, "--fix").status == 0
+    assert target.read_bytes() == after[3:]  # the same patch, byte for byte, with the mark or without
+
+
+def test_a_patch_that_does_not_fit_the_file_refuses_naming_the_file_and_why(copy_fixture):
+    root = copy_fixture("rules/relation.reciprocity.missing/fail")
+    snapshot = load(root, TODAY)
+    report = run(snapshot)
+    [patched] = [f for f in report.findings if f.patch is not None]
+    text = (root / BASE).read_text()
+    broken = Finding(patched.rule, patched.severity, patched.path, patched.line, patched.column, patched.message,
+                     patched.remediation, True, patched.subject,
+                     patch=Patch(BASE, patched.patch.expects, (Create("x"),) + patched.patch.edits))
+    with pytest.raises(Refusal) as refused:
+        fix(snapshot, type(report)(**{**report.__dict__, "findings": (broken,)}))
+    assert refused.value.sentence == (f"the patch for {BASE} does not fit the file (a created file takes exactly "
+                                      "one patch, and only where nothing is), so `--fix` wrote nothing")
+    assert (root / BASE).read_text() == text
+
+
+def test_the_mcp_fix_answers_every_line_of_the_account_and_the_plain_report_at_80_columns(copy_fixture, hw):
+    from headwater.check.fix import fix_report
+
+    root = copy_fixture("check-all")
+    answered = fix_report(load(root, TODAY), "text")
+    assert answered.landed
+    assert answered.account == "".join(f"headwater: fixed {p} ({n})\n" for p, n in
+                                       ((CLAIM, "1 patch"), (EDITED, "2 patches"), (LAST, "1 patch")))
+    assert "\x1b[" not in answered.report and max(map(len, answered.report.splitlines())) <= 80
+    assert answered.report == check(hw, root).out  # the CLI's plain text, 80 columns unless --wide
