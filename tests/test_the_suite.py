@@ -42,3 +42,16 @@ def test_no_test_re_records_a_golden_from_an_environment_variable():
         assert variable not in text, name
         assert not re.search(r"environ[^\n]*BLESS", text), name
 
+
+
+def test_the_mutation_script_measures_modules_that_exist_against_tests_that_exist():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mutation_run", TESTS / "mutation" / "run.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    repo = TESTS.parent
+    assert script.MODULES
+    for module, tests in script.MODULES.items():
+        assert (repo / module).is_file(), module
+        assert tests and all((repo / test).exists() for test in tests), module
