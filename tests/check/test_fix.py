@@ -136,11 +136,11 @@ def writes_failing(monkeypatch, fails) -> list[Path]:
     calls: list[Path] = []
 
     def failing(real):
-        def write(path, data):
+        def write(path, data, **where):
             calls.append(path)
             if fails(len(calls)):
                 raise PermissionError(13, "Permission denied")
-            return real(path, data)
+            return real(path, data, **where)
         return write
 
     monkeypatch.setattr(atomic, "write_bytes", failing(atomic.write_bytes))
@@ -317,8 +317,8 @@ def test_a_file_edited_by_someone_else_while_the_batch_writes_stops_it_and_keeps
     before = tree(root)
     real_create = atomic.create_exclusive
 
-    def create_then_someone_edits(path, data):
-        real_create(path, data)
+    def create_then_someone_edits(path, data, **where):
+        real_create(path, data, **where)
         (root / LAST).write_text((root / LAST).read_text() + "Their edit.\n")
 
     monkeypatch.setattr(atomic, "create_exclusive", create_then_someone_edits)
