@@ -3,14 +3,13 @@ only under `pytest --bless`."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 from tests.conftest import copy_tree
 
 TESTS = Path(__file__).resolve().parent
-# copies of the embedded taxonomy package and of generated benchmark corpora, not of fixtures
-COPIES_NO_FIXTURE = {"conftest.py", "writes/test_vendor.py", "check/fixtures.py", "benchmarks/run.py"}
 
 
 def sources() -> dict[str, str]:
@@ -32,8 +31,15 @@ def test_a_copied_fixture_leaves_a_runs_cache_behind_and_keeps_everything_else(t
 
 
 def test_every_copy_of_a_fixture_goes_through_the_one_helper():
-    copying = {name for name, text in sources().items() if "copytree(" in text}
-    assert copying <= COPIES_NO_FIXTURE, copying - COPIES_NO_FIXTURE
+    """A `copytree` straight from `corpus_fixtures` would carry a cache a run left there."""
+    straight = []
+    for name, text in sources().items():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("copytree") and node.args:
+                source = ast.unparse(node.args[0])
+                if "FIXTURES" in source or "corpus_fixtures" in source:
+                    straight.append(f"{name}:{node.lineno}")
+    assert straight == []
 
 
 def test_no_test_re_records_a_golden_from_an_environment_variable():
