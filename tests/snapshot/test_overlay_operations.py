@@ -44,14 +44,22 @@ def test_add_refuses_a_key_that_exists_and_a_path_through_a_value():
     assert refused(add, taxonomy, "kinds.decision", {}) == \
         f"{SOURCE}: `kinds.decision` already exists, so `add` cannot add it (use `override`)"
     assert refused(add, taxonomy, "version.minor", 2) == f"{SOURCE}: `version.minor` has no mapping to hold it"
+    assert refused(add, taxonomy, "kinds.decision.shelf", "x") == \
+        f"{SOURCE}: `kinds.decision.shelf` already exists, so `add` cannot add it (use `override`)"
     assert taxonomy == tree()
 
 
+def test_add_looks_for_the_last_segment_only():
+    taxonomy = {"a": {"b": {"b": 1}}}
+    add(taxonomy, "a.b.c", 2, SOURCE)
+    assert taxonomy == {"a": {"b": {"b": 1, "c": 2}}}
+
+
 def test_override_replaces_a_value_with_a_copy_and_refuses_what_is_not_there():
-    taxonomy, value = tree(), ["title"]
+    taxonomy, value = tree(), [{"name": ["title"]}]
     override(taxonomy, "kinds.decision.facets", value, SOURCE)
-    value.append("changed later")
-    assert taxonomy["kinds"]["decision"]["facets"] == ["title"]
+    value[0]["name"].append("changed later")
+    assert taxonomy["kinds"]["decision"]["facets"] == [{"name": ["title"]}]
     assert refused(override, taxonomy, "kinds.guide.facets", []) == \
         f"{SOURCE}: `kinds.guide.facets` does not exist, so `override` has nothing to change"
     assert refused(override, taxonomy, "kinds.decision.title", "x") == \
@@ -68,11 +76,11 @@ def test_remove_deletes_the_key_only_and_refuses_what_is_not_there():
 
 
 def test_add_to_appends_each_item_in_order_as_a_copy_and_refuses_one_already_there():
-    taxonomy, item = tree(), {"name": "owner"}
+    taxonomy, item = tree(), {"name": ["owner"]}
     add_to(taxonomy, "kinds.decision.facets", ["title", item], SOURCE)
     add_to(taxonomy, "kinds.decision.facets", "owner", SOURCE)
-    item["name"] = "changed later"
-    assert taxonomy["kinds"]["decision"]["facets"] == ["status", "summary", "title", {"name": "owner"}, "owner"]
+    item["name"].append("changed later")
+    assert taxonomy["kinds"]["decision"]["facets"] == ["status", "summary", "title", {"name": ["owner"]}, "owner"]
     assert refused(add_to, taxonomy, "kinds.decision.facets", ["new", "status"]) == \
         f"{SOURCE}: `kinds.decision.facets` already holds `status`, so `add_to` cannot add it"
     assert taxonomy["kinds"]["decision"]["facets"][-1] == "new"  # the items before the refused one landed
@@ -104,6 +112,13 @@ def test_an_address_is_segments_of_letters_digits_underscore_and_dash(address):
     assert str(error.value) == f"{SOURCE}: `{address}` is not an address (segments of A-Z a-z 0-9 _ -)"
 
 
+@pytest.mark.parametrize("operation", [add, override, add_to, remove_from])
+def test_every_operation_names_its_source_when_the_address_is_not_one(operation):
+    said = f"{SOURCE}: `kinds..decision` is not an address"
+    assert refused(operation, tree(), "kinds..decision", "x").startswith(said)
+    assert refused(remove, tree(), "kinds..decision").startswith(said)
+
+
 def test_a_valid_address_splits_on_dots():
     assert split_address("kinds.my_kind-2.Facets", SOURCE) == ["kinds", "my_kind-2", "Facets"]
 
@@ -126,8 +141,12 @@ def test_an_overlay_applies_its_operations_in_their_fixed_order_and_reports_ever
 def test_an_overlay_keeps_what_applied_and_names_each_operation_that_did_not():
     taxonomy = tree()
     problems = apply_overlay(taxonomy, {"add": {"kinds.decision": {}, "kinds.guide": {}},
-                                        "remove": ["kinds.nothing", "version"]}, SOURCE)
-    assert [p.address for p in problems] == ["kinds.decision", "kinds.nothing"]
+                                        "override": {"kinds.nothing": 1},
+                                        "remove": ["kinds.nothing", "version"],
+                                        "add_to": {"kinds.decision.facets": ["status"]},
+                                        "remove_from": {"kinds.decision.facets": ["title"]}}, SOURCE)
+    assert [(p.source, p.address) for p in problems] == [(SOURCE, address) for address in (
+        "kinds.decision", "kinds.nothing", "kinds.nothing", "kinds.decision.facets", "kinds.decision.facets")]
     assert taxonomy == {"kinds": {"decision": {"facets": ["status", "summary"], "shelf": "decisions"}, "guide": {}}}
 
 
@@ -161,6 +180,10 @@ def test_references_resolve_to_a_copy_of_the_vocabulary_anywhere_in_the_tree():
                                              "more": [["proposed", "current"], "plain"]}
     taxonomy["kinds"]["decision"]["states"].append("changed later")
     assert taxonomy["vocabularies"]["states"]["decision"] == ["proposed", "current"]
+    nested = {"vocabularies": {"states": {"decision": ["current"]}}, "kinds": {"x": "$vocabularies.states"}}
+    assert expand_references(nested) == []
+    nested["kinds"]["x"]["decision"].append("changed later")
+    assert nested["vocabularies"]["states"] == {"decision": ["current"]}
 
 
 def test_a_double_dollar_is_a_literal_dollar_and_no_reference():
