@@ -28,7 +28,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/check/fix.py": ("tests/check/test_fix.py", "tests/reliability/test_write_faults.py",
                                "tests/mcp/test_fix_seal.py"),
     "headwater/check/suppressions.py": ("tests/check/test_suppressions.py",),
-    "headwater/reads/route_rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route.py"),
+    "headwater/reads/route_rank.py": ("tests/reads/test_route_term_weights.py", "tests/reads/test_route.py"),
     "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",
                                       "tests/snapshot/test_resolve_and_lock.py", "tests/cli/test_init_and_kinds.py"),
     "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),
