@@ -334,14 +334,11 @@ def test_a_file_edited_by_someone_else_while_the_batch_writes_stops_it_and_keeps
 def test_every_file_that_could_not_be_put_back_is_named(hw, copy_fixture, monkeypatch):
     root = copy_fixture("check-all")
     writes_failing(monkeypatch, lambda n: n >= 3)
-    real_unlink = Path.unlink
 
-    def unlink(path, missing_ok=False):
-        if path.name == "ACME-DR-0007":
-            raise PermissionError(13, "Permission denied")
-        return real_unlink(path, missing_ok)
+    def cannot_remove(path, **where):
+        raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "unlink", unlink)
+    monkeypatch.setattr(atomic, "remove", cannot_remove)
     ran = check(hw, root, "--fix")
     monkeypatch.undo()
     assert ran.status == 1
