@@ -16,9 +16,9 @@ def scorer(*titles: str) -> Scorer:
     return Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
 
 
-def test_a_task_no_document_reaches_ranks_nothing_with_no_confidence_and_no_reached_stem():
-    assert scorer("retri", "queue").rank(("zebra", "yak")) == Ranking((), 0.0, ())
-    assert scorer("retri").rank(()) == Ranking((), 0.0, ())
+def test_a_task_no_document_reaches_ranks_nothing_with_no_confidence_coverage_or_reached_stem():
+    assert scorer("retri", "queue").rank(("zebra", "yak")) == Ranking((), 0.0, 0.0, ())
+    assert scorer("retri").rank(()) == Ranking((), 0.0, 0.0, ())
 
 
 def test_the_weight_of_a_stem_nobody_holds_is_the_idf_of_a_stem_in_no_document():
