@@ -214,3 +214,11 @@ def test_a_reference_to_an_escaped_literal_is_allowed():
     taxonomy = {"vocabularies": {"price": "$$5"}, "kinds": {"x": "$vocabularies.price"}}
     assert expand_references(taxonomy) == []
     assert taxonomy == {"vocabularies": {"price": "$5"}, "kinds": {"x": "$$5"}}
+
+
+def test_two_references_to_one_vocabulary_share_nothing():
+    taxonomy = {"vocabularies": {"states": {"decision": ["current"]}},
+                "kinds": {"a": "$vocabularies.states", "b": "$vocabularies.states"}}
+    assert expand_references(taxonomy) == []
+    taxonomy["kinds"]["a"]["decision"].append("changed later")
+    assert taxonomy["kinds"]["b"] == {"decision": ["current"]}
