@@ -143,7 +143,7 @@ def read(*lines: str):
     from headwater.yaml.nodes import Map
 
     body = "".join(line + "\n" for line in lines)
-    document = Document("d.md", None, Map((), 1, 1), body, body, 10, "sha256:0")
+    document = Document("d.md", None, Map((), 1, 1), body, 0, 10, "sha256:0")
     return directives(document, frozenset(rule_ids()))
 
 

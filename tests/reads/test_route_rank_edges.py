@@ -11,7 +11,7 @@ from headwater.yaml.nodes import Map
 
 
 def scorer(*titles: str) -> Scorer:
-    entries = tuple(Entry(Document(f"{t}.md", "page", Map((), 1, 1), "", "", 1, t),
+    entries = tuple(Entry(Document(f"{t}.md", "page", Map((), 1, 1), "", 0, 1, t),
                           tuple(Counter({t: 1} if name == "title" else {}) for name in FIELDS)) for t in titles)
     return Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
 
