@@ -91,10 +91,13 @@ def team(tmp_path_factory):
     root = tmp_path_factory.mktemp("team")
     for part in ("docs", "src", "change"):
         shutil.copytree(CORPUS / part, root / part)
-    shutil.copytree(CORPUS / ".headwater" / "ids", root / ".headwater" / "ids")
+    for part in ("ids", "imports", "harvested"):
+        if (CORPUS / ".headwater" / part).is_dir():
+            shutil.copytree(CORPUS / ".headwater" / part, root / ".headwater" / part)
     shutil.copy(CORPUS / ".headwater" / "observations.yml", root / ".headwater" / "observations.yml")
     shutil.copy(FIXTURES / "full-dialect" / "overlay.yml", root / ".headwater" / "overlay.yml")
-    (root / ".headwater" / "taxonomy.yml").write_text(DECLARATION)
+    pins = (CORPUS / ".headwater" / "taxonomy.yml").read_text().partition("\n  root: docs\n")[2]
+    (root / ".headwater" / "taxonomy.yml").write_text(DECLARATION + pins)  # check-all's federation pins
     vendored = main(["taxonomy", "vendor", str(PACKAGE), "--expect", computed_digest(PACKAGE), "--root", str(root)])
     resolved = main(["taxonomy", "resolve", "--root", str(root)])
     return root, vendored, resolved
