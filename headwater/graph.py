@@ -38,6 +38,7 @@ class ProblemKind(Enum):
     UNKNOWN_RELATION = "unknown_relation"
     ENTRY_WITHOUT_TO = "entry_without_to"
     DUPLICATE_TARGET = "duplicate_target"
+    LIST_TARGET = "list_target"  # a list where only a document (one identifier) can stand
     DUPLICATE_ID = "duplicate_id"
     ID_NOT_A_SCALAR = "id_not_a_scalar"
 
@@ -244,6 +245,11 @@ class _Builder:
                 self.problem(ProblemKind.ENTRY_WITHOUT_TO, doc, entry, written,
                              f"an entry under `{written}` has no `to`")
                 return
+        if isinstance(target_node, Seq) and not self.reaches_anchor(relation, inverse):
+            self.problem(ProblemKind.LIST_TARGET, doc, target_node, written,
+                         f"an entry under `{written}` is a list, and `{written}` reaches only documents, "
+                         "each named by one identifier")
+            return
         target = self.bind(relation, inverse, target_node)
         identity = (relation.name + ("~" if inverse else ""), target.text)
         if identity in seen:
@@ -254,6 +260,10 @@ class _Builder:
         self.edges.append(Edge(doc.path, relation, written, inverse, target, attributes,
                                entry.line, entry.column))
 
+    def reaches_anchor(self, relation: Relation, inverse: bool) -> bool:
+        far = relation.sources if inverse else relation.targets
+        return any(self.taxonomy.is_anchor_kind(a) for a in far)
+
     def bind(self, relation: Relation, inverse: bool, node: Node) -> Target:
         far = relation.sources if inverse else relation.targets
         far_anchors = [a for a in far if self.taxonomy.is_anchor_kind(a)]
@@ -262,7 +272,7 @@ class _Builder:
             raws = [i.text for i in node.items if isinstance(i, Scalar)]
             if far_anchors and len(raws) == len(node.items) and raws:
                 return self.anchor(far_anchors[0], raws)
-            return Target(Bound.UNBOUND, ", ".join(raws), reason="a list of patterns where an identifier belongs")
+            return Target(Bound.UNBOUND, ", ".join(raws), reason="a list whose every item must be a pattern")
         if not isinstance(node, Scalar) or not node.text.strip():
             return Target(Bound.UNBOUND, "", reason="an empty target names nothing")
         raw = node.text.strip()

@@ -179,8 +179,10 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "taxonomy validate", GROUPS[3],
         "list every problem of the taxonomy sources, writing nothing",
-        "Resolves the sources in memory and prints one line per problem, naming its address.",
+        "Resolves the sources in memory and prints one line per problem, naming its address. "
+        "`--verbose` also lists each construct that is read and has no effect in this engine.",
         "verb_taxonomy:run_validate",
+        (Flag("--verbose", "also list the constructs read with no effect here, and why"),),
     ),
     Verb(
         "taxonomy kinds", GROUPS[3],

@@ -39,7 +39,9 @@ MEMO = """\
     homogeneous: true
     kind: memo
 """
-SECTIONS = {"decision": ("Context", "Decision", "Consequences"), "specification": ("Scope", "Behavior")}
+SECTIONS = {"decision": ("Context", "Decision", "Consequences"), "specification": ("Scope", "Behavior"),
+            "brief": ()}
+SCHEMES = {"docs/decisions/": "decision_id", "docs/briefs/": "decision_id", "docs/specifications/": "specification_id"}
 
 
 def declaration(bundles=(), pin: str | None = None, vendored: bool = False, pins: str = "") -> str:
@@ -52,9 +54,9 @@ def declaration(bundles=(), pin: str | None = None, vendored: bool = False, pins
 def doc(kind: str, id: str | None = "ACME-DR-0001", status: str = "current", *, title: str = "A record",
         summary: str | None = "One sentence a reader learns here.", verified: str = "2026-10-01",
         warrant: str | None = "{warrant: asserted}", extra: str = "", relations: str = "",
-        sections: tuple[str, ...] | None = None, prose: str = "") -> str:
+        sections: tuple[str, ...] | None = None, prose: str = "", since: str = "2026-10-01") -> str:
     front = [f"id: {id}"] if id is not None else []
-    front += [f"status: {status}", "status_since: 2026-10-01"]
+    front += [f"status: {status}", f"status_since: {since}"]
     if summary is not None:
         front.append(f"summary: \"{summary}\"" if summary else "summary:")
     front += [f"last_verified: {verified}", f"title: {title}"]
@@ -320,8 +322,10 @@ def check_all() -> dict:
     }
     prior = {"docs/decisions/0016-prose.md": decision("ACME-DR-0016", status="superseded"),
              "docs/decisions/0017-gone.md": decision("ACME-DR-0017", status="superseded")}
-    return fixture(files, base=False, bundles=("diataxis",), overlay_extra=MEMO + VOCAB, pin=WRONG_PIN,
-                   vendored=True, unclaimed=("ACME-DR-0007",), prior=prior,
+    from fixtures_reference import BRIEF_FILES, BRIEFS
+
+    return fixture({**files, **BRIEF_FILES}, base=False, bundles=("diataxis",), overlay_extra=MEMO + BRIEFS + VOCAB,
+                   pin=WRONG_PIN, vendored=True, unclaimed=("ACME-DR-0007",), prior=prior,
                    pins=harvest_pin(WRONG_PIN) + import_pin())
 
 
@@ -330,12 +334,12 @@ def _claims(spec: dict) -> dict[str, str]:
 
     claims = {}
     for path, text in sorted(spec["files"].items()):
-        if not path.startswith(("docs/decisions/", "docs/specifications/")):
+        scheme = next((s for prefix, s in SCHEMES.items() if path.startswith(prefix)), None)
+        if scheme is None:
             continue
         front = split(text).front
         node = front.get("id") if front else None
         identifier = getattr(node, "text", "")
-        scheme = "decision_id" if path.startswith("docs/decisions/") else "specification_id"
         if identifier and identifier not in spec["unclaimed"] and "/" not in identifier:
             claims.setdefault(f".headwater/ids/{scheme}/{identifier}", path + "\n")
     return claims
@@ -366,7 +370,7 @@ def write(target: Path, spec: dict) -> None:
 
     if target.exists():
         shutil.rmtree(target)
-    files = {**spec["files"], **_claims(spec), ".headwater/overlay.yml": spec["overlay"]}
+    files = {**_claims(spec), **spec["files"], ".headwater/overlay.yml": spec["overlay"]}
     for path, text in files.items():
         (target / path).parent.mkdir(parents=True, exist_ok=True)
         (target / path).write_text(text, encoding="utf-8")
@@ -387,7 +391,9 @@ def write(target: Path, spec: dict) -> None:
 
 def main() -> None:
     sys.path.insert(0, str(REPO))
-    for rule_id, pair in cases().items():
+    from fixtures_reference import reference_cases
+
+    for rule_id, pair in {**cases(), **reference_cases()}.items():
         for side, spec in pair.items():
             write(RULES_DIR / rule_id / side, spec)
     write(CHECK_ALL, check_all())

@@ -127,8 +127,8 @@ def test_a_far_half_and_a_state_on_one_target_both_land(hw, copy_fixture):
 
 
 CLAIM = ".headwater/ids/decision_id/ACME-DR-0007"
-EDITED = "docs/decisions/0010-superseded.md"
-LAST = "docs/decisions/0016-prose.md"
+EDITED = "docs/briefs/evidenced.md"  # the first document check-all's fix writes, after the claim
+LAST = "docs/briefs/old.md"  # the second document it writes
 
 
 def writes_failing(monkeypatch, fails) -> list[Path]:
@@ -393,6 +393,8 @@ def test_the_mcp_fix_answers_every_line_of_the_account_and_the_plain_report_at_8
     answered = fix_report(load(root, TODAY), "text")
     assert answered.landed
     assert answered.account == "".join(f"headwater: fixed {p} ({n})\n" for p, n in
-                                       ((CLAIM, "1 patch"), (EDITED, "2 patches"), (LAST, "1 patch")))
+                                       ((CLAIM, "1 patch"), (EDITED, "1 patch"), (LAST, "1 patch"),
+                                        ("docs/decisions/0010-superseded.md", "2 patches"),
+                                        ("docs/decisions/0016-prose.md", "1 patch")))
     assert "\x1b[" not in answered.report and max(map(len, answered.report.splitlines())) <= 80
     assert answered.report == check(hw, root).out  # the CLI's plain text, 80 columns unless --wide

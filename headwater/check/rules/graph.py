@@ -19,6 +19,7 @@ DECLARATION_PROBLEMS = {
                                   "lists the ones this kind may write",
     ProblemKind.ENTRY_WITHOUT_TO: "give the entry a `to:` naming its target",
     ProblemKind.DUPLICATE_TARGET: "delete the repeated entry",
+    ProblemKind.LIST_TARGET: "write each identifier as its own entry of the list under the relation",
 }
 NOT_A_DOCUMENT = "the target is not a document, which `relation.target.unresolved` reports if it binds nothing"
 HARVESTED = "the target is a document of a harvested corpus, which this repository reads and never writes"
@@ -46,10 +47,11 @@ def _canonical(ctx: Context, edge: Edge) -> tuple[Document | None, Document | No
 # -- declaration and identity ---------------------------------------------------------------
 
 
-@rule("relation.declaration.unusable", 1, Scope.DOCUMENT, Severity.ERROR,
+@rule("relation.declaration.unusable", 2, Scope.DOCUMENT, Severity.ERROR,
       short="The `relations:` block cannot be read as declared relations.",
       full="`relations:` is not a mapping, names a relation the taxonomy does not declare, has "
-           "an entry without `to`, or names one target twice.",
+           "an entry without `to`, has a list-shaped entry under a relation that reaches only "
+           "documents, or names one target twice.",
       help="""
 `relations:` maps relation names (or their inverse names) to a target, a list of targets, or
 `{to: target, <attribute>: value}` entries. Each problem here stops one entry from becoming
@@ -108,7 +110,7 @@ def identifier_claim_missing(ctx: Context, doc: Document):
 # -- targets and endpoints ------------------------------------------------------------------
 
 
-@rule("relation.target.unresolved", 3, Scope.EDGE, Severity.ERROR,
+@rule("relation.target.unresolved", 4, Scope.EDGE, Severity.ERROR,
       short="A relation's target binds to nothing.",
       full="The target names no typed document and no file: an unknown identifier, an untyped "
            "file, a pattern matching nothing, or a path written where an identifier belongs.",
