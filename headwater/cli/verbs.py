@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from headwater.render import FORMAT_NAMES, MARKDOWN_MAX_BYTES
+
 GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxonomy", "Getting help")
 
 
@@ -52,7 +54,9 @@ GLOBAL_FLAGS = (
     Flag("--root", "the repository to read (default: the working directory)", "PATH"),
     Flag("--version", "print the version and exit", short="-V"),
     Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
-    Flag("--no-color", "no colour, also when NO_COLOR is set"),
+    Flag("--no-color", "no colour; also NO_COLOR, TERM=dumb, or stdout not a terminal (FORCE_COLOR forces it)"),
+    Flag("--quiet", "nothing on stderr but refusals and failures: no progress, no account", short="-q"),
+    Flag("--verbose", "also the accounts a run keeps, such as the cache's hits and misses"),
     Flag("--no-banner", "drop the masthead from the root help screen"),
     Flag("--help", "print help and exit", short="-h"),
 )
@@ -69,8 +73,14 @@ VERBS: tuple[Verb, ...] = (
          Flag("--no-cache", "neither read nor write the cache"),
          NOW,
          Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
-         Flag("--format", "the report format", "FORMAT", choices=("text", "json", "sarif", "markdown")),
-         JSON),
+         Flag("--format", "the report format", "FORMAT", choices=FORMAT_NAMES),
+         JSON,
+         Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True),
+         Flag("--rule", "report only this rule, or a family such as `facet`", "RULE", repeat=True),
+         Flag("--min-severity", "report only findings this severe or more", "SEVERITY",
+              choices=("error", "warn", "info")),
+         Flag("--limit", "write at most N findings, and say how many were left out", "N"),
+         Flag("--max-bytes", f"bound the markdown report (default {MARKDOWN_MAX_BYTES})", "N")),
         lays_out=True,
     ),
     Verb(

@@ -17,7 +17,7 @@ def _where(finding: Finding) -> str:
 
 
 def _summary(report: Report) -> str:
-    shown = live(report)
+    shown = tuple(f for f in report.findings + report.omitted if f.live)
     errors = sum(1 for f in shown if f.severity is Severity.ERROR)
     touched = len({f.path for f in shown})
     against = (f"against `{report.package}` {report.version} at `{report.lock[:12]}`, "
@@ -43,20 +43,51 @@ def _coverage(report: Report) -> list[str]:
     return lines
 
 
+def _row(finding: Finding) -> str:
+    lead = finding.severity.value if finding.live else finding.escape.value
+    return f"| {lead} | {_where(finding)} | `{finding.rule}` | {_cell(finding.message)} |"
+
+
+def _rows(report: Report) -> list[str]:
+    return [_row(f) for f in live(report) + escaped(report)]
+
+
 def _table(findings: tuple[Finding, ...], first: str) -> list[str]:
-    lines = [f"| {first} | Where | Rule | Finding |", "|---|---|---|---|"]
-    for finding in findings:
-        lead = finding.severity.value if first == "Severity" else finding.escape.value
-        lines.append(f"| {lead} | {_where(finding)} | `{finding.rule}` | {_cell(finding.message)} |")
-    return lines
+    return [f"| {first} | Where | Rule | Finding |", "|---|---|---|---|", *(_row(f) for f in findings)]
 
 
-def render_markdown(report: Report, snapshot: Snapshot) -> str:
-    lines = ["## `headwater check`", "", _summary(report), "", *_coverage(report)]
+def _compose(report: Report, keep: int, max_bytes: int) -> str:
+    """The report with the first `keep` table rows (live, then escaped) and a note for the rest."""
     shown, hidden = live(report), escaped(report)
-    if shown:
-        lines += ["", *_table(shown, "Severity")]
-    if hidden:
+    lines = ["## `headwater check`", "", _summary(report), "", *_coverage(report)]
+    if shown[:keep]:
+        lines += ["", *_table(shown[:keep], "Severity")]
+    kept = hidden[:max(0, keep - len(shown))]
+    if kept:
         lines += ["", f"<details><summary>{len(hidden)} not reported</summary>", "",
-                  *_table(hidden, "Held by"), "", "</details>"]
+                  *_table(kept, "Held by"), "", "</details>"]
+    left_out = len(shown) + len(hidden) - keep + len(report.omitted)
+    if keep < len(shown) + len(hidden):
+        lines += ["", f"_{plural(left_out, 'finding is', 'findings are')} not in this report, which stops "
+                      f"short of {max_bytes:,} bytes; `headwater check` lists every one._"]
+    elif report.omitted:
+        lines += ["", f"_{plural(left_out, 'finding is', 'findings are')} not in this report, past the limit; "
+                      "`headwater check` lists every one._"]
     return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: Report, snapshot: Snapshot, *, max_bytes: int) -> str:
+    """The whole report when it fits in `max_bytes`, else as many rows as fit and a count of the rest."""
+    rows = len(report.findings)
+    text = _compose(report, rows, max_bytes)
+    if len(text.encode()) <= max_bytes:
+        return text
+    sizes = [len(line.encode()) + 1 for line in _rows(report)]
+    budget = max_bytes - len(_compose(report, 0, max_bytes).encode()) - 400  # headings, the note, the fold
+    keep = 0
+    while keep < rows and budget >= sizes[keep]:
+        budget -= sizes[keep]
+        keep += 1
+    while keep and len(_compose(report, keep, max_bytes).encode()) > max_bytes:
+        keep -= 1  # the estimate was short: give back rows until it fits
+    return _compose(report, keep, max_bytes)

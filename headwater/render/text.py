@@ -21,6 +21,7 @@ from headwater.render.common import (
     not_reported_line,
     plural,
     severity_counts,
+    tally,
 )
 from headwater.snapshot import Snapshot
 
@@ -149,4 +150,7 @@ def render_text(report: Report, snapshot: Snapshot, *, width: int = 80,
     _checks(lines, report)
     _findings(lines, report)
     _not_reported(lines, report)
+    if report.findings or report.omitted:  # the counts again at the end, where a long report's reader arrives
+        lines.blank()
+        lines.add(tally(report), 2)
     return "\n".join(lines.out) + "\n"

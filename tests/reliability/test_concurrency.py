@@ -20,7 +20,7 @@ def test_two_checks_sharing_one_cache_print_identical_reports_and_leave_a_readab
         outputs = [process.communicate(timeout=120) for process in racing]
         assert [out for out, _ in outputs] == [expected, expected]
         assert all(b"Traceback" not in err for _, err in outputs)
-    warm = subprocess.run([sys.executable, "-m", "headwater", "check", "--format", "json", "--now", DATE,
+    warm = subprocess.run([sys.executable, "-m", "headwater", "check", "--verbose", "--format", "json", "--now", DATE,
                            "--root", str(root)], capture_output=True)
     assert warm.stdout == expected
     assert b"hits" in warm.stderr and b"0 hits" not in warm.stderr

@@ -1,0 +1,157 @@
+"""The formats CI and editors read (`github`, `concise`), the bounded markdown, the counts at the
+end of the text report, and the filters `check` shares with the MCP `check` tool."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from headwater.check.finding import Finding, Severity
+from headwater.render.lines import concise_line, github_command
+
+FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
+CHECK_ALL = ("--root", str(FIXTURES / "check-all"), "--now", "2026-11-01", "--no-cache")
+# GitHub's workflow command: `::<command> <k>=<v>,<k>=<v>::<data>`, properties escaped so none holds `,` or `:`.
+COMMAND = re.compile(r"^::(error|warning|notice) ((?:[a-z]+=[^,:\r\n]*)(?:,[a-z]+=[^,:\r\n]*)*)::([^\r\n]*)$")
+CONCISE = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warn|info) "
+                     r"(?P<rule>[a-z_.]+) (?P<message>.+)$")
+
+
+def unescape(text: str) -> str:
+    """What the Actions runner does to a property or a message before it shows it."""
+    for coded, raw in (("%0D", "\r"), ("%0A", "\n"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
+        text = text.replace(coded, raw)
+    return text
+
+
+def findings_json(hw, *more: str) -> list[dict]:
+    ran = hw("check", *CHECK_ALL, "--format", "json", *more)
+    return [f for f in json.loads(ran.out)["findings"] if f["escape"] == "none"]
+
+
+def test_every_github_line_is_a_workflow_command_that_unescapes_to_the_finding(hw):
+    ran = hw("check", *CHECK_ALL, "--format", "github")
+    *commands, counts = ran.out.splitlines()
+    expected = findings_json(hw)
+    assert ran.status == 0 and len(commands) == len(expected) > 0
+    for line, finding in zip(commands, expected, strict=True):
+        match = COMMAND.match(line)
+        assert match, line
+        props = dict(p.split("=", 1) for p in match.group(2).split(","))
+        assert unescape(props["file"]) == finding["path"] and props["title"] == finding["rule"]
+        assert props.get("line") == (str(finding["line"]) if finding["line"] else None)
+        assert unescape(match.group(3)).startswith(finding["message"] + "\n")
+        assert match.group(1) == {"error": "error", "warn": "warning", "info": "notice"}[finding["severity"]]
+    assert counts == "33 findings (25 error, 8 warn)"
+
+
+def test_github_escapes_percent_newlines_colons_and_commas_in_properties():
+    finding = Finding("a.b", Severity.WARN, "docs/50%,a:b.md", 3, 7, "one\r\ntwo 100%: x,y", "fix it", False, "s")
+    line = github_command(finding)
+    assert line == ("::warning file=docs/50%25%2Ca%3Ab.md,line=3,col=7,title=a.b::"
+                    "one%0D%0Atwo 100%25: x,y%0Afix: fix it")
+    assert COMMAND.match(line)
+
+
+def test_every_concise_line_parses_as_path_line_col_severity_rule_message(hw):
+    ran = hw("check", *CHECK_ALL, "--format", "concise")
+    *lines, counts = ran.out.splitlines()
+    expected = findings_json(hw)
+    parsed = [CONCISE.match(line) for line in lines]
+    assert all(parsed) and len(parsed) == len(expected)
+    for match, finding in zip(parsed, expected, strict=True):
+        assert (match["path"], match["rule"], match["severity"]) == (finding["path"], finding["rule"],
+                                                                     finding["severity"])
+        assert int(match["line"]) == (finding["line"] or 1)
+    assert counts == "33 findings (25 error, 8 warn)"
+    assert not CONCISE.match(counts)
+
+
+def test_a_concise_line_is_one_line_and_a_whole_file_finding_stands_at_its_first_character():
+    finding = Finding("a.b", Severity.ERROR, "docs/x.md", 0, 0, "first\nsecond\tthird", "", False, "s")
+    assert concise_line(finding) == "docs/x.md:1:1: error a.b first second third"
+
+
+def test_the_text_report_gives_its_counts_at_the_end_as_at_the_top(hw):
+    out = hw("check", *CHECK_ALL).out.splitlines()
+    assert out[-1] == "  33 findings (25 error, 8 warn)"
+    assert "  33 findings" in out
+
+
+def test_the_markdown_report_stays_under_max_bytes_and_counts_what_it_left_out(hw):
+    whole = hw("check", *CHECK_ALL, "--format", "markdown").out
+    ran = hw("check", *CHECK_ALL, "--format", "markdown", "--max-bytes", "2500")
+    assert ran.status == 0 and len(ran.out.encode()) <= 2500 < len(whole.encode())
+    rows = [line for line in ran.out.splitlines() if line.startswith("| ") and "`" in line]
+    left = int(re.search(r"_(\d+) findings are not in this report, which stops short of 2,500 bytes", ran.out)[1])
+    assert rows and left == 33 - len(rows)
+
+
+def test_the_default_markdown_bound_keeps_a_huge_report_under_a_pull_request_comments_limit(hw):
+    import dataclasses
+
+    from headwater.check.runner import run
+    from headwater.clock import run_date
+    from headwater.render import MARKDOWN_MAX_BYTES, render
+    from headwater.snapshot import load
+
+    snapshot = load(FIXTURES / "check-all", run_date("2026-11-01"))
+    report = run(snapshot)
+    huge = dataclasses.replace(report, findings=report.findings * 400)
+    text = render("markdown", huge, snapshot)
+    assert len(text.encode()) <= MARKDOWN_MAX_BYTES < 65_536
+    left = int(re.search(r"_([\d]+) findings are not in this report", text)[1])
+    rows = sum(1 for line in text.splitlines() if line.startswith("| ") and "`" in line)
+    assert left + rows == len(huge.findings)
+
+
+@pytest.mark.parametrize(("flags", "keep"), [
+    (("--rule", "facet"), lambda f: f["rule"].startswith("facet.")),
+    (("--rule", "identifier.claimed_twice"), lambda f: f["rule"] == "identifier.claimed_twice"),
+    (("--path", "docs/specifications"), lambda f: f["path"].startswith("docs/specifications/")),
+    (("--path", "docs/decisions/0001-base.md"), lambda f: f["path"] == "docs/decisions/0001-base.md"),
+    (("--path", "docs/*/0002-*.md"), lambda f: f["path"].startswith("docs/decisions/0002-")),
+    (("--min-severity", "error"), lambda f: f["severity"] == "error"),
+])
+def test_each_check_filter_keeps_exactly_the_findings_it_names(hw, flags, keep):
+    every = findings_json(hw)
+    chosen = findings_json(hw, *flags)
+    assert chosen == [f for f in every if keep(f)] and 0 < len(chosen) < len(every)
+
+
+def test_the_limit_writes_the_first_findings_and_says_how_many_it_left_out(hw):
+    every = findings_json(hw)
+    assert findings_json(hw, "--limit", "5") == every[:5]
+    assert hw("check", *CHECK_ALL, "--limit", "5").out.splitlines()[-1] == (
+        "  33 findings (25 error, 8 warn); 28 of 33 not written, past the limit")
+
+
+def test_strict_judges_only_the_selected_findings(hw):
+    assert hw("check", *CHECK_ALL, "--strict").status == 1
+    assert hw("check", *CHECK_ALL, "--strict", "--min-severity", "error", "--rule", "coverage").status == 0
+    assert hw("check", *CHECK_ALL, "--strict", "--limit", "0").status == 1  # a limit hides nothing from --strict
+
+
+@pytest.mark.parametrize(("args", "sentence"), [
+    (("--rule", "no.such"), "`--rule` names `no.such`, which is no rule and no family of rules"),
+    (("--min-severity", "fatal"), "`--min-severity` takes error, warn, info, and `fatal` is not one of them"),
+    (("--limit", "many"), "`--limit` takes a whole number of findings, 0 or more"),
+    (("--path", "../elsewhere"), "`--path` takes a path inside the repository"),
+    (("--format", "markdown", "--max-bytes", "100"), "`--max-bytes` takes a number of bytes, 1024 or more"),
+    (("--max-bytes", "5000"), "`--max-bytes` bounds the markdown report, and `--format text` is not markdown"),
+    (("--fix", "--rule", "facet"), "`--fix` applies every mechanical patch of the corpus"),
+    (("--quiet", "--verbose"), "`--quiet` and `--verbose` ask for opposite things"),
+])
+def test_a_bad_filter_is_a_one_sentence_refusal(hw, args, sentence):
+    ran = hw("check", *CHECK_ALL, *args)
+    assert ran.status == 1 and ran.out == "" and ran.err.startswith("headwater: " + sentence)
+
+
+def test_the_cache_account_is_written_only_under_verbose(hw, copy_fixture):
+    root = copy_fixture("quickstart")
+    assert hw("check", "--root", str(root)).err == ""
+    assert re.fullmatch(r"headwater: cache: \d+ hits, \d+ misses\n", hw("check", "--root", str(root), "--verbose").err)
+    assert hw("check", "--root", str(root), "--quiet").err == ""
