@@ -122,9 +122,10 @@ def _finding(lines: _Lines, finding: Finding) -> None:
 
 def _findings(lines: _Lines, report: Report) -> None:
     shown = live(report)
+    counted = tuple(f for f in report.findings + report.omitted if f.live)  # a limit writes fewer, counts all
     lines.blank()
-    lines.add(plural(len(shown), "finding"), 2)
-    for severity, number in severity_counts(shown):
+    lines.add(plural(len(counted), "finding"), 2)
+    for severity, number in severity_counts(counted):
         label = f"{GLYPHS[severity]} {severity.value}"
         lines.out.append(f"  {number:>7} " + lines.palette.paint(SEVERITY_ROLE[severity], label))
     for finding in shown:
