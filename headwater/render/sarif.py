@@ -101,7 +101,8 @@ def sarif_log(report: Report, snapshot: Snapshot):
             "shape": SHAPE_VERSION,
             "taxonomy": {"package": report.package, "version": report.version, "lock": report.lock},
             "clock": report.clock.isoformat(),
-            "coverage": report.coverage.as_json()}},
+            "coverage": report.coverage.as_json(),
+            "omitted": len(report.omitted) or None}},
     )
     return sarif_om.SarifLog(version="2.1.0", schema_uri=SCHEMA, runs=[run])
 
