@@ -130,6 +130,26 @@ VERBS: tuple[Verb, ...] = (
                  missing="`show` takes a path or an identifier. Try `headwater show docs/decisions/0001-example.md`"),),
     ),
     Verb(
+        "related", GROUPS[1],
+        "list a document's edges, outbound then inbound",
+        "Prints one line per edge of a document: outbound in graph order, then inbound from other "
+        "documents, each with its cue and which end governs the reading. The MCP `related` tool's answer.",
+        "verb_reads:run_related",
+        (JSON,),
+        (Operand("target", "a path or an identifier",
+                 missing="`related` takes a path or an identifier. Try `headwater related ACME-DR-0001`"),),
+    ),
+    Verb(
+        "resolve", GROUPS[1],
+        "name the document an identifier names, by exact match only",
+        "Prints the pointer of the document that carries an identifier, or says which untyped file "
+        "carries it, or that none does. The MCP `resolve_identifier` tool's answer.",
+        "verb_reads:run_resolve",
+        (JSON,),
+        (Operand("id", "an identifier",
+                 missing="`resolve` takes an identifier. Try `headwater resolve ACME-DR-0001`"),),
+    ),
+    Verb(
         "mcp", GROUPS[1],
         "serve the reads to agents over MCP stdio, from one snapshot",
         "Loads the lock and walks the corpus once, then answers JSON-RPC on stdin/stdout. "
@@ -195,6 +215,18 @@ VERBS: tuple[Verb, ...] = (
         (Operand("directory", "the package directory",
                  missing="`taxonomy vendor` takes a package directory. "
                          "Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),
+    ),
+    Verb(
+        "rule", GROUPS[4],
+        "explain a rule: what it finds, why, and how to fix it",
+        "Prints one rule's reference from the registry: its name, severity, scope, version, precision, "
+        "whether a patch fixes it, its descriptions and its help. `--list` lists every rule; `--all` "
+        "prints the whole rules page (`headwater rule --all > docs/rules.md` regenerates it).",
+        "verb_rule:run",
+        (Flag("--list", "one line per rule: id, severity, short description"),
+         Flag("--all", "every rule's section: the page docs/rules.md holds"),
+         JSON),
+        (Operand("rule", "a rule id, such as facet.required.missing"),),
     ),
     Verb(
         "help", GROUPS[4],
