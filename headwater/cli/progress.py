@@ -24,13 +24,13 @@ def delay() -> float:
 
 
 class Progress:
-    """`with Progress(stderr, shown) as progress: progress.phase("reading the corpus")`."""
+    """`with Progress(stderr, shown, "reading the corpus") as progress: … progress.phase("checking")`."""
 
-    def __init__(self, stream, shown: bool) -> None:
+    def __init__(self, stream, shown: bool, text: str) -> None:
         self.stream = stream
         self.shown = shown
         self.dumb = os.environ.get("TERM") == "dumb"  # no escape codes: pad with spaces instead
-        self.text = ""
+        self.text = text
         self.width = 0
         self.started = time.monotonic()
         self.done = threading.Event()

@@ -85,8 +85,7 @@ def run(invocation) -> Result:
     today = run_date(args.now)
     change = read_change(args, invocation.root)
     shown = format_named(fmt).human and not args.quiet and sys.stderr.isatty()
-    with Progress(sys.stderr, shown) as progress:
-        progress.phase("reading the corpus")
+    with Progress(sys.stderr, shown, "reading the corpus") as progress:
         snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE)
         refuse_stale_lock(snapshot)
         progress.phase(f"checking {len(snapshot.census.documents)} documents")
