@@ -19,13 +19,12 @@ FILTER_FLAGS = {"paths": "--path", "rules": "--rule", "min_severity": "--min-sev
 MIN_MARKDOWN_BYTES = 1024  # room for the heading, the summary, coverage and the note of what was left out
 
 
-def chosen_format(args) -> str:
+def chosen_format(args, names: tuple[str, ...] = FORMAT_NAMES) -> str:
     if args.json and args.format:
         raise Refusal("`--json` is another spelling of `--format json`, so give one of them, not both")
     fmt = args.format or ("json" if args.json else "text")
-    if fmt not in FORMAT_NAMES:
-        raise Refusal(f"`--format` takes {', '.join(FORMAT_NAMES[:-1])} or {FORMAT_NAMES[-1]}, "
-                      f"and `{fmt}` is not one of them")
+    if fmt not in names:
+        raise Refusal(f"`--format` takes {', '.join(names[:-1])} or {names[-1]}, and `{fmt}` is not one of them")
     if args.wide and fmt != "text":
         raise Refusal(f"`--wide` sets the width of the text report, and `--format {fmt}` lays nothing out")
     if args.max_bytes is not None and fmt != "markdown":

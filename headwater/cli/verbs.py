@@ -98,6 +98,22 @@ VERBS: tuple[Verb, ...] = (
                  missing=CHANGE_OPERANDS)),
     ),
     Verb(
+        "impact", GROUPS[0],
+        "name the governed documents a change touches, and which it did not re-verify",
+        "Reads the manifest `headwater change` wrote and lists every document whose governing "
+        "edges reach a path the change adds, changes or removes, flagging those the change did not "
+        "re-verify. `--strict` exits 1 when one was not.",
+        "verb_impact:run",
+        (Flag("--strict", "exit 1 when a touched document was not re-verified"),
+         Flag("--format", "the report format", "FORMAT", choices=("text", "markdown", "json", "github")),
+         JSON,
+         Flag("--max-bytes", f"bound the markdown report (default {MARKDOWN_MAX_BYTES})", "N")),
+        (Operand("manifest", "the manifest `headwater change` wrote",
+                 missing="`impact` takes the manifest `headwater change` wrote. "
+                         "Try `headwater change origin/main .headwater/change && "
+                         "headwater impact .headwater/change/manifest`"),),
+    ),
+    Verb(
         "route", GROUPS[1],
         "name the documents that govern a task, or stay silent when unsure",
         "Reads the task's terms and any paths it names, matches purposes, and points at the "

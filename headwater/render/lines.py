@@ -32,15 +32,20 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def workflow_command(command: str, properties: tuple[tuple[str, str], ...], message: str) -> str:
+    """`::<command> k=v,…::message`, each part escaped as the Actions runner unescapes it."""
+    props = ",".join(f"{name}={_escape(value, PROPERTY_ESCAPES)}" for name, value in properties)
+    return f"::{command} {props}::{_escape(message, DATA_ESCAPES)}"
+
+
 def github_command(finding: Finding) -> str:
     properties = [("file", finding.path)]
     if finding.line > 0:
         properties += [("line", str(finding.line))] + ([("col", str(finding.column))] if finding.column > 0 else [])
     properties.append(("title", finding.rule))
-    props = ",".join(f"{name}={_escape(value, PROPERTY_ESCAPES)}" for name, value in properties)
     fix = "fix (mechanical)" if finding.fixable else "fix"
-    message = f"{finding.message}\n{fix}: {finding.remediation}"
-    return f"::{COMMANDS[finding.severity]} {props}::{_escape(message, DATA_ESCAPES)}"
+    return workflow_command(COMMANDS[finding.severity], tuple(properties),
+                            f"{finding.message}\n{fix}: {finding.remediation}")
 
 
 def concise_line(finding: Finding) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from headwater.check.finding import Finding, Severity
 from headwater.check.runner import Report
+from headwater.render.bounded import fitted
 from headwater.render.common import NOTHING_CHECKED, escaped, live, plural
 from headwater.snapshot import Snapshot
 
@@ -48,10 +49,6 @@ def _row(finding: Finding) -> str:
     return f"| {lead} | {_where(finding)} | `{finding.rule}` | {_cell(finding.message)} |"
 
 
-def _rows(report: Report) -> list[str]:
-    return [_row(f) for f in live(report) + escaped(report)]
-
-
 def _table(findings: tuple[Finding, ...], first: str) -> list[str]:
     return [f"| {first} | Where | Rule | Finding |", "|---|---|---|---|", *(_row(f) for f in findings)]
 
@@ -78,16 +75,4 @@ def _compose(report: Report, keep: int, max_bytes: int) -> str:
 
 def render_markdown(report: Report, snapshot: Snapshot, *, max_bytes: int) -> str:
     """The whole report when it fits in `max_bytes`, else as many rows as fit and a count of the rest."""
-    rows = len(report.findings)
-    text = _compose(report, rows, max_bytes)
-    if len(text.encode()) <= max_bytes:
-        return text
-    sizes = [len(line.encode()) + 1 for line in _rows(report)]
-    budget = max_bytes - len(_compose(report, 0, max_bytes).encode()) - 400  # headings, the note, the fold
-    keep = 0
-    while keep < rows and budget >= sizes[keep]:
-        budget -= sizes[keep]
-        keep += 1
-    while keep and len(_compose(report, keep, max_bytes).encode()) > max_bytes:
-        keep -= 1  # the estimate was short: give back rows until it fits
-    return _compose(report, keep, max_bytes)
+    return fitted(lambda keep: _compose(report, keep, max_bytes), len(report.findings), max_bytes)
