@@ -2,7 +2,7 @@
 
 Filters (paths, rules, a least severity) narrow the report before anything reads it, so
 `--strict` judges only what was selected, as `ruff --select` does. A limit only bounds what is
-written: the report keeps the count of what it left out, and every format states it.
+written, most severe first: the report keeps what it left out, and every format states the count.
 Coverage is never narrowed: the census stays the denominator.
 """
 
@@ -91,13 +91,18 @@ def narrowed(report, chosen: Selection):
     return dataclasses.replace(report, findings=tuple(f for f in report.findings if chosen.admits(f)))
 
 
+def first_kept(findings: tuple[Finding, ...], keep: int) -> tuple[Finding, ...]:
+    """The `keep` findings a bound keeps: live before escaped, errors before warnings before
+    notes, then report order; returned in report order."""
+    ranked = sorted(range(len(findings)), key=lambda n: (not findings[n].live, RANK[findings[n].severity], n))
+    return tuple(findings[n] for n in sorted(ranked[:max(0, keep)]))
+
+
 def bounded(report, limit: int | None):
-    """At most `limit` findings, live ones first, in report order; the rest counted as omitted."""
+    """At most `limit` findings (`first_kept`); the rest kept aside as omitted, so counts stay whole."""
     if limit is None or len(report.findings) <= limit:
         return report
-    live = [f for f in report.findings if f.live]
-    kept = {id(f) for f in live[:limit]}
-    kept |= {id(f) for f in [f for f in report.findings if not f.live][:max(0, limit - len(live))]}
-    findings = tuple(f for f in report.findings if id(f) in kept)
-    return dataclasses.replace(report, findings=findings,
-                               omitted=tuple(f for f in report.findings if id(f) not in kept))
+    kept = first_kept(report.findings, limit)
+    chosen = {id(f) for f in kept}
+    return dataclasses.replace(report, findings=kept,
+                               omitted=tuple(f for f in report.findings if id(f) not in chosen))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from headwater.check.finding import Finding, Severity
 from headwater.check.runner import Report
+from headwater.check.selection import first_kept
 from headwater.render.bounded import fitted
 from headwater.render.common import NOTHING_CHECKED, escaped, live, plural
 from headwater.snapshot import Snapshot
@@ -54,13 +55,13 @@ def _table(findings: tuple[Finding, ...], first: str) -> list[str]:
 
 
 def _compose(report: Report, keep: int, max_bytes: int) -> str:
-    """The report with the first `keep` table rows (live, then escaped) and a note for the rest."""
+    """The report with `keep` table rows (the most severe live ones first) and a note for the rest."""
     shown, hidden = live(report), escaped(report)
+    rows = first_kept(report.findings, keep)
     lines = ["## `headwater check`", "", _summary(report), "", *_coverage(report)]
-    if shown[:keep]:
-        lines += ["", *_table(shown[:keep], "Severity")]
-    kept = hidden[:max(0, keep - len(shown))]
-    if kept:
+    if live_rows := tuple(f for f in rows if f.live):
+        lines += ["", *_table(live_rows, "Severity")]
+    if kept := tuple(f for f in rows if not f.live):
         lines += ["", f"<details><summary>{len(hidden)} not reported</summary>", "",
                   *_table(kept, "Held by"), "", "</details>"]
     left_out = len(shown) + len(hidden) - keep + len(report.omitted)

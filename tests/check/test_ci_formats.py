@@ -87,7 +87,7 @@ def test_the_markdown_report_stays_under_max_bytes_and_counts_what_it_left_out(h
     assert ran.status == 0 and len(ran.out.encode()) <= 2500 < len(whole.encode())
     rows = [line for line in ran.out.splitlines() if line.startswith("| ") and "`" in line]
     left = int(re.search(r"_(\d+) findings are not in this report, which stops short of 2,500 bytes", ran.out)[1])
-    assert rows and left == 33 - len(rows)
+    assert rows and left == 33 - len(rows) and all(row.startswith("| error |") for row in rows)
 
 
 def test_the_default_markdown_bound_keeps_a_huge_report_under_a_pull_request_comments_limit(hw):
@@ -122,9 +122,13 @@ def test_each_check_filter_keeps_exactly_the_findings_it_names(hw, flags, keep):
     assert chosen == [f for f in every if keep(f)] and 0 < len(chosen) < len(every)
 
 
-def test_the_limit_writes_the_first_findings_and_says_how_many_it_left_out(hw):
+def test_the_limit_writes_the_most_severe_findings_in_report_order_and_says_how_many_it_left_out(hw):
     every = findings_json(hw)
-    assert findings_json(hw, "--limit", "5") == every[:5]
+    rank = {"error": 0, "warn": 1, "info": 2}
+    first = sorted(sorted(range(len(every)), key=lambda n: (rank[every[n]["severity"]], n))[:30])
+    limited = findings_json(hw, "--limit", "30")
+    assert limited == [every[n] for n in first] and {f["severity"] for f in limited} == {"error", "warn"}
+    assert [f for f in findings_json(hw, "--limit", "5")] == [f for f in every if f["severity"] == "error"][:5]
     assert hw("check", *CHECK_ALL, "--limit", "5").out.splitlines()[-1] == (
         "  33 findings (25 error, 8 warn); 28 of 33 not written, past the limit")
 
