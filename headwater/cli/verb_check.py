@@ -98,7 +98,7 @@ def run(invocation) -> Result:
         report = narrowed(report, chosen)
         progress.phase("writing the report")
         palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
-        layout = Layout(layout_width(args.wide), palette, layout_bytes)
+        layout = Layout(layout_width(args.wide), palette, layout_bytes, chosen.limit)
         text = render(fmt, bounded(report, chosen.limit), snapshot, layout)
     account = stderr_lines(args, fixed, failures, cache.account if cache is not None else None)
     return Result(text, account, status=1 if args.strict and report.live_errors else 0)

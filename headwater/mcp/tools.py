@@ -127,7 +127,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.selection import bounded, narrowed, selection
     from headwater.errors import Refusal
     from headwater.mcp.errors import invalid
-    from headwater.render import render
+    from headwater.render import Layout, render
 
     limit = CHECK_LIMIT if args["limit"] is None else args["limit"]
     try:
@@ -136,7 +136,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     except Refusal as refusal:
         raise invalid(refusal.sentence) from None
     report = bounded(narrowed(run_checks(snapshot), chosen), chosen.limit)  # uncached, as `--no-cache`
-    return Outcome((_check_summary(report), render(args["format"], report, snapshot)))
+    return Outcome((_check_summary(report), render(args["format"], report, snapshot, Layout(rows=chosen.limit))))
 
 
 def _check_summary(report) -> str:

@@ -22,17 +22,19 @@ MARKDOWN_MAX_BYTES = 60_000  # under a pull-request comment's 65,536 characters 
 
 @dataclass(frozen=True)
 class Layout:
-    """What the caller decides about the bytes: the text width and colour, the markdown bound."""
+    """What the caller decides about the bytes: the text width and colour, the markdown bound, and
+    how many census rows the text report lists (a limit bounds them as it bounds findings)."""
 
     width: int = 80
     palette: Palette = Palette(False)
     max_bytes: int = MARKDOWN_MAX_BYTES
+    rows: int | None = None
 
 
 def _text(report: Report, snapshot: Snapshot, layout: Layout) -> str:
     from headwater.render.text import render_text
 
-    return render_text(report, snapshot, width=layout.width, palette=layout.palette)
+    return render_text(report, snapshot, width=layout.width, palette=layout.palette, rows=layout.rows)
 
 
 def _json(report: Report, snapshot: Snapshot, layout: Layout) -> str:

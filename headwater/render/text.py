@@ -71,7 +71,8 @@ def _header(lines: _Lines, report: Report) -> None:
         lines.add(f"change {counts}", lead=("heading", "change"))
 
 
-def _census(lines: _Lines, snapshot: Snapshot) -> None:
+def _census(lines: _Lines, snapshot: Snapshot, rows: int | None) -> None:
+    """Counts by outcome and kind, then each row that is not a typed document (at most `rows`)."""
     census = snapshot.census
     lines.block("census")
     lines.add(f"{plural(len(census.rows), 'file')} under {census.root or '.'}", 2)
@@ -83,10 +84,12 @@ def _census(lines: _Lines, snapshot: Snapshot) -> None:
         kinds[doc.kind] = kinds.get(doc.kind, 0) + 1
     for kind in sorted(kinds):
         lines.count(kinds[kind], f"typed {kind}")
-    for row in census.rows:
-        if row.outcome is not Outcome.TYPED:
-            lines.add(f"{row.path} {row.label.replace('_', ' ')}", 2, lead=("path", row.path))
-            lines.add(row.reason, 4)
+    listed = [row for row in census.rows if row.outcome is not Outcome.TYPED]
+    for row in listed[:rows]:
+        lines.add(f"{row.path} {row.label.replace('_', ' ')}", 2, lead=("path", row.path))
+        lines.add(row.reason, 4)
+    if rows is not None and len(listed) > rows:
+        lines.add(f"{plural(len(listed) - rows, 'more row')} not listed, past the limit", 2)
 
 
 def _graph(lines: _Lines, snapshot: Snapshot) -> None:
@@ -143,10 +146,10 @@ def _not_reported(lines: _Lines, report: Report) -> None:
 
 
 def render_text(report: Report, snapshot: Snapshot, *, width: int = 80,
-                palette: Palette = PLAIN) -> str:
+                palette: Palette = PLAIN, rows: int | None = None) -> str:
     lines = _Lines(width, palette)
     _header(lines, report)
-    _census(lines, snapshot)
+    _census(lines, snapshot, rows)
     _graph(lines, snapshot)
     _checks(lines, report)
     _findings(lines, report)

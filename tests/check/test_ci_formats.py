@@ -159,3 +159,12 @@ def test_the_cache_account_is_written_only_under_verbose(hw, copy_fixture):
     assert hw("check", "--root", str(root)).err == ""
     assert re.fullmatch(r"headwater: cache: \d+ hits, \d+ misses\n", hw("check", "--root", str(root), "--verbose").err)
     assert hw("check", "--root", str(root), "--quiet").err == ""
+
+
+def test_a_limit_also_bounds_the_census_rows_the_text_report_lists(hw):
+    quickstart = ("--root", str(FIXTURES / "quickstart"), "--now", "2026-11-01", "--no-cache")
+    every = hw("check", *quickstart).out
+    assert "docs/archive/old-plan.md excluded" in every and "not listed" not in every
+    one = hw("check", *quickstart, "--limit", "1").out
+    assert "docs/archive/old-plan.md excluded" in one and "  1 more row not listed, past the limit\n" in one
+    assert "  2 more rows not listed, past the limit\n" in hw("check", *quickstart, "--limit", "0").out
