@@ -168,3 +168,14 @@ def test_a_limit_also_bounds_the_census_rows_the_text_report_lists(hw):
     one = hw("check", *quickstart, "--limit", "1").out
     assert "docs/archive/old-plan.md excluded" in one and "  1 more row not listed, past the limit\n" in one
     assert "  2 more rows not listed, past the limit\n" in hw("check", *quickstart, "--limit", "0").out
+
+
+def test_quiet_writes_the_fix_without_its_account_on_stderr(hw, copy_fixture):
+    root = copy_fixture("quickstart")
+    first = root / "docs/decisions/0001-store-attempts-in-postgres.md"
+    kept = first.read_bytes()
+    assert hw("new", "decision", "--title", "Retry with backoff", "--relates", "supersedes=ACME-DR-0001",
+              "--root", str(root), "--now", "2026-11-01").status == 0
+    first.write_bytes(kept)  # lose the far half, which `--fix` writes back
+    fixed = hw("check", "--root", str(root), "--now", "2026-11-01", "--fix", "--quiet")
+    assert fixed.status == 0 and fixed.err == "" and first.read_bytes() != kept
