@@ -18,6 +18,7 @@ from headwater.reads.pointer import pointer, pointer_line
 from headwater.render.bounded import fitted
 from headwater.render.common import plural
 from headwater.snapshot import Snapshot
+from headwater.textsafe import markdown_code, markdown_text, visible
 
 SHOWN_PATHS = 5  # changed paths named per document; the rest are counted
 
@@ -67,8 +68,8 @@ def render_text(snapshot: Snapshot, found: tuple[Impacted, ...]) -> str:
     lines = [headline(found)]
     for item in found:
         mark = "re-verified" if item.reverified else "not re-verified"
-        lines += [f"  {pointer_line(item.document, snapshot.taxonomy)}",
-                  f"    {mark}; governs {_paths(item.paths)}"]
+        lines += [f"  {visible(pointer_line(item.document, snapshot.taxonomy))}",
+                  f"    {mark}; governs {visible(_paths(item.paths))}"]
     if any(not i.reverified for i in found):
         lines.append(how_to_reverify(snapshot))
     return "\n".join(lines) + "\n"
@@ -76,8 +77,8 @@ def render_text(snapshot: Snapshot, found: tuple[Impacted, ...]) -> str:
 
 def _row(item: Impacted) -> str:
     doc = item.document
-    name = f"`{doc.path}`" + (f" ({doc.id})" if doc.id else "")
-    governs = ", ".join(f"`{p}`" for p in item.paths[:SHOWN_PATHS])
+    name = markdown_code(doc.path) + (f" ({markdown_text(doc.id)})" if doc.id else "")
+    governs = ", ".join(markdown_code(p) for p in item.paths[:SHOWN_PATHS])
     if len(item.paths) > SHOWN_PATHS:
         governs += f" and {len(item.paths) - SHOWN_PATHS} more"
     return f"| {'yes' if item.reverified else '**no**'} | {name} | {governs} |"
@@ -105,8 +106,8 @@ def render_github(found: tuple[Impacted, ...]) -> str:
     """A warning annotation on each touched document the change did not re-verify."""
     from headwater.render.lines import workflow_command
 
-    return "".join(workflow_command("warning", (("file", i.document.path), ("title", "not re-verified")),
-                                    f"this change touches {_paths(i.paths)}, which this document governs, "
+    return "".join(workflow_command("warning", (("file", visible(i.document.path)), ("title", "not re-verified")),
+                                    f"this change touches {visible(_paths(i.paths))}, which this document governs, "
                                     "and does not re-verify it") + "\n"
                    for i in found if not i.reverified) + headline(found) + "\n"
 

@@ -6,6 +6,7 @@
   matchers read. A finding about a whole file stands at `1:1`, the file's first character.
 
 Escaped findings are not reported, so neither format writes them; both end with the counts.
+Control characters in values are shown escaped (`headwater.textsafe`), never sent raw to a log.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from headwater.check.finding import Finding, Severity
 from headwater.check.runner import Report
 from headwater.render.common import live, tally
+from headwater.textsafe import visible
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "notice"}
 DATA_ESCAPES = (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"))
@@ -28,8 +30,8 @@ def _escape(text: str, escapes: tuple[tuple[str, str], ...]) -> str:
 
 
 def one_line(text: str) -> str:
-    """Every run of whitespace (newlines and tabs among it) as one space."""
-    return " ".join(text.split())
+    """Every run of whitespace (newlines and tabs among it) as one space, other controls shown escaped."""
+    return visible(" ".join(text.split()))
 
 
 def workflow_command(command: str, properties: tuple[tuple[str, str], ...], message: str) -> str:
@@ -39,13 +41,13 @@ def workflow_command(command: str, properties: tuple[tuple[str, str], ...], mess
 
 
 def github_command(finding: Finding) -> str:
-    properties = [("file", finding.path)]
+    properties = [("file", visible(finding.path))]
     if finding.line > 0:
         properties += [("line", str(finding.line))] + ([("col", str(finding.column))] if finding.column > 0 else [])
     properties.append(("title", finding.rule))
     fix = "fix (mechanical)" if finding.fixable else "fix"
     return workflow_command(COMMANDS[finding.severity], tuple(properties),
-                            f"{finding.message}\n{fix}: {finding.remediation}")
+                            f"{visible(finding.message)}\n{fix}: {visible(finding.remediation)}")
 
 
 def concise_line(finding: Finding) -> str:

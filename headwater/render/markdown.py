@@ -8,21 +8,19 @@ from headwater.check.selection import first_kept
 from headwater.render.bounded import fitted
 from headwater.render.common import NOTHING_CHECKED, escaped, live, plural
 from headwater.snapshot import Snapshot
-
-
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+from headwater.textsafe import markdown_code, markdown_text
 
 
 def _where(finding: Finding) -> str:
-    return f"`{finding.path}:{finding.line}`" if finding.line > 0 else f"`{finding.path}`"
+    return markdown_code(f"{finding.path}:{finding.line}" if finding.line > 0 else finding.path)
 
 
 def _summary(report: Report) -> str:
     shown = tuple(f for f in report.findings + report.omitted if f.live)
     errors = sum(1 for f in shown if f.severity is Severity.ERROR)
     touched = len({f.path for f in shown})
-    against = (f"against `{report.package}` {report.version} at `{report.lock[:12]}`, "
+    against = (f"against {markdown_code(report.package)} {markdown_text(report.version)} at "
+               f"{markdown_code(report.lock[:12])}, "
                f"evaluated at {report.clock.isoformat()}.")
     if not shown:
         return f"No findings in {plural(report.coverage.classified, 'document')}, {against}"
@@ -41,13 +39,13 @@ def _coverage(report: Report) -> list[str]:
     lines = [text]
     if cov.skips:
         lines.append("")
-        lines += [f"- {s.instances} — {_cell(s.reason)}" for s in cov.skips]
+        lines += [f"- {s.instances} — {markdown_text(s.reason)}" for s in cov.skips]
     return lines
 
 
 def _row(finding: Finding) -> str:
     lead = finding.severity.value if finding.live else finding.escape.value
-    return f"| {lead} | {_where(finding)} | `{finding.rule}` | {_cell(finding.message)} |"
+    return f"| {lead} | {_where(finding)} | {markdown_code(finding.rule)} | {markdown_text(finding.message)} |"
 
 
 def _table(findings: tuple[Finding, ...], first: str) -> list[str]:

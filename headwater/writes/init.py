@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.declaration import DECLARATION
@@ -108,12 +108,13 @@ def overlay_text(binding: Binding) -> str:
 
 
 def write(root: Path, binding: Binding) -> list[str]:
-    atomic.create_exclusive(root / DECLARATION, declaration_text(binding).encode("utf-8"))
-    try:
-        atomic.create_exclusive(root / OVERLAY, overlay_text(binding).encode("utf-8"))
-    except FileExistsError:
-        (root / DECLARATION).unlink()
-        raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
+    with writelock.held(root):
+        atomic.create_exclusive(root / DECLARATION, declaration_text(binding).encode("utf-8"), root=root)
+        try:
+            atomic.create_exclusive(root / OVERLAY, overlay_text(binding).encode("utf-8"), root=root)
+        except FileExistsError:
+            atomic.remove(root / DECLARATION, root=root)
+            raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
     return [DECLARATION, OVERLAY]
 
 

@@ -48,12 +48,13 @@ def test_every_github_line_is_a_workflow_command_that_unescapes_to_the_finding(h
     assert counts == "33 findings (25 error, 8 warn)"
 
 
-def test_github_escapes_percent_newlines_colons_and_commas_in_properties():
-    finding = Finding("a.b", Severity.WARN, "docs/50%,a:b.md", 3, 7, "one\r\ntwo 100%: x,y", "fix it", False, "s")
+def test_github_escapes_percent_colons_and_commas_in_properties_and_shows_controls_escaped():
+    finding = Finding("a.b", Severity.WARN, "docs/50%,a:b.md", 3, 7, "one\r\ntwo 100%: x,y \x1b[2J", "fix it",
+                      False, "s")
     line = github_command(finding)
     assert line == ("::warning file=docs/50%25%2Ca%3Ab.md,line=3,col=7,title=a.b::"
-                    "one%0D%0Atwo 100%25: x,y%0Afix: fix it")
-    assert COMMAND.match(line)
+                    "one\\u{d}\\u{a}two 100%25: x,y \\u{1b}[2J%0Afix: fix it")
+    assert COMMAND.match(line) and "\x1b" not in line
 
 
 def test_every_concise_line_parses_as_path_line_col_severity_rule_message(hw):
@@ -71,8 +72,8 @@ def test_every_concise_line_parses_as_path_line_col_severity_rule_message(hw):
 
 
 def test_a_concise_line_is_one_line_and_a_whole_file_finding_stands_at_its_first_character():
-    finding = Finding("a.b", Severity.ERROR, "docs/x.md", 0, 0, "first\nsecond\tthird", "", False, "s")
-    assert concise_line(finding) == "docs/x.md:1:1: error a.b first second third"
+    finding = Finding("a.b", Severity.ERROR, "docs/x.md", 0, 0, "first\nsecond\tthird \x1b]8;;x\x07", "", False, "s")
+    assert concise_line(finding) == "docs/x.md:1:1: error a.b first second third \\u{1b}]8;;x\\u{7}"
 
 
 def test_the_text_report_gives_its_counts_at_the_end_as_at_the_top(hw):
