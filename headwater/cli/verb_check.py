@@ -85,11 +85,12 @@ def run(invocation) -> Result:
     change = read_change(args, invocation.root)
     shown = format_named(fmt).human and not args.quiet and sys.stderr.isatty()
     with Progress(sys.stderr, shown, "reading the corpus") as progress:
-        snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE)
+        snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE,
+                        spread=True)
         refuse_stale_lock(snapshot)
         progress.phase(f"checking {len(snapshot.census.documents)} documents")
         cache = None if args.no_cache else Verdicts.load(snapshot.root)
-        checks = lambda s: run_checks(s, change, cache)  # noqa: E731
+        checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
         if args.fix:
             snapshot, report, fixed = fixed_run(snapshot, checks)
         else:
@@ -101,4 +102,4 @@ def run(invocation) -> Result:
         layout = Layout(layout_width(args.wide), palette, layout_bytes, chosen.limit)
         text = render(fmt, bounded(report, chosen.limit), snapshot, layout)
     account = stderr_lines(args, fixed, failures, cache.account if cache is not None else None)
-    return Result(text, account, status=1 if args.strict and report.live_errors else 0)
+    return Result(text, account, status=1 if args.strict and report.live_errors else 0, holds=snapshot)

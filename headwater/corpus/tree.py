@@ -23,6 +23,8 @@ class SourceTree:
         self.repo = repo
         self.exclusions = exclusions
         self._listing = lru_cache(maxsize=None)(self._list)
+        # a file several anchors match is hashed once per snapshot, as the census reads each once
+        self._content = lru_cache(maxsize=None)(self._read_content)
 
     def _list(self, prefix: str) -> tuple[str, ...]:
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
@@ -49,16 +51,17 @@ class SourceTree:
 
     def revision(self, paths: tuple[str, ...]) -> str:
         """The content digest of what an anchor matches: path and bytes of each file, sorted."""
-        lines = []
-        for path in sorted(paths):
-            full = self.repo / path
-            if full.is_dir() and not full.is_symlink():
-                lines += [f"{child}\t{self._content(child)}\n" for child in self._listing(path)]
-            else:
-                lines.append(f"{path}\t{self._content(path)}\n")
-        return "sha256:" + sha256_hex("".join(sorted(set(lines))).encode("utf-8"))
+        lines = {line for path in paths for line in self.revision_lines(path)}
+        return "sha256:" + sha256_hex("".join(sorted(lines)).encode("utf-8"))
 
-    def _content(self, path: str) -> str:
+    def revision_lines(self, path: str) -> list[str]:
+        """`<path>\t<content digest>` for the file, or for each file under the directory."""
+        full = self.repo / path
+        if full.is_dir() and not full.is_symlink():
+            return [f"{child}\t{self._content(child)}\n" for child in self._listing(path)]
+        return [f"{path}\t{self._content(path)}\n"]
+
+    def _read_content(self, path: str) -> str:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,
         so a revision never reads outside the root, and a pipe is never opened."""
         full = self.repo / path

@@ -16,7 +16,7 @@ from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
 from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, pointer_line
+from headwater.reads.pointer import pointer, pointer_line, remote_pointer, remote_pointer_line
 from headwater.reads.route_state import successors
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
@@ -52,8 +52,20 @@ class Targets:
         """Every anchor's distinct patterns, compiled once per snapshot."""
         return tuple(compile_pattern(p) for p in dict.fromkeys(p for a in self.anchors for p in a.patterns))
 
+    @cached_property
+    def _by_prefix(self) -> dict[str, tuple[Pattern, ...]]:
+        """The patterns by their literal prefix: only those whose prefix opens a path can match it."""
+        grouped: dict[str, list[Pattern]] = {}
+        for pattern in self._patterns:
+            grouped.setdefault(pattern.literal_prefix, []).append(pattern)
+        return {prefix: tuple(found) for prefix, found in grouped.items()}
+
     def reaches(self, path: str) -> bool:
-        return path in self.documents or any(pattern.matches(path) for pattern in self._patterns)
+        if path in self.documents:
+            return True
+        names = path.split("/")
+        return any(pattern.matches(path) for cut in range(len(names) + 1)
+                   for pattern in self._by_prefix.get("/".join(names[:cut]), ()))
 
     def names(self, path: str) -> bool:
         """The path itself is a target: a document, a literal pattern, or an entry an anchor
@@ -86,8 +98,11 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Answer:
     tax = snapshot.taxonomy
     documents = governing_documents(snapshot.graph, tax, path)
     after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
+    harvested = snapshot.federation.governors_of(path)  # after this corpus's own
     structured = {"pointers": [pointer(d, tax) | ({"successor": after[d.path]} if d.path in after else {})
-                               for d in documents]}
-    if not documents:
+                               for d in documents] + [remote_pointer(d) for d in harvested]}
+    if not documents and not harvested:
         return Answer(no_governor_sentence(path) + "\n", structured)
-    return Answer("".join(pointer_line(d, tax) + "\n" for d in documents), structured)
+    lines = [pointer_line(d, tax) for d in documents] + [remote_pointer_line(d) for d in harvested]
+    return Answer("".join(line + "\n" for line in lines), structured)
+
