@@ -4,6 +4,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -54,3 +55,26 @@ def test_the_packages_list_in_pyproject_names_every_package_in_the_tree():
     declared = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "headwater").rglob("__init__.py")}
     assert declared == found | {"headwater.embedded"}
+
+
+def test_the_built_wheel_ships_the_apache_license_and_declares_its_metadata(tmp_path):
+    import zipfile
+
+    copy = tmp_path / "src"
+    shutil.copytree(REPO, copy, ignore=shutil.ignore_patterns(".venv", ".ci-venv", "*.egg-info", "build", ".git",
+                                                              "__pycache__", ".headwater"))
+    shutil.copytree(REPO / ".headwater", copy / ".headwater", ignore=shutil.ignore_patterns("cache"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
+                            str(copy)], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (tmp_path / "dist").glob("headwater-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (license_name,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert archive.read(license_name) == (REPO / "LICENSE").read_bytes()
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        declared = archive.read(metadata).decode()
+    assert "Apache License" in (REPO / "LICENSE").read_text() and "Version 2.0, January 2004" in (
+        REPO / "LICENSE").read_text()
+    assert "License-Expression: Apache-2.0" in declared and "Classifier: Topic :: Documentation" in declared
+    assert "Project-URL: Repository, " in declared and "Keywords: " in declared

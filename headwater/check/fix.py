@@ -170,9 +170,8 @@ def fixed_run(snapshot: Snapshot, run: Callable[[Snapshot], Report]) -> tuple[Sn
 
 def fix_report(snapshot: Snapshot, fmt: str) -> Fixed:
     """The MCP `fix` tool: the same batch as `check --fix`, uncached, rendered in `fmt`."""
-    from headwater.cli.output import Palette
     from headwater.render import render
 
     after, report, lines = fixed_run(snapshot, run_checks)
-    text = render(fmt, report, after, width=80, palette=Palette(False))
+    text = render(fmt, report, after)
     return Fixed("".join(line + "\n" for line in lines), text, bool(lines))

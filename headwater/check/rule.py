@@ -34,6 +34,14 @@ class Reads(Enum):
     UNSTATED = "unstated"  # inputs that cannot be stated cheaply: never cached
 
 
+class Precision(Enum):
+    """How often a finding of the rule is a true problem: SARIF's `precision`, which code scanning sorts by."""
+
+    VERY_HIGH = "very-high"  # decided by the bytes and the lock alone
+    HIGH = "high"  # true unless the world moved in a way the rule cannot see
+    MEDIUM = "medium"  # a pattern over prose: a quotation or an example can match
+
+
 def default_reads(scope: Scope) -> tuple[Reads, ...]:
     """A document or an edge reads its subject; a corpus rule states what it reads, or is uncached."""
     return (Reads.SUBJECT,) if scope in (Scope.DOCUMENT, Scope.EDGE) else (Reads.UNSTATED,)
@@ -57,6 +65,7 @@ class Rule:
     reads: tuple[Reads, ...] = (Reads.UNSTATED,)  # see `Reads`; the clock is `reads_clock`
     by_document: bool = False  # a corpus rule judged one document at a time: `check(ctx, document)`,
     # its verdict every document's hits in census order, its cache one part per document
+    precision: Precision = Precision.VERY_HIGH
 
     @property
     def name(self) -> str:
@@ -67,11 +76,12 @@ class Rule:
 def rule(id: str, version: int, scope: Scope, severity: Severity, *, short: str, full: str,
          help: str, tags: tuple[str, ...], routes: Callable[..., bool] | None = None,
          patch: bool = False, reads_clock: bool = False, needs_change: bool = False,
-         reads: tuple[Reads, ...] | None = None, by_document: bool = False):
+         reads: tuple[Reads, ...] | None = None, by_document: bool = False,
+         precision: Precision = Precision.VERY_HIGH):
     """Declare a rule around its check function; `reads` defaults to its scope's `default_reads`."""
 
     def declare(check: Callable[..., Any]) -> Rule:
         return Rule(id, version, scope, severity, short, full, help.strip(), tags, check, routes,
-                    patch, reads_clock, needs_change, reads or default_reads(scope), by_document)
+                    patch, reads_clock, needs_change, reads or default_reads(scope), by_document, precision)
 
     return declare

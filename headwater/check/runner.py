@@ -36,6 +36,7 @@ class Report:
     rules: tuple[Rule, ...]
     findings: tuple[Finding, ...]  # live and escaped together, sorted
     change: Any = None
+    omitted: tuple[Finding, ...] = ()  # what a limit left out of what is written (`selection.bounded`)
 
     @property
     def live_errors(self) -> int:

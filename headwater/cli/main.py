@@ -81,6 +81,8 @@ def _find_verb(argv: list[str]) -> tuple[Verb | None, list[str]]:
         return None, argv
     first_index, first = words[0]
     if first in SECOND_WORDS:
+        if len(words) < 2 and ("-h" in argv or "--help" in argv):
+            return verb_named("help"), [first] + [a for a in argv if a not in ("-h", "--help", first)]
         if len(words) < 2 or words[1][1] not in SECOND_WORDS[first]:
             choices = ", ".join(f"`{w}`" for w in SECOND_WORDS[first])
             raise Refusal(f"`{first}` takes a second word: {choices}")
@@ -110,6 +112,8 @@ def parse(argv: list[str]) -> Invocation | Result:
         value = getattr(args, operand.name)
         if operand.missing and (value is None or value == []):
             raise Refusal(operand.missing)
+    if args.quiet and args.verbose:
+        raise Refusal("`--quiet` and `--verbose` ask for opposite things, so give one of them")
     if args.wide and not verb.lays_out:
         raise Refusal(f"`--wide` sets a layout width, and `{verb.name}` lays nothing out")
     root = Path(args.root) if args.root else Path.cwd()

@@ -34,13 +34,21 @@ class Palette:
         return f"\x1b[{CODES[role]}m{text}\x1b[0m"
 
 
-def colour_wanted(stream, no_color_flag: bool) -> bool:
-    if no_color_flag or "NO_COLOR" in os.environ:
-        return False
+def is_terminal(stream) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def colour_wanted(stream, no_color_flag: bool) -> bool:
+    """`--no-color` and NO_COLOR win; a non-empty FORCE_COLOR colours even a pipe (CI logs
+    render it); TERM=dumb, or a stream that is no terminal, is never coloured."""
+    if no_color_flag or "NO_COLOR" in os.environ:
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return os.environ.get("TERM") != "dumb" and is_terminal(stream)
 
 
 def strip(text: str) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from headwater.render import FORMAT_NAMES, MARKDOWN_MAX_BYTES
+
 GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxonomy", "Getting help")
 
 
@@ -52,7 +54,9 @@ GLOBAL_FLAGS = (
     Flag("--root", "the repository to read (default: the working directory)", "PATH"),
     Flag("--version", "print the version and exit", short="-V"),
     Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
-    Flag("--no-color", "no colour, also when NO_COLOR is set"),
+    Flag("--no-color", "no colour; also NO_COLOR, TERM=dumb, or stdout not a terminal (FORCE_COLOR forces it)"),
+    Flag("--quiet", "nothing on stderr but refusals and failures: no progress, no account", short="-q"),
+    Flag("--verbose", "also the accounts a run keeps, such as the cache's hits and misses"),
     Flag("--no-banner", "drop the masthead from the root help screen"),
     Flag("--help", "print help and exit", short="-h"),
 )
@@ -69,8 +73,15 @@ VERBS: tuple[Verb, ...] = (
          Flag("--no-cache", "neither read nor write the cache"),
          NOW,
          Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
-         Flag("--format", "the report format", "FORMAT", choices=("text", "json", "sarif", "markdown")),
-         JSON),
+         Flag("--format", "the report format", "FORMAT", choices=FORMAT_NAMES),
+         JSON,
+         Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True),
+         Flag("--rule", "report only this rule, or a family such as `facet`", "RULE", repeat=True),
+         Flag("--min-severity", "report only findings this severe or more", "SEVERITY",
+              choices=("error", "warn", "info")),
+         Flag("--limit", "write at most N findings (and N census rows in text), saying how many were left out",
+              "N"),
+         Flag("--max-bytes", f"bound the markdown report (default {MARKDOWN_MAX_BYTES})", "N")),
         lays_out=True,
     ),
     Verb(
@@ -86,6 +97,22 @@ VERBS: tuple[Verb, ...] = (
                  missing=CHANGE_OPERANDS),
          Operand("out_dir", "where the manifest goes",
                  missing=CHANGE_OPERANDS)),
+    ),
+    Verb(
+        "impact", GROUPS[0],
+        "name the governed documents a change touches, and which it did not re-verify",
+        "Reads the manifest `headwater change` wrote and lists every document whose governing "
+        "edges reach a path the change adds, changes or removes, flagging those the change did not "
+        "re-verify. `--strict` exits 1 when one was not.",
+        "verb_impact:run",
+        (Flag("--strict", "exit 1 when a touched document was not re-verified"),
+         Flag("--format", "the report format", "FORMAT", choices=("text", "markdown", "json", "github")),
+         JSON,
+         Flag("--max-bytes", f"bound the markdown report (default {MARKDOWN_MAX_BYTES})", "N")),
+        (Operand("manifest", "the manifest `headwater change` wrote",
+                 missing="`impact` takes the manifest `headwater change` wrote. "
+                         "Try `headwater change origin/main .headwater/change && "
+                         "headwater impact .headwater/change/manifest`"),),
     ),
     Verb(
         "route", GROUPS[1],
@@ -119,6 +146,26 @@ VERBS: tuple[Verb, ...] = (
         (),
         (Operand("target", "a path or an identifier",
                  missing="`show` takes a path or an identifier. Try `headwater show docs/decisions/0001-example.md`"),),
+    ),
+    Verb(
+        "related", GROUPS[1],
+        "list a document's edges, outbound then inbound",
+        "Prints one line per edge of a document: outbound in graph order, then inbound from other "
+        "documents, each with its cue and which end governs the reading. The MCP `related` tool's answer.",
+        "verb_reads:run_related",
+        (JSON,),
+        (Operand("target", "a path or an identifier",
+                 missing="`related` takes a path or an identifier. Try `headwater related ACME-DR-0001`"),),
+    ),
+    Verb(
+        "resolve", GROUPS[1],
+        "name the document an identifier names, by exact match only",
+        "Prints the pointer of the document that carries an identifier, or says which untyped file "
+        "carries it, or that none does. The MCP `resolve_identifier` tool's answer.",
+        "verb_reads:run_resolve",
+        (JSON,),
+        (Operand("id", "an identifier",
+                 missing="`resolve` takes an identifier. Try `headwater resolve ACME-DR-0001`"),),
     ),
     Verb(
         "mcp", GROUPS[1],
@@ -202,6 +249,18 @@ VERBS: tuple[Verb, ...] = (
         (Operand("directory", "the package directory",
                  missing="`taxonomy vendor` takes a package directory. "
                          "Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),
+    ),
+    Verb(
+        "rule", GROUPS[4],
+        "explain a rule: what it finds, why, and how to fix it",
+        "Prints one rule's reference from the registry: its name, severity, scope, version, precision, "
+        "whether a patch fixes it, its descriptions and its help. `--list` lists every rule; `--all` "
+        "prints the whole rules page (`headwater rule --all > docs/rules.md` regenerates it).",
+        "verb_rule:run",
+        (Flag("--list", "one line per rule: id, severity, short description"),
+         Flag("--all", "every rule's section: the page docs/rules.md holds"),
+         JSON),
+        (Operand("rule", "a rule id, such as facet.required.missing"),),
     ),
     Verb(
         "help", GROUPS[4],

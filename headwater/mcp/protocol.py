@@ -176,9 +176,12 @@ def _arguments(tool: Tool, raw: Any) -> dict:
             if argument.required:
                 raise RpcError(INVALID_PARAMS, f"`{tool.name}` takes `{argument.name}`, and none was given",
                                ErrorCode.MISSING_ARGUMENT, Retry.WITH_CHANGES, argument.name)
-            out[argument.name] = []
+            out[argument.name] = [] if argument.array else None
             continue
-        if argument.array:
+        if argument.integer:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise invalid(f"`{tool.name}` takes `{argument.name}` as a whole number, 0 or more", argument.name)
+        elif argument.array:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise invalid(f"`{tool.name}` takes `{argument.name}` as an array of strings, "
                               f"such as [\"supersedes=ACME-DR-0001\"]", argument.name)

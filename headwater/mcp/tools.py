@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
 from headwater.reads.answer import Answer
+from headwater.render import FORMAT_NAMES
 from headwater.snapshot import Snapshot
 
-CHECK_FORMATS = ("text", "json", "sarif", "markdown")
+CHECK_LIMIT = 50  # findings an answer carries unless `limit` says otherwise: agents' clients cap tool output
 KINDS_FORMATS = ("text", "json")
 
 
@@ -25,10 +27,13 @@ class Argument:
     required: bool = True
     enum: tuple[str, ...] = ()
     array: bool = False
+    integer: bool = False
 
     def schema(self) -> dict:
         if self.array:
             return {"type": "array", "items": {"type": "string"}, "description": self.description}
+        if self.integer:
+            return {"type": "integer", "minimum": 0, "description": self.description}
         out: dict = {"type": "string", "description": self.description}
         if self.enum:
             out["enum"] = list(self.enum)
@@ -116,12 +121,31 @@ def _governing(snapshot: Snapshot, args: dict) -> Outcome:
 
 
 def _check(snapshot: Snapshot, args: dict) -> Outcome:
+    """A summary sentence first, then the bytes of `check --no-cache` with the same filters."""
+    from headwater.check.registry import rule_ids
     from headwater.check.runner import run as run_checks
-    from headwater.cli.output import Palette
-    from headwater.render import render
+    from headwater.check.selection import bounded, narrowed, selection
+    from headwater.errors import Refusal
+    from headwater.mcp.errors import invalid
+    from headwater.render import Layout, render
 
-    report = run_checks(snapshot)  # uncached: the bytes of `check --no-cache`
-    return Outcome((render(args["format"], report, snapshot, width=80, palette=Palette(False)),))
+    limit = CHECK_LIMIT if args["limit"] is None else args["limit"]
+    try:
+        chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
+                           {name: name for name in ("paths", "rules", "min_severity", "limit")})
+    except Refusal as refusal:
+        raise invalid(refusal.sentence) from None
+    report = bounded(narrowed(run_checks(snapshot), chosen), chosen.limit)  # uncached, as `--no-cache`
+    return Outcome((_check_summary(report), render(args["format"], report, snapshot, Layout(rows=chosen.limit))))
+
+
+def _check_summary(report) -> str:
+    from headwater.render.common import plural, tally
+
+    text = f"{tally(report)}, over {plural(report.coverage.classified, 'document')}."
+    if report.omitted:
+        text += " Pass a larger `limit`, or narrow by `paths`, `rules` or `min_severity`, to read the rest."
+    return text + "\n"
 
 
 def _kinds(snapshot: Snapshot, args: dict) -> Outcome:
@@ -172,9 +196,20 @@ READS = (
          "`corpus`. Read structuredContent.pointers. " + PATH_NOTE,
          (Argument("path", "a repository path, e.g. src/ingest/rate_limit.py"),), _governing, schemas.POINTERS),
     Tool("check", "Check the corpus",
-         "Run every check the lock generates over the snapshot this server took, with no cache; the "
-         "bytes equal `headwater check --format <format> --no-cache` at the session date.",
-         (Argument("format", "the report format", enum=CHECK_FORMATS),), _check),
+         "Run every check the lock generates over the snapshot this server took, with no cache. The "
+         "first block is one sentence of counts; the second is the bytes of `headwater check --format "
+         "<format> --no-cache` at the session date, with the same filters (`--path`, `--rule`, "
+         f"`--min-severity`, `--limit`). At most {CHECK_LIMIT} findings are written unless `limit` says "
+         "otherwise, and the report says how many it left out.",
+         (Argument("format", "the report format", enum=FORMAT_NAMES),
+          Argument("paths", "report only findings in these files, directories or patterns", required=False,
+                   array=True),
+          Argument("rules", "report only these rules, or families such as `facet`", required=False, array=True),
+          Argument("min_severity", "report only findings this severe or more", required=False,
+                   enum=SEVERITIES),
+          Argument("limit", f"write at most this many findings (default {CHECK_LIMIT})", required=False,
+                   integer=True)),
+         _check),
     Tool("kinds", "Kinds a document can be",
          "What can be written here and how: each kind's parent, purpose, shelf, required facets and "
          "sections, the `headwater new` line that drafts one, and when to write one.",
@@ -193,7 +228,7 @@ WRITES = (
     Tool("fix", "Apply mechanical fixes",
          "Apply every mechanical patch `check` proposes, all or nothing, and report the corpus after "
          "the writes. A write that lands ends this server's usable session.",
-         (Argument("format", "the report format", enum=CHECK_FORMATS),), _fix, writes=True),
+         (Argument("format", "the report format", enum=FORMAT_NAMES),), _fix, writes=True),
 )
 
 

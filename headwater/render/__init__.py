@@ -1,33 +1,98 @@
 """One renderer per format, shared by `headwater check` and the MCP `check` tool.
 
-Each takes the run's report and the snapshot it was computed from and returns the exact text.
+`FORMATS` is the one table of them: the CLI's `--format` choices, its help and the MCP tool's
+`enum` all read it. Each renderer takes the run's report and the snapshot it was computed from
+and returns the exact text.
 """
 
 from __future__ import annotations
 
-from headwater.check.runner import Report
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from headwater.cli.output import Palette
-from headwater.render.common import PLAIN
-from headwater.snapshot import Snapshot
 
-FORMATS = ("text", "json", "sarif", "markdown")
+if TYPE_CHECKING:  # the table is read at parse time, so it imports no engine
+    from headwater.check.runner import Report
+    from headwater.snapshot import Snapshot
+
+MARKDOWN_MAX_BYTES = 60_000  # under a pull-request comment's 65,536 characters and far under a step summary's 1 MiB
 
 
-def render(fmt: str, report: Report, snapshot: Snapshot, *, width: int = 80,
-           palette: Palette = PLAIN) -> str:
-    """The bytes `headwater check --format <fmt>` writes (colour only ever in text)."""
-    if fmt == "text":
-        from headwater.render.text import render_text
+@dataclass(frozen=True)
+class Layout:
+    """What the caller decides about the bytes: the text width and colour, the markdown bound, and
+    how many census rows the text report lists (a limit bounds them as it bounds findings)."""
 
-        return render_text(report, snapshot, width=width, palette=palette)
-    if fmt == "json":
-        from headwater.render.json import render_json
+    width: int = 80
+    palette: Palette = Palette(False)
+    max_bytes: int = MARKDOWN_MAX_BYTES
+    rows: int | None = None
 
-        return render_json(report)
-    if fmt == "sarif":
-        from headwater.render.sarif import render_sarif
 
-        return render_sarif(report, snapshot)
+def _text(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+    from headwater.render.text import render_text
+
+    return render_text(report, snapshot, width=layout.width, palette=layout.palette, rows=layout.rows)
+
+
+def _json(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+    from headwater.render.json import render_json
+
+    return render_json(report)
+
+
+def _sarif(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+    from headwater.render.sarif import render_sarif
+
+    return render_sarif(report, snapshot)
+
+
+def _markdown(report: Report, snapshot: Snapshot, layout: Layout) -> str:
     from headwater.render.markdown import render_markdown
 
-    return render_markdown(report, snapshot)
+    return render_markdown(report, snapshot, max_bytes=layout.max_bytes)
+
+
+def _github(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+    from headwater.render.lines import render_github
+
+    return render_github(report)
+
+
+def _concise(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+    from headwater.render.lines import render_concise
+
+    return render_concise(report)
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    summary: str
+    human: bool  # read by a person at a terminal: the only format that is coloured, laid out, or shown progress
+    renderer: Callable[[Report, Snapshot, Layout], str]
+
+
+FORMATS: tuple[Format, ...] = (
+    Format("text", "the report for a terminal: census, graph, checks, findings, counts at both ends", True, _text),
+    Format("json", "one JSON document: coverage, rules and every finding", False, _json),
+    Format("sarif", "SARIF 2.1.0 for GitHub code scanning", False, _sarif),
+    Format("markdown", "a pull-request comment or step summary, bounded by `--max-bytes`", False, _markdown),
+    Format("github", "GitHub Actions workflow commands: one annotation per live finding", False, _github),
+    Format("concise", "one line per live finding, `path:line:col: severity rule message`", False, _concise),
+)
+FORMAT_NAMES = tuple(f.name for f in FORMATS)
+
+
+def format_named(name: str) -> Format | None:
+    return next((f for f in FORMATS if f.name == name), None)
+
+
+def render(fmt: str, report: Report, snapshot: Snapshot, layout: Layout = Layout()) -> str:
+    """The bytes `headwater check --format <fmt>` writes (colour only ever in text)."""
+    chosen = format_named(fmt)
+    if chosen is None:
+        raise ValueError(f"no format {fmt}")
+    return chosen.renderer(report, snapshot, layout)

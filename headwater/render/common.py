@@ -34,3 +34,17 @@ def not_reported_line(finding: Finding) -> str:
     note = f" ({hidden.note})" if hidden.note else ""
     return (f"not reported ({finding.escape.value}): suppressed at {hidden.path}:{hidden.line} "
             f"as {hidden.reason}, until {hidden.until}{note}")
+
+
+def tally(report: Report) -> str:
+    """One sentence of counts over every selected finding, shown or left out by a limit."""
+    every = report.findings + report.omitted
+    shown = [f for f in every if f.live]
+    counts = ", ".join(f"{n} {s.value}" for s, n in severity_counts(tuple(shown)))
+    text = plural(len(shown), "finding") + (f" ({counts})" if counts else "")
+    if report.omitted:
+        text += f"; {len(report.omitted)} of {len(every)} not written, past the limit"
+    hidden = len(every) - len(shown)
+    if hidden:
+        text += f"; {hidden} not reported"
+    return text

@@ -6,7 +6,7 @@ from headwater.check.finding import Finding
 from headwater.check.runner import Report
 from headwater.jsonout import dumps
 
-SHAPE_VERSION = "1.0"
+SHAPE_VERSION = "1.1"  # 1.1: `omitted`, the count a limit left out, when it left any
 
 
 def finding_json(finding: Finding) -> dict:
@@ -37,6 +37,7 @@ def report_json(report: Report) -> dict:
         "coverage": report.coverage.as_json(),
         "rules": [{"rule": r.id, "scope": r.scope.value, "version": r.version} for r in report.rules],
         "findings": [finding_json(f) for f in report.findings],
+        "omitted": len(report.omitted) or None,  # absent unless a limit left findings out
     }
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from headwater.check.finding import Finding, Severity
 from headwater.check.runner import Report
+from headwater.check.selection import first_kept
+from headwater.render.bounded import fitted
 from headwater.render.common import NOTHING_CHECKED, escaped, live, plural
 from headwater.snapshot import Snapshot
 from headwater.textsafe import markdown_code, markdown_text
@@ -14,7 +16,7 @@ def _where(finding: Finding) -> str:
 
 
 def _summary(report: Report) -> str:
-    shown = live(report)
+    shown = tuple(f for f in report.findings + report.omitted if f.live)
     errors = sum(1 for f in shown if f.severity is Severity.ERROR)
     touched = len({f.path for f in shown})
     against = (f"against {markdown_code(report.package)} {markdown_text(report.version)} at "
@@ -41,21 +43,35 @@ def _coverage(report: Report) -> list[str]:
     return lines
 
 
+def _row(finding: Finding) -> str:
+    lead = finding.severity.value if finding.live else finding.escape.value
+    return f"| {lead} | {_where(finding)} | {markdown_code(finding.rule)} | {markdown_text(finding.message)} |"
+
+
 def _table(findings: tuple[Finding, ...], first: str) -> list[str]:
-    lines = [f"| {first} | Where | Rule | Finding |", "|---|---|---|---|"]
-    for finding in findings:
-        lead = finding.severity.value if first == "Severity" else finding.escape.value
-        lines.append(f"| {lead} | {_where(finding)} | {markdown_code(finding.rule)} | "
-                     f"{markdown_text(finding.message)} |")
-    return lines
+    return [f"| {first} | Where | Rule | Finding |", "|---|---|---|---|", *(_row(f) for f in findings)]
 
 
-def render_markdown(report: Report, snapshot: Snapshot) -> str:
-    lines = ["## `headwater check`", "", _summary(report), "", *_coverage(report)]
+def _compose(report: Report, keep: int, max_bytes: int) -> str:
+    """The report with `keep` table rows (the most severe live ones first) and a note for the rest."""
     shown, hidden = live(report), escaped(report)
-    if shown:
-        lines += ["", *_table(shown, "Severity")]
-    if hidden:
+    rows = first_kept(report.findings, keep)
+    lines = ["## `headwater check`", "", _summary(report), "", *_coverage(report)]
+    if live_rows := tuple(f for f in rows if f.live):
+        lines += ["", *_table(live_rows, "Severity")]
+    if kept := tuple(f for f in rows if not f.live):
         lines += ["", f"<details><summary>{len(hidden)} not reported</summary>", "",
-                  *_table(hidden, "Held by"), "", "</details>"]
+                  *_table(kept, "Held by"), "", "</details>"]
+    left_out = len(shown) + len(hidden) - keep + len(report.omitted)
+    if keep < len(shown) + len(hidden):
+        lines += ["", f"_{plural(left_out, 'finding is', 'findings are')} not in this report, which stops "
+                      f"short of {max_bytes:,} bytes; `headwater check` lists every one._"]
+    elif report.omitted:
+        lines += ["", f"_{plural(left_out, 'finding is', 'findings are')} not in this report, past the limit; "
+                      "`headwater check` lists every one._"]
     return "\n".join(lines) + "\n"
+
+
+def render_markdown(report: Report, snapshot: Snapshot, *, max_bytes: int) -> str:
+    """The whole report when it fits in `max_bytes`, else as many rows as fit and a count of the rest."""
+    return fitted(lambda keep: _compose(report, keep, max_bytes), len(report.findings), max_bytes)

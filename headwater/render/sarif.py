@@ -11,16 +11,16 @@ import json
 import re
 from urllib.parse import quote
 
-from headwater import __version__
+from headwater import REPOSITORY, __version__
 from headwater.check.finding import Finding, Severity
 from headwater.check.fingerprint import primary_hashes
+from headwater.check.reference import help_uri
 from headwater.check.rule import Rule
 from headwater.check.runner import Report
 from headwater.render.json import SHAPE_VERSION
 from headwater.snapshot import Snapshot
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/headwater/"
 LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note"}
 ROOT = "%SRCROOT%"
 KEEP_DEFAULTS = ("level",)  # written even when equal to sarif-om's default
@@ -37,8 +37,9 @@ def _rule(sarif_om, rule: Rule):
         short_description=sarif_om.MultiformatMessageString(text=rule.short),
         full_description=sarif_om.MultiformatMessageString(text=rule.full),
         help=sarif_om.MultiformatMessageString(text=_plain(rule.help), markdown=rule.help),
+        help_uri=help_uri(rule),
         default_configuration=sarif_om.ReportingConfiguration(level=LEVELS[rule.severity]),
-        properties={"tags": list(rule.tags),
+        properties={"tags": list(rule.tags), "precision": rule.precision.value,
                     "headwater": {"scope": rule.scope.value, "version": rule.version,
                                   "patch": rule.patch}},
     )
@@ -89,7 +90,7 @@ def sarif_log(report: Report, snapshot: Snapshot):
     hashes = primary_hashes(report.findings, _identity(snapshot))
     driver = sarif_om.ToolComponent(
         name="headwater", version=__version__, semantic_version=__version__,
-        information_uri=INFORMATION_URI, rules=[_rule(sarif_om, r) for r in report.rules])
+        information_uri=REPOSITORY, rules=[_rule(sarif_om, r) for r in report.rules])
     run = sarif_om.Run(
         tool=sarif_om.Tool(driver=driver),
         original_uri_base_ids={ROOT: sarif_om.ArtifactLocation(
@@ -101,7 +102,8 @@ def sarif_log(report: Report, snapshot: Snapshot):
             "shape": SHAPE_VERSION,
             "taxonomy": {"package": report.package, "version": report.version, "lock": report.lock},
             "clock": report.clock.isoformat(),
-            "coverage": report.coverage.as_json()}},
+            "coverage": report.coverage.as_json(),
+            "omitted": len(report.omitted) or None}},
     )
     return sarif_om.SarifLog(version="2.1.0", schema_uri=SCHEMA, runs=[run])
 

@@ -21,6 +21,7 @@ from headwater.render.common import (
     not_reported_line,
     plural,
     severity_counts,
+    tally,
 )
 from headwater.snapshot import Snapshot
 from headwater.textsafe import visible
@@ -84,7 +85,8 @@ def _header(lines: _Lines, report: Report) -> None:
         lines.add(f"change {counts}", lead=("heading", "change"))
 
 
-def _census(lines: _Lines, snapshot: Snapshot) -> None:
+def _census(lines: _Lines, snapshot: Snapshot, rows: int | None) -> None:
+    """Counts by outcome and kind, then each row that is not a typed document (at most `rows`)."""
     census = snapshot.census
     lines.block("census")
     lines.add(f"{plural(len(census.rows), 'file')} under {census.root or '.'}", 2)
@@ -96,10 +98,12 @@ def _census(lines: _Lines, snapshot: Snapshot) -> None:
         kinds[doc.kind] = kinds.get(doc.kind, 0) + 1
     for kind in sorted(kinds):
         lines.count(kinds[kind], f"typed {kind}")
-    for row in census.rows:
-        if row.outcome is not Outcome.TYPED:
-            lines.add(f"{row.path} {row.label.replace('_', ' ')}", 2, lead=("path", row.path))
-            lines.add(row.reason, 4)
+    listed = [row for row in census.rows if row.outcome is not Outcome.TYPED]
+    for row in listed[:rows]:
+        lines.add(f"{row.path} {row.label.replace('_', ' ')}", 2, lead=("path", row.path))
+        lines.add(row.reason, 4)
+    if rows is not None and len(listed) > rows:
+        lines.add(f"{plural(len(listed) - rows, 'more row')} not listed, past the limit", 2)
 
 
 def _graph(lines: _Lines, snapshot: Snapshot) -> None:
@@ -135,9 +139,10 @@ def _finding(lines: _Lines, finding: Finding) -> None:
 
 def _findings(lines: _Lines, report: Report) -> None:
     shown = live(report)
+    counted = tuple(f for f in report.findings + report.omitted if f.live)  # a limit writes fewer, counts all
     lines.blank()
-    lines.add(plural(len(shown), "finding"), 2)
-    for severity, number in severity_counts(shown):
+    lines.add(plural(len(counted), "finding"), 2)
+    for severity, number in severity_counts(counted):
         label = f"{GLYPHS[severity]} {severity.value}"
         lines.out.append(f"  {number:>7} " + lines.palette.paint(SEVERITY_ROLE[severity], label))
     for finding in shown:
@@ -155,12 +160,15 @@ def _not_reported(lines: _Lines, report: Report) -> None:
 
 
 def render_text(report: Report, snapshot: Snapshot, *, width: int = 80,
-                palette: Palette = PLAIN) -> str:
+                palette: Palette = PLAIN, rows: int | None = None) -> str:
     lines = _Lines(width, palette)
     _header(lines, report)
-    _census(lines, snapshot)
+    _census(lines, snapshot, rows)
     _graph(lines, snapshot)
     _checks(lines, report)
     _findings(lines, report)
     _not_reported(lines, report)
+    if report.findings or report.omitted:  # the counts again at the end, where a long report's reader arrives
+        lines.blank()
+        lines.add(tally(report), 2)
     return "\n".join(lines.out) + "\n"

@@ -42,7 +42,7 @@ def counted(err: str) -> tuple[int, int]:
 def check(hw, root: Path, *more: str, now: tuple[str, str] = NOW):
     manifest = root / "change" / "manifest"
     change = ("--change", str(manifest)) if manifest.is_file() else ()
-    return hw("check", "--root", str(root), *now, *change, *more)
+    return hw("check", "--root", str(root), *now, *change, "--verbose", *more)  # the cache line needs it
 
 
 @pytest.mark.parametrize("name", EVERY)

@@ -113,8 +113,10 @@ def test_editing_unrelated_prose_moves_lines_but_keeps_every_fingerprint(hw, tmp
 def test_json_has_its_members_in_order_and_no_nulls(hw):
     document = json.loads(hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--json").out)
     assert list(document) == ["version", "tool", "taxonomy", "clock", "coverage", "rules", "findings"]
-    assert document["version"] == "1.0"
+    assert document["version"] == "1.1"
     assert "null" not in json.dumps(document)
+    limited = json.loads(hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--json", "--limit", "3").out)
+    assert list(limited)[-2:] == ["findings", "omitted"] and limited["omitted"] == len(document["findings"]) - 3
     assert list(document["coverage"]) == ["seen", "classified", "checked", "instances", "skipped", "skips"]
 
 

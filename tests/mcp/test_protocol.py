@@ -67,7 +67,7 @@ def test_a_missing_argument_names_the_tool_and_the_argument(session):
 
 def test_a_format_outside_the_enum_is_refused(session):
     error = session.call("check", format="yaml")["error"]
-    assert error["message"] == "`check` takes a format, one of text, json, sarif, markdown"
+    assert error["message"] == "`check` takes a format, one of text, json, sarif, markdown, github, concise"
 
 
 def test_the_server_keeps_answering_after_errors(session):
@@ -156,7 +156,11 @@ def test_kinds_answers_the_bytes_of_taxonomy_kinds(session, hw):
     assert result["structuredContent"] == json.loads(cli)
 
 
-def test_the_check_tool_answers_the_bytes_of_check_no_cache_at_the_session_date(session, hw):
-    for fmt in ("text", "json", "sarif", "markdown"):
+def test_the_check_tool_answers_a_summary_then_the_bytes_of_check_no_cache_at_the_session_date(session, hw):
+    from headwater.render import FORMAT_NAMES
+
+    for fmt in FORMAT_NAMES:
         cli = hw("check", "--format", fmt, "--no-cache", "--now", "2026-11-01", "--root", str(session.root))
-        assert session.text("check", format=fmt) == cli.out, fmt
+        summary, report = (b["text"] for b in session.call("check", format=fmt)["result"]["content"])
+        assert summary == "0 findings, over 5 documents.\n"
+        assert report == cli.out, fmt

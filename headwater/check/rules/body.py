@@ -12,7 +12,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.links import landings, named, stands
 from headwater.check.patches import Patch, ReplaceSpan
-from headwater.check.rule import Reads, Scope, rule
+from headwater.check.rule import Precision, Reads, Scope, rule
 from headwater.check.rules.common import ticked
 from headwater.corpus.body import Link
 from headwater.corpus.document import Document
@@ -205,7 +205,7 @@ A governed document states what holds. "We will…", "we renamed…" and "for no
 plans, history or a temporary state, which go stale without anyone noticing. Rewrite the
 sentence as a statement of the current fact.
 """,
-      tags=("body", "voice"),
+      tags=("body", "voice"), precision=Precision.MEDIUM,
       routes=lambda ctx, doc: bool(_voice(ctx, doc)[1]))
 def voice_forbidden_construction(ctx: Context, doc: Document):
     voice, forbidden = _voice(ctx, doc)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import AddToList, Create, Patch, ReplaceSpan, SetScalar, replace_value
-from headwater.check.rule import Reads, Scope, rule
+from headwater.check.rule import Precision, Reads, Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
@@ -255,7 +255,7 @@ An edge stamped with `verified_revision` says "I checked this document against t
 this revision". When the target changes, re-read the document against it; then record the
 re-read with `headwater change` and `headwater check --fix --change <manifest>`.
 """,
-      tags=("graph", "relation", "revision"),
+      tags=("graph", "relation", "revision"), precision=Precision.HIGH,
       routes=lambda ctx, edge: "verified_revision" in edge.relation.attributes,
       patch=True, reads=(Reads.SUBJECT, Reads.ANCHOR, Reads.CHANGE))  # the stamp needs the change
 def relation_target_suspect(ctx: Context, edge: Edge):

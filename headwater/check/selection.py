@@ -1,0 +1,108 @@
+"""Which findings a report shows: the filters `check` and the MCP `check` tool share.
+
+Filters (paths, rules, a least severity) narrow the report before anything reads it, so
+`--strict` judges only what was selected, as `ruff --select` does. A limit only bounds what is
+written, most severe first: the report keeps what it left out, and every format states the count.
+Coverage is never narrowed: the census stays the denominator.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from headwater.check.finding import Finding, Severity
+from headwater.errors import Refusal
+from headwater.paths import OutsidePath, normalize
+from headwater.patterns import compile_pattern
+
+RANK = {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2}
+SEVERITIES = tuple(s.value for s in Severity)
+
+
+@dataclass(frozen=True)
+class Selection:
+    paths: tuple[str, ...] = ()  # repository-relative files, directories or patterns
+    rules: tuple[str, ...] = ()  # rule ids, or a dotted family such as `facet` or `facet.required`
+    min_severity: Severity = Severity.INFO
+    limit: int | None = None  # at most this many findings written; None: every one
+
+    def admits(self, finding: Finding) -> bool:
+        return (RANK[finding.severity] <= RANK[self.min_severity]
+                and (not self.rules or any(_rule_matches(r, finding.rule) for r in self.rules))
+                and (not self.paths or any(_path_matches(p, finding.path) for p in self.paths)))
+
+
+def _rule_matches(selector: str, rule: str) -> bool:
+    return rule == selector or rule.startswith(selector.rstrip(".") + ".")
+
+
+def _path_matches(selector: str, path: str) -> bool:
+    return not selector or compile_pattern(selector).matches(path) or compile_pattern(selector + "/**").matches(path)
+
+
+def selection(paths: Iterable[str], rules: Iterable[str], min_severity: str | None, limit: str | int | None,
+              known: frozenset[str], flags: dict[str, str]) -> Selection:
+    """Read the filters as typed, refusing each bad one with a sentence; `flags` names each
+    filter as the caller spells it (`--rule` or `rules`)."""
+    return Selection(tuple(_path(p, flags["paths"]) for p in paths),
+                     tuple(_rule(r, known, flags["rules"]) for r in rules),
+                     _severity(min_severity, flags["min_severity"]),
+                     _limit(limit, flags["limit"]))
+
+
+def _path(text: str, flag: str) -> str:
+    try:
+        return normalize(text)
+    except OutsidePath:
+        raise Refusal(f"`{flag}` takes a path inside the repository, and `{text}` is not one") from None
+
+
+def _rule(text: str, known: frozenset[str], flag: str) -> str:
+    if not any(_rule_matches(text, rule) for rule in known):
+        raise Refusal(f"`{flag}` names `{text}`, which is no rule and no family of rules this engine carries. "
+                      "`headwater rule --list` lists them")
+    return text
+
+
+def _severity(text: str | None, flag: str) -> Severity:
+    if text is None:
+        return Severity.INFO
+    if text not in SEVERITIES:
+        raise Refusal(f"`{flag}` takes {', '.join(SEVERITIES)}, and `{text}` is not one of them")
+    return Severity(text)
+
+
+def _limit(value: str | int | None, flag: str) -> int | None:
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if isinstance(value, bool) or number < 0:
+        raise Refusal(f"`{flag}` takes a whole number of findings, 0 or more, and `{value}` is not one")
+    return number
+
+
+def narrowed(report, chosen: Selection):
+    """The report with only the findings the filters admit (the limit is `bounded`'s job)."""
+    return dataclasses.replace(report, findings=tuple(f for f in report.findings if chosen.admits(f)))
+
+
+def first_kept(findings: tuple[Finding, ...], keep: int) -> tuple[Finding, ...]:
+    """The `keep` findings a bound keeps: live before escaped, errors before warnings before
+    notes, then report order; returned in report order."""
+    ranked = sorted(range(len(findings)), key=lambda n: (not findings[n].live, RANK[findings[n].severity], n))
+    return tuple(findings[n] for n in sorted(ranked[:max(0, keep)]))
+
+
+def bounded(report, limit: int | None):
+    """At most `limit` findings (`first_kept`); the rest kept aside as omitted, so counts stay whole."""
+    if limit is None or len(report.findings) <= limit:
+        return report
+    kept = first_kept(report.findings, limit)
+    chosen = {id(f) for f in kept}
+    return dataclasses.replace(report, findings=kept,
+                               omitted=tuple(f for f in report.findings if id(f) not in chosen))

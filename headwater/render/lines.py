@@ -1,0 +1,68 @@
+"""The line formats: one line per live finding, for CI logs, problem matchers and editors.
+
+- `github`: GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`),
+  escaped as the runner unescapes them, so each becomes an annotation on the diff.
+- `concise`: `path:line:col: severity rule message`, the shape ruff's and compilers' problem
+  matchers read. A finding about a whole file stands at `1:1`, the file's first character.
+
+Escaped findings are not reported, so neither format writes them; both end with the counts.
+Control characters in values are shown escaped (`headwater.textsafe`), never sent raw to a log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from headwater.check.finding import Finding, Severity
+from headwater.check.runner import Report
+from headwater.render.common import live, tally
+from headwater.textsafe import visible
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "notice"}
+DATA_ESCAPES = (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"))
+PROPERTY_ESCAPES = DATA_ESCAPES + ((":", "%3A"), (",", "%2C"))
+
+
+def _escape(text: str, escapes: tuple[tuple[str, str], ...]) -> str:
+    for raw, coded in escapes:  # `%` first, so no escape is escaped again
+        text = text.replace(raw, coded)
+    return text
+
+
+def one_line(text: str) -> str:
+    """Every run of whitespace (newlines and tabs among it) as one space, other controls shown escaped."""
+    return visible(" ".join(text.split()))
+
+
+def workflow_command(command: str, properties: tuple[tuple[str, str], ...], message: str) -> str:
+    """`::<command> k=v,…::message`, each part escaped as the Actions runner unescapes it."""
+    props = ",".join(f"{name}={_escape(value, PROPERTY_ESCAPES)}" for name, value in properties)
+    return f"::{command} {props}::{_escape(message, DATA_ESCAPES)}"
+
+
+def github_command(finding: Finding) -> str:
+    properties = [("file", visible(finding.path))]
+    if finding.line > 0:
+        properties += [("line", str(finding.line))] + ([("col", str(finding.column))] if finding.column > 0 else [])
+    properties.append(("title", finding.rule))
+    fix = "fix (mechanical)" if finding.fixable else "fix"
+    return workflow_command(COMMANDS[finding.severity], tuple(properties),
+                            f"{visible(finding.message)}\n{fix}: {visible(finding.remediation)}")
+
+
+def concise_line(finding: Finding) -> str:
+    line, column = (finding.line, max(finding.column, 1)) if finding.line > 0 else (1, 1)
+    where = f"{one_line(finding.path)}:{line}:{column}"
+    return f"{where}: {finding.severity.value} {finding.rule} {one_line(finding.message)}"
+
+
+def _lines(report: Report, line: Callable[[Finding], str]) -> str:
+    return "".join(line(f) + "\n" for f in live(report)) + tally(report) + "\n"
+
+
+def render_github(report: Report) -> str:
+    return _lines(report, github_command)
+
+
+def render_concise(report: Report) -> str:
+    return _lines(report, concise_line)
