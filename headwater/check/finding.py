@@ -42,6 +42,7 @@ class Hit:
     subject: str  # the key or target the finding is about: fingerprints read it, never lines
     severity: Severity | None = None
     patch: Patch | None = None  # the mechanical fix, when one rides (then the finding is fixable)
+    companion: Patch | None = None  # a second file the same fix writes: the claim of a minted id
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Finding:
     escape: Escape = Escape.NONE
     hidden_by: Hidden | None = None
     patch: Patch | None = field(default=None, compare=False, repr=False)  # never serialized
+    companion: Patch | None = field(default=None, compare=False, repr=False)  # see `Hit.companion`
 
     @property
     def live(self) -> bool:

@@ -61,4 +61,15 @@ def run(invocation) -> Result:
         account += [*failures, cache.account]
     palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
     text = render(fmt, report, snapshot, width=layout_width(args.wide), palette=palette)
-    return Result(text, tuple(account), status=1 if args.strict and report.live_errors else 0)
+    empty = args.strict and not report.coverage.classified
+    if empty:
+        account.append(nothing_checked(snapshot, report.coverage.seen))
+    return Result(text, tuple(account), status=1 if args.strict and (report.live_errors or empty) else 0)
+
+
+def nothing_checked(snapshot, seen: int) -> str:
+    """Why a strict gate over no classified document fails: it would pass whatever the corpus holds."""
+    where = snapshot.declaration.corpus_root
+    return (f"headwater: --strict fails because no document is classified: {seen} files seen under "
+            f"`{where}`, none on a shelf of a kind, so no rule judged anything. Run `headwater taxonomy kinds` "
+            f"to see where each kind lives, or `headwater adopt` to type the records already there")

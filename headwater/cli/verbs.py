@@ -49,7 +49,8 @@ CHANGE_OPERANDS = ("`change` takes a base revision and an output directory. "
                    "Try `headwater change HEAD .headwater/change`")
 
 GLOBAL_FLAGS = (
-    Flag("--root", "the repository to read (default: the working directory)", "PATH"),
+    Flag("--root", "the repository to read (default: the nearest directory up from here that holds "
+                   "`.headwater/taxonomy.yml`, else the git top level)", "PATH"),
     Flag("--version", "print the version and exit", short="-V"),
     Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
     Flag("--no-color", "no colour, also when NO_COLOR is set"),

@@ -148,6 +148,10 @@ def _valid_id(ident: Any) -> bool:
 
 def _arguments(tool: Tool, raw: Any) -> dict:
     given = raw if isinstance(raw, dict) else {}
+    names = [argument.name for argument in tool.arguments]
+    unknown = sorted(name for name in given if name not in names)
+    if unknown:  # the schema says additionalProperties: false, so an argument is never silently dropped
+        raise invalid(f"`{tool.name}` takes no argument `{unknown[0]}`; it takes {', '.join(names)}", unknown[0])
     out: dict = {}
     for argument in tool.arguments:
         value = given.get(argument.name)
@@ -155,7 +159,7 @@ def _arguments(tool: Tool, raw: Any) -> dict:
             if argument.required:
                 raise RpcError(INVALID_PARAMS, f"`{tool.name}` takes `{argument.name}`, and none was given",
                                ErrorCode.MISSING_ARGUMENT, Retry.WITH_CHANGES, argument.name)
-            out[argument.name] = []
+            out[argument.name] = [] if argument.array else None
             continue
         if argument.array:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

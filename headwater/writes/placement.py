@@ -86,3 +86,22 @@ def file_name(placement: Placement, title_slug: str, sequence: int | None, facet
 
 def document_path(placement: Placement, name: str) -> str:
     return f"{placement.directory}/{name}" if placement.directory else name
+
+
+def layout_sequence(layout: str | None, path: str) -> int | None:
+    """The `{seq}` a file's own name carries under `layout` (`0007-x.md` → 7), or None.
+
+    The layout is matched against as many trailing path segments as it has, so a layout such as
+    `{seq:04d}-{slug}/README.md` reads the number off the folder."""
+    if not layout or "{seq" not in layout:
+        return None
+    pieces, last = [], 0
+    for match in LAYOUT_FIELD.finditer(layout):
+        pieces.append(re.escape(layout[last:match.start()]))
+        name = match.group(1)
+        pieces.append("(?P<seq>[0-9]+)" if name == "seq" and "(?P<seq>" not in "".join(pieces) else "[^/]+")
+        last = match.end()
+    pieces.append(re.escape(layout[last:]))
+    tail = "/".join(path.split("/")[-(layout.count("/") + 1):])
+    found = re.fullmatch("".join(pieces), tail)
+    return int(found.group("seq")) if found else None

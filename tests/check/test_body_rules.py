@@ -97,8 +97,6 @@ def test_link_text_naming_one_document_while_the_link_reaches_another_is_a_misma
 
 
 @pytest.mark.parametrize(("sentence", "category"), [
-    ("The index will be rebuilt nightly.", "future_intent"),
-    ("The team is going to drop the cache.", "future_intent"),
     ("We renamed the queue to `jobs`.", "change_narration"),
     ("The field was changed to a list.", "change_narration"),
     ("Tenants no longer share a limit.", "change_narration"),
@@ -110,6 +108,39 @@ def test_link_text_naming_one_document_while_the_link_reaches_another_is_a_misma
 def test_each_forbidden_category_is_found(prose, sentence, category):
     [(_, _, message)] = found(prose(sentence), "voice.forbidden_construction")
     assert f"(`{category}`" in message
+
+
+SPEC = """---
+id: ACME-SPEC-0001
+status: current
+status_since: 2026-10-01
+summary: "How the index behaves."
+last_verified: 2026-10-01
+title: Index
+---
+
+# Index
+
+## Scope
+
+The index.
+
+## Behavior
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize("sentence", ["The index will be rebuilt nightly.", "The team is going to drop the cache.",
+                                      "We'll drop the cache."])
+def test_a_decision_states_its_intent_and_a_specification_may_not(prose, sentence):
+    root = prose(sentence)
+    assert found(root, "voice.forbidden_construction") == []
+    (root / "docs/specifications").mkdir()
+    (root / "docs/specifications/index.md").write_text(SPEC.format(sentence=sentence), encoding="utf-8")
+    [(path, message)] = [(f.path, f.message) for f in run(load(root, NOW)).findings
+                         if f.rule == "voice.forbidden_construction"]
+    assert path == "docs/specifications/index.md" and "(`future_intent`, which the voice `declarative`" in message
 
 
 @pytest.mark.parametrize("text", [
@@ -133,7 +164,7 @@ def test_a_finding_points_at_the_start_of_the_sentence_even_across_lines(prose):
 
 
 def test_a_list_item_is_reported_at_its_first_word(prose):
-    root = prose("- The index will be rebuilt.")
+    root = prose("- The index is, for now, rebuilt.")
     [(line, column, _)] = found(root, "voice.forbidden_construction")
     assert (line, column) == (lines_of(root), 3)
 
