@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from headwater.check.rule import Rule
-from headwater.check.rules import body, change, graph, runner, shape
+from headwater.check.rules import body, change, graph, placeholder, runner, shape
 
-RULES: tuple[Rule, ...] = shape.RULES + graph.RULES + body.RULES + change.RULES + runner.RULES
+RULES: tuple[Rule, ...] = shape.RULES + placeholder.RULES + graph.RULES + body.RULES + change.RULES + runner.RULES
 
 
 def rule_ids() -> frozenset[str]:

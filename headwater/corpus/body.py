@@ -109,6 +109,8 @@ def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
                 break
             text_parts.append(follower.content)
         line, column = _locate(href, inline.map[0], inline.map[1], source_lines)
+        if text_parts[:1] and text_parts[0].startswith("^") and not _target_column(source_lines[line], href):
+            continue  # `[^1]` is a footnote reference (GFM), even where CommonMark reads a definition
         found.append(Link(str(href), "".join(text_parts), first_line + line, column))
     return found
 

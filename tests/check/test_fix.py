@@ -54,7 +54,8 @@ def check(hw, root: Path, *more: str):
 
 def test_the_tutorial_loop_writes_the_far_half_and_then_strict_passes(hw, quickstart):
     kept = (quickstart / FIRST).read_bytes()
-    made = hw("new", "decision", "--title", "Retry with backoff", "--relates", "supersedes=ACME-DR-0001",
+    made = hw("new", "decision", "--title", "Retry with backoff", "--summary", "Retries back off.",
+              "--relates", "supersedes=ACME-DR-0001",
               "--root", str(quickstart), "--now", "2026-11-01")
     assert made.status == 0
     (quickstart / FIRST).write_bytes(kept)  # lose the far half

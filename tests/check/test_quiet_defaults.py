@@ -67,3 +67,37 @@ def test_strict_over_a_corpus_with_nothing_classified_fails_and_says_what_to_run
     assert "headwater: --strict fails because no document is classified" in ran.err
     assert "headwater taxonomy kinds" in ran.err
     assert hw("check", "--root", str(quickstart), *NOW).status == 0
+
+
+def placeholders(hw, root) -> list[tuple[str, str]]:
+    """(severity, what is still a placeholder: the facet or the section)."""
+    return [(f["severity"], f["message"].split("`")[1]) for f in findings(hw, root)
+            if f["rule"] == "placeholder.unwritten"]
+
+
+def test_a_placeholder_new_wrote_fails_strict_once_the_document_is_no_longer_a_draft(hw, quickstart):
+    assert hw("new", "decision", "--title", "Deliver in order", "--root", str(quickstart), *NOW).status == 0
+    path = quickstart / "docs/decisions/0004-deliver-in-order.md"
+    held = placeholders(hw, quickstart)
+    assert held == [("error", "summary"), ("warn", "Context"), ("warn", "Decision"),
+                    ("warn", "Consequences")]
+    text = path.read_text().replace("status: draft", "status: current")
+    text = text.replace("summary: \"TODO one sentence: what a reader learns here, which is what routing reads\"",
+                        "summary: Jobs of one tenant run in order.")
+    path.write_text(text)
+    live = placeholders(hw, quickstart)
+    assert live == [("error", "Context"), ("error", "Decision"), ("error", "Consequences")]
+    assert hw("check", "--root", str(quickstart), *NOW, "--strict").status == 1
+
+
+def test_an_author_writing_todo_is_not_an_engine_placeholder(hw, copy_fixture):
+    root = copy_fixture(STALE)
+    (root / DOC).write_text((root / DOC).read_text() + "\nTODO: ask the vendor about limits.\n")
+    assert "placeholder.unwritten" not in [f["rule"] for f in findings(hw, root)]
+
+
+def test_a_footnote_definition_with_an_indented_fenced_block_is_not_a_link(hw, copy_fixture):
+    root = copy_fixture(STALE)
+    note = "\nAs measured.[^1]\n\n[^1]:\n    ```csl-json\n    {\"id\": \"x\"}\n    ```\n"
+    (root / DOC).write_text((root / DOC).read_text() + note)
+    assert [f["rule"] for f in findings(hw, root) if f["rule"].startswith("link.")] == []
