@@ -27,7 +27,7 @@ def proposed_identifiers(snapshot: Snapshot) -> dict[str, str]:
     proposed: dict[str, str] = {}
     classifier = Classifier(taxonomy)
     for name, docs in sorted(lacking.items()):
-        proposed.update(_for_scheme(snapshot, classifier, taxonomy.schemes[name], sorted(docs, key=lambda d: d.path)))
+        proposed.update(propose(snapshot, classifier, taxonomy.schemes[name], sorted(d.path for d in docs)))
     return proposed
 
 
@@ -36,28 +36,29 @@ def _lacks_identifier(doc: Document) -> bool:
     return node is None or (isinstance(node, Scalar) and not node.text.strip())
 
 
-def _for_scheme(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, docs: list[Document]) -> dict[str, str]:
+def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: list[str]) -> dict[str, str]:
+    """Path → a distinct identifier of `scheme` for each of `paths` (in order), none already spent."""
     claims = {name: _holder(snapshot, scheme, name) for name in claimed(snapshot.root, scheme)}
     taken = set(snapshot.graph.ids) | set(claims)
     out: dict[str, str] = {}
-    for doc in docs:
-        own = _own_number(classifier, doc.path)
-        candidate = scheme.mint(own, _slug_of(doc.path)) if own is not None else None
+    for path in paths:
+        own = _own_number(classifier, path)
+        candidate = scheme.mint(own, _slug_of(path)) if own is not None else None
         # a claim minted for this very file (`new` wrote it, the id was later lost) is its own
-        free = candidate not in taken or (candidate not in snapshot.graph.ids and claims.get(candidate) == doc.path)
+        free = candidate not in taken or (candidate not in snapshot.graph.ids and claims.get(candidate) == path)
         if candidate is not None and free and scheme.regex.match(candidate):
-            out[doc.path] = candidate
+            out[path] = candidate
             taken.add(candidate)
     sequence = highest_sequence(scheme, taken)
-    for doc in docs:
-        if doc.path in out or not has_sequence(scheme):  # without `{seq}` only the slug can differ
+    for path in paths:
+        if path in out or not has_sequence(scheme):  # without `{seq}` only the slug can differ
             continue
         while True:
             sequence += 1
-            candidate = scheme.mint(sequence, _slug_of(doc.path))
+            candidate = scheme.mint(sequence, _slug_of(path))
             if candidate not in taken:
                 break
-        out[doc.path] = candidate
+        out[path] = candidate
         taken.add(candidate)
     return out
 

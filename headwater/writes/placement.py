@@ -11,7 +11,7 @@ from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.model import Shelf, Taxonomy
 
-LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d)?\}")
+LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d|:(yyyymmdd))?\}")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,8 @@ def file_name(placement: Placement, title_slug: str, sequence: int | None, facet
         if value is None:
             raise Refusal(f"the shelf `{placement.shelf.name}` names files `{layout}`, and nothing here gives "
                           f"`{name}`" + (f"; pass `--facet {name}=<value>`" if name != "seq" else ""))
+        if match.group(3):  # a date facet written compactly, as records named YYYYMMDD-slug.md are
+            return str(value).replace("-", "")
         if width:
             if not str(value).isdigit():
                 raise Refusal(f"the layout `{layout}` takes a number for `{name}`, and `{value}` is not one")
