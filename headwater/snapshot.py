@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from headwater.check.adoption import Task, read_tasks
 from headwater.corpus import census as census_module
 from headwater.corpus.census import Census
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
@@ -36,6 +37,7 @@ class Snapshot:
     tree: SourceTree
     today: dt.date
     parses: ParseStore | None = field(default=None, compare=False, repr=False)
+    adoption: tuple[Task, ...] = ()  # `.headwater/adoption.yml`: findings held while adopting
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -70,7 +72,7 @@ def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ) -> Snapsho
         census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
         tree = SourceTree(root, declaration.exclusions)
         graph = build(lock.taxonomy, census, tree)
-    return Snapshot(root, declaration, lock, census, graph, tree, today, parses)
+    return Snapshot(root, declaration, lock, census, graph, tree, today, parses, read_tasks(root))
 
 
 @contextmanager

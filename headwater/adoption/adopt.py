@@ -9,10 +9,14 @@ memory and written by `--fix`'s writer: all of it lands, or none.
 
 from __future__ import annotations
 
+import datetime as dt
 import posixpath
 from dataclasses import dataclass
 
+from headwater import atomic
 from headwater.adoption import forms
+from headwater.check.adoption import ADOPTION, HEADER, task_text
+from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import propose
@@ -21,7 +25,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.hashing import digest
 from headwater.snapshot import Snapshot
 from headwater.writes.minting import claim_path
-from headwater.yaml.nodes import Map, Scalar
+from headwater.yaml.nodes import Map, Scalar, Seq
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,7 @@ class Found:
     keys: frozenset[str]  # front-matter keys already there
     identifier: str | None
     derived: forms.Derived
+    declared: frozenset[tuple[str, str]]  # (relation, target) already under `relations:`
 
 
 @dataclass(frozen=True)
@@ -63,9 +68,19 @@ def _records(snapshot: Snapshot) -> list[Found]:
         front = parts.front if isinstance(parts.front, Map) else Map((), 1, 1)
         node = front.get("id")
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
+        derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
-                           identifier, forms.read(parts.body)))
+                           identifier, derived, _declared(front)))
     return found
+
+
+def _declared(front: Map) -> frozenset[tuple[str, str]]:
+    relations = front.get("relations")
+    pairs = set()
+    for key, value in relations.entries if isinstance(relations, Map) else ():
+        items = value.items if isinstance(value, Seq) else [value]
+        pairs |= {(key.text, item.text.strip()) for item in items if isinstance(item, Scalar)}
+    return frozenset(pairs)
 
 
 def _succession(snapshot: Snapshot) -> tuple[str, str] | None:
@@ -83,19 +98,39 @@ def _identifiers(snapshot: Snapshot, records: list[Found]) -> dict[str, str]:
     return ids
 
 
+def _target(record: str, href: str, paths: set[str], numbered: dict[str, str]) -> str | None:
+    """The record a link or a sidecar entry names: a relative link, a repository path such as
+    `/keps/sig-x/583-y` (a folder means its README), or a bare number; a URL names none."""
+    href = href.split("#")[0].strip()
+    if not href or "://" in href:
+        return None
+    if href.isdigit():
+        return numbered.get(href.lstrip("0") or "0")
+    joined = href.lstrip("/") if href.startswith("/") else posixpath.join(posixpath.dirname(record), href)
+    target = posixpath.normpath(joined)
+    for candidate in (target, f"{target}/README.md"):
+        if candidate in paths:
+            return candidate
+    return None
+
+
 def _pairs(records: list[Found]) -> set[tuple[str, str]]:
-    """(newer, older) for every supersession a record's links state, from either end."""
+    """(newer, older) for every supersession a record states, from either end."""
     paths = {r.path for r in records}
+    numbered = {}
+    for path in sorted(paths):
+        digits = next((p.split("-")[0] for p in reversed(path.split("/")) if p.split("-")[0].isdigit()), None)
+        if digits:
+            numbered.setdefault(digits.lstrip("0") or "0", path)
     pairs = set()
     for record in records:
-        here = posixpath.dirname(record.path)
         for href in record.derived.supersedes:
-            target = posixpath.normpath(posixpath.join(here, href.split("#")[0]))
-            if target in paths:
+            target = _target(record.path, href, paths, numbered)
+            if target and target != record.path:
                 pairs.add((record.path, target))
         for href in record.derived.superseded_by:
-            target = posixpath.normpath(posixpath.join(here, href.split("#")[0]))
-            if target in paths:
+            target = _target(record.path, href, paths, numbered)
+            if target and target != record.path:
                 pairs.add((target, record.path))
     return pairs
 
@@ -105,6 +140,7 @@ def adoption(snapshot: Snapshot) -> Adoption:
     records = _records(snapshot)
     ids = _identifiers(snapshot, records)
     state, entered = taxonomy.facet_for_role("state"), taxonomy.facet_for_role("state_entered")
+    name_facet = taxonomy.facet_for_role("name")
     succession = _succession(snapshot)
     relations: dict[str, list[tuple[str, str]]] = {}
     for newer, older in sorted(_pairs(records)) if succession else ():
@@ -120,6 +156,9 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if entered and entered not in record.keys and record.derived.date:
             edits.append(SetScalar((entered,), record.derived.date))
             said.append(f"{entered} {record.derived.date}")
+        if name_facet and name_facet not in record.keys and record.derived.title:
+            edits.append(SetScalar((name_facet,), record.derived.title))
+            said.append(f"{name_facet}")
         scheme = taxonomy.scheme_of(record.kind)
         minted = ids.get(record.path) if not record.identifier else None
         if minted and scheme is not None:
@@ -129,6 +168,8 @@ def adoption(snapshot: Snapshot) -> Adoption:
             if not (snapshot.root / claim).exists():
                 patches.append(Patch(claim, None, (Create(record.path + "\n"),)))
         for name, target in relations.get(record.path, []):
+            if (name, target) in record.declared:
+                continue
             edits.append(AddToList(("relations", name), target))
             said.append(f"{name} {target}")
         if edits:
@@ -144,3 +185,16 @@ def adopt(snapshot: Snapshot, dry_run: bool) -> list[str]:
     if not dry_run:
         write(snapshot.root, planned)
     return list(found.lines)
+
+
+def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.date, statement: str) -> list[str]:
+    """Hold every live finding under a new adoption task in `.headwater/adoption.yml`."""
+    held = [f for f in findings if f.live]
+    if not held:
+        return ["nothing to hold: the corpus has no live finding"]
+    path = snapshot.root / ADOPTION
+    existing = path.read_text(encoding="utf-8") if path.is_file() else HEADER + "tasks:\n"
+    task_id = f"AD-{len(snapshot.adoption) + 1}"
+    atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"))
+    return [f"wrote {ADOPTION}: the adoption task {task_id}, owned by {owner}, until {until.isoformat()}, "
+            f"holds {len(held)} findings; `check` reports them as not reported (migration-pending)"]

@@ -2,7 +2,9 @@
 
 - adr-tools / Nygard: a `Date: 2016-02-12` line, a `## Status` section whose first words are the
   status and whose `Superseded by [..](..)` / `Supersedes [..](..)` lines link the chain;
-- MADR / log4brains: bullets `- Status: accepted`, `* Date: 2020-10-16`, `- Supersedes [..](..)`.
+- MADR / log4brains: bullets `- Status: accepted`, `* Date: 2020-10-16`, `- Supersedes [..](..)`;
+- a sidecar metadata file beside the record (a KEP's `kep.yaml` beside its `README.md`): `status`,
+  `last-updated` or `creation-date`, `replaces` and `superseded-by` (paths or numbers).
 
 What this reads is what `headwater adopt` writes into front matter and what `init` learns the
 team's status vocabulary from. Nothing here writes.
@@ -12,15 +14,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+from headwater.yaml.nodes import Map, Scalar, Seq
+from headwater.yaml.strict import YamlRefusal, load
 
 LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)")
 DATE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?date(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d{4}-\d{2}-\d{2})\b", re.I)
 STATUS_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?status(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.+)$", re.I)
+DATE_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 SUPERSEDED_BY = re.compile(r"\bsuperseded\s+by\b", re.I)
 SUPERSEDES = re.compile(r"^\s*(?:[-*+]\s+)?supersedes\b", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 NUMBERED_TITLE = re.compile(r"^\d+\.\s+")
 FENCE = re.compile(r"^\s*(```|~~~)")
+SIDECARS = ("kep.yaml", "metadata.yaml")  # metadata files a record folder keeps beside its README
+SIDECAR_DATES = ("last-updated", "creation-date", "date")
 
 
 @dataclass(frozen=True)
@@ -68,7 +77,8 @@ def headings(body: str, level: int = 2) -> tuple[str, ...]:
 
 
 def read(body: str) -> Derived:
-    lines = prose_lines(body)
+    every = prose_lines(body)
+    lines = _head(every)
     title = next((NUMBERED_TITLE.sub("", m.group(2)) for m in map(HEADING.match, lines) if m and m.group(1) == "#"),
                  None)
     date = next((m.group(1) for m in map(DATE.match, lines) if m), None)
@@ -82,7 +92,24 @@ def read(body: str) -> Derived:
             supersedes += LINK.findall(text)
         if status is None and not SUPERSEDES.match(text):
             status = status_word(text)
-    return Derived(title, status, date, tuple(supersedes), tuple(superseded_by))
+    # a `- Supersedes [..](..)` bullet may stand under a later `## Links` section too
+    later = [line for line in every if line not in lines and SUPERSEDES.match(line)]
+    supersedes += [href for line in later for href in LINK.findall(line)]
+    return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by))
+
+
+def _head(lines: list[str]) -> list[str]:
+    """Where record tools put metadata: above the first section, and the `## Status` section itself.
+    A `Status:` further down is prose about something else."""
+    kept, in_status, seen_section = [], False, False
+    for line in lines:
+        heading = HEADING.match(line)
+        if heading and len(heading.group(1)) >= 2:
+            seen_section = True
+            in_status = heading.group(2).strip().lower() == "status"
+        if not seen_section or in_status:
+            kept.append(line)
+    return kept
 
 
 def _status_lines(lines: list[str]) -> list[str]:
@@ -98,3 +125,46 @@ def _status_lines(lines: list[str]) -> list[str]:
         if (in_section and line.strip()) or STATUS_LINE.match(line) or SUPERSEDES.match(line):
             found.append(line)
     return found
+
+
+def sidecar_beside(root: Path, path: str) -> str | None:
+    """The text of a sidecar metadata file in the record's own folder, when there is one."""
+    folder = (root / path).parent
+    for name in SIDECARS:
+        candidate = folder / name
+        if candidate.is_file() and not candidate.is_symlink():
+            try:
+                return candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+    return None
+
+
+def _texts(node) -> tuple[str, ...]:
+    if isinstance(node, Scalar):
+        return tuple(t.strip() for t in node.text.split(",") if t.strip())  # `a, b` is a list too
+    if isinstance(node, Seq):
+        return tuple(t for item in node.items for t in _texts(item))
+    return ()
+
+
+def read_sidecar(text: str) -> Derived | None:
+    """A sidecar's metadata; its `replaces` / `superseded-by` entries are kept as written
+    (a repository path such as `/keps/sig-x/583-y`, or a number)."""
+    try:
+        node = load(text)
+    except YamlRefusal:
+        return None
+    if not isinstance(node, Map):
+        return None
+    status = next(iter(_texts(node.get("status"))), None)
+    date = next((d[:10] for key in SIDECAR_DATES for d in _texts(node.get(key)) if DATE_VALUE.match(d)), None)
+    title = next(iter(_texts(node.get("title"))), None)
+    return Derived(title, status_word(status) if status else None, date,
+                   _texts(node.get("replaces")), _texts(node.get("superseded-by")))
+
+
+def derive(body: str, sidecar: str | None) -> Derived:
+    """What a sidecar beside the record says (the team keeps its metadata there), else the body."""
+    from_sidecar = read_sidecar(sidecar) if sidecar is not None else None
+    return from_sidecar if from_sidecar is not None and from_sidecar.says_anything else read(body)

@@ -25,7 +25,7 @@ SKIP = {"node_modules", "vendor", "third_party", "site-packages", "dist", "build
 NUMBERINGS = (
     (re.compile(r"^(\d{4})-[^/]+\.md$"), "{seq:04d}-{slug}.md", "NNNN-slug.md"),
     (re.compile(r"^(\d{8})-[^/]+\.md$"), "{entered:yyyymmdd}-{slug}.md", "YYYYMMDD-slug.md"),
-    (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNNN-slug/README.md"),
+    (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNN-slug/README.md"),
 )
 # The roles common status words play; a word not here is a live state.
 STATUS_ROLES = {
@@ -34,7 +34,8 @@ STATUS_ROLES = {
     "final": "live", "living": "live", "on hold": "live", "review": "initial", "last call": "live",
     "superseded": "terminal-retained", "deprecated": "terminal-retained", "rejected": "terminal-retained",
     "withdrawn": "terminal-retained", "obsolete": "terminal-retained", "stagnant": "terminal-retained",
-    "declined": "terminal-retained", "replaced": "terminal-retained",
+    "declined": "terminal-retained", "replaced": "terminal-retained", "removed": "terminal-retained",
+    "deferred": "live",
 }
 PAGE_NAMES = re.compile(r"^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.md$", re.I)
 
@@ -45,6 +46,7 @@ class Record:
     keys: dict[str, str]  # front-matter keys with scalar values
     derived: forms.Derived
     headings: tuple[str, ...]  # second-level headings
+    voices: frozenset[str]  # the voice categories its prose uses (`future_intent`, …)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class RecordShelf:
     numbering: str
     records: tuple[Record, ...]
     pages: tuple[str, ...]  # index/template/README pages beside the records
+    glob: str  # the shelf's path pattern
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,15 @@ def _read(root: Path, path: str) -> Record | None:
     keys = {}
     if isinstance(parts.front, Map):
         keys = {k.text: v.text.strip() for k, v in parts.front.entries if isinstance(v, Scalar)}
-    return Record(path, keys, forms.read(parts.body), forms.headings(parts.body))
+    derived = forms.derive(parts.body, forms.sidecar_beside(root, path))
+    return Record(path, keys, derived, forms.headings(parts.body), _voices(parts.body))
+
+
+def _voices(body: str) -> frozenset[str]:
+    from headwater.check.rules.body import VOICE  # the patterns `voice.forbidden_construction` matches
+
+    prose = "\n".join(line for line in forms.prose_lines(body) if not line.lstrip().startswith((">", "    ")))
+    return frozenset(category for category, _, pattern, _ in VOICE if pattern.search(prose))
 
 
 def _corpus_root(paths: list[str], folder: str | None) -> tuple[str, str]:
@@ -114,6 +125,16 @@ def _corpus_root(paths: list[str], folder: str | None) -> tuple[str, str]:
     return "docs", "no directory holds Markdown yet, so the corpus root is `docs`"
 
 
+def _common(folders: list[str]) -> str:
+    parts = [f.split("/") for f in folders]
+    common = []
+    for segments in zip(*parts, strict=False):
+        if len(set(segments)) != 1:
+            break
+        common.append(segments[0])
+    return "/".join(common)
+
+
 def infer(root: Path) -> Inference:
     paths = _markdown_under(root)
     folders = _record_folders(paths)
@@ -123,13 +144,24 @@ def infer(root: Path) -> Inference:
     folder, index, _ = folders[0]
     _, layout, numbering = NUMBERINGS[index]
     pattern = NUMBERINGS[index][0]
-    depth = 2 if index == 2 else 1
-    inside = [p for p in paths if p.startswith(folder + "/")]
-    record_paths = [p for p in inside if pattern.match("/".join(p.split("/")[-depth:]))
-                    and p.count("/") == folder.count("/") + depth]
-    pages = tuple(p for p in inside if p not in record_paths and p.count("/") == folder.count("/") + 1
-                  and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
+    if index == 2:  # folder records (`NNNN-slug/README.md`) spread over sibling folders, as KEPs per SIG
+        folder = _common([f for f, i, _ in folders if i == 2]) or folder
+        inside = [p for p in paths if p.startswith(folder + "/") and p.endswith("/README.md")]
+        record_paths = [p for p in inside if pattern.match("/".join(p.split("/")[-2:]))]
+        pages = tuple(p for p in [*inside, f"{folder}/README.md"] if p not in record_paths and p in paths)
+        glob = f"{folder}/**/README.md"
+    else:
+        inside = [p for p in paths if p.startswith(folder + "/") and p.count("/") == folder.count("/") + 1]
+        record_paths = [p for p in inside if pattern.match(p.rsplit("/", 1)[-1])]
+        pages = tuple(p for p in inside if p not in record_paths and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
+        glob = f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = _corpus_root(paths, folder)
-    shelf = RecordShelf(folder, layout, numbering, records, pages)
-    return Inference(corpus, reason, shelf)
+    return Inference(corpus, reason, RecordShelf(folder, layout, numbering, records, tuple(sorted(set(pages))), glob))
+
+
+def namespace_for(folder: str) -> str:
+    """The prefix a team's own record numbers are spoken with: KEP-2527, RFC-12, else ADR-0007."""
+    segments = {segment.lower() for segment in folder.split("/")}
+    return next((ns for ns, names in (("KEP", {"keps", "kep"}), ("RFC", {"rfcs", "rfc"}), ("PEP", {"peps"}))
+                 if segments & names), "ADR")

@@ -71,6 +71,11 @@ def _lifecycle(tree: dict, kind: str, statuses: list[str], state: str, inferred:
     needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
               if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
     roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
+    for relation, set_state in _successor_words(tree, statuses):
+        inferred.override[f"relations.{relation}.on_target.set_state"] = set_state
+        inferred.said.append(f"relation {relation} sets `{set_state}`, the team's word for a record another "
+                             "replaced")
+        needed.discard(str(tree["relations"][relation]["on_target"]["set_state"]))
     roles.update({s: TERMINAL for s in sorted(needed) if s not in roles})
     initial = next((s for s in statuses if roles[s] == INITIAL), None)
     if initial is None:
@@ -90,6 +95,22 @@ def _lifecycle(tree: dict, kind: str, statuses: list[str], state: str, inferred:
     listed = ", ".join(f"{s} ({r})" for s, r in roles.items())
     inferred.said.append(f"lifecycle {regime}: the statuses the records use, {listed}; "
                          f"{', '.join(terminal) or 'none'} terminal")
+
+
+SUCCESSOR_WORDS = ("superseded", "replaced")  # what teams call a record a later one replaced
+
+
+def _successor_words(tree: dict, statuses: list[str]) -> list[tuple[str, str]]:
+    """(relation, the team's word) where a relation sets a successor state the team never uses
+    and the team uses another word for it."""
+    found = []
+    for name, relation in (tree.get("relations") or {}).items():
+        state = str(((relation or {}).get("on_target") or {}).get("set_state") or "")
+        if state in SUCCESSOR_WORDS and state not in statuses:
+            word = next((w for w in SUCCESSOR_WORDS if w in statuses), None)
+            if word:
+                found.append((name, word))
+    return found
 
 
 def _date_key(tree: dict, shelf: RecordShelf, inferred: _Draft) -> str | None:
@@ -118,16 +139,17 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     state = _facet_for_role(tree, "state")
     entered = _date_key(tree, shelf, inferred)
     layout = shelf.layout.replace("{entered:", "{" + str(entered) + ":")  # a dated name reads the entered date
-    inferred.override[f"shelves.{name}.path"] = f"{shelf.folder}/**"
+    inferred.override[f"shelves.{name}.path"] = shelf.glob
     inferred.override[f"shelves.{name}.layout"] = layout
     inferred.said.append(f"shelf {name}: {len(shelf.records)} records in `{shelf.folder}`, numbered "
                          f"`{shelf.numbering}`, so `new` writes `{layout}`")
     scheme = next((k["identifier"]["scheme"] for _, k in _chain(tree, kind) if isinstance(k.get("identifier"), dict)),
                   None)
     if scheme and bare_numbers:
-        inferred.override[f"identifier_schemes.{scheme}.pattern"] = "{namespace}-{seq:04d}"
+        pattern = "{namespace}-{seq}" if "{seq}" in layout else "{namespace}-{seq:04d}"  # as wide as the names
+        inferred.override[f"identifier_schemes.{scheme}.pattern"] = pattern
         source = "the number each file name carries" if "{seq" in layout else "numbered in the order of the files"
-        inferred.said.append(f"identifiers {scheme}: `{{namespace}}-{{seq:04d}}`, {source}")
+        inferred.said.append(f"identifiers {scheme}: `{pattern}`, {source}")
     for page in shelf.pages:
         inferred.exclusions.append((page, "an index, template or README page beside the records, not a record"))
         inferred.said.append(f"exclude {page}: a page beside the records, not a record")
@@ -135,6 +157,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     if state:
         _lifecycle(tree, kind, statuses, state, inferred)
     _requirements(tree, kind, shelf, state, entered, inferred)
+    _voice(tree, kind, shelf, inferred)
     _sections(tree, kind, shelf, inferred)
     return Inferred(inferred.add, inferred.override, tuple(inferred.remove), tuple(inferred.exclusions),
                     tuple(inferred.said), scheme)
@@ -155,6 +178,23 @@ def _requirements(tree: dict, kind: str, shelf: RecordShelf, state: str | None, 
             dropped = [f for f in renamed if f not in kept]
             inferred.said.append(f"kind {name} requires {', '.join(kept) or 'no facet'}: "
                                  f"not every record carries {', '.join(dropped)}")
+
+
+VOICE_SHARE = 4  # a construction in one record of four or more is the team's voice, not a slip
+
+
+def _voice(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> None:
+    """Admit the constructions the team's records use as a matter of course."""
+    voice = next((k.get("voice") for _, k in _chain(tree, kind) if k.get("voice")), None)
+    forbid = ((tree.get("regimes") or {}).get("voice") or {}).get(voice, {}).get("forbid") or []
+    if not forbid or not shelf.records:
+        return
+    used = Counter(c for r in shelf.records for c in r.voices)
+    admitted = [c for c in forbid if used[c] * VOICE_SHARE >= len(shelf.records)]
+    if admitted:
+        inferred.override[f"regimes.voice.{voice}.forbid"] = [c for c in forbid if c not in admitted]
+        shares = ", ".join(f"{c} ({used[c]} of {len(shelf.records)} records)" for c in admitted)
+        inferred.said.append(f"voice {voice} admits {shares}: the records speak this way")
 
 
 def _sections(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> None:

@@ -16,12 +16,14 @@ class Severity(Enum):
 
 class Escape(Enum):
     NONE = "none"
+    MIGRATION_PENDING = "migration-pending"  # held by an adoption task (`check.adoption`)
     SUPPRESSION = "suppression"
 
 
 @dataclass(frozen=True)
 class Hidden:
-    """The directive that hid a finding (filled by suppressions, part two)."""
+    """What hid a finding: a suppression directive (`reason`, `note`: its reason and note), or an
+    adoption task (`reason`: the task id, `note`: its owner), at `path:line`."""
 
     path: str
     line: int

@@ -151,7 +151,12 @@ VERBS: tuple[Verb, ...] = (
         "derived from it: the status, the date, an identifier from the file's own number with its claim, "
         "and both halves of each supersession. Every other byte stays; one batch, like `check --fix`.",
         "verb_adopt:run",
-        (Flag("--dry-run", "print what it would write, and write nothing"), NOW),
+        (Flag("--dry-run", "print what it would write, and write nothing"),
+         Flag("--baseline", "then hold every remaining finding under a new adoption task in "
+                            "`.headwater/adoption.yml`"),
+         Flag("--owner", "who answers for the findings the task holds", "OWNER"),
+         Flag("--until", "when the held findings count again", "YYYY-MM-DD"),
+         NOW),
     ),
     Verb(
         "init", GROUPS[3],

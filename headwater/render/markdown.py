@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from headwater.check.finding import Finding, Severity
+from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.runner import Report
-from headwater.render.common import NOTHING_CHECKED, escaped, live, plural
+from headwater.render.common import NOTHING_CHECKED, escaped, held_by, live, plural
 from headwater.snapshot import Snapshot
 
 
@@ -47,6 +47,8 @@ def _table(findings: tuple[Finding, ...], first: str) -> list[str]:
     lines = [f"| {first} | Where | Rule | Finding |", "|---|---|---|---|"]
     for finding in findings:
         lead = finding.severity.value if first == "Severity" else finding.escape.value
+        if finding.escape is Escape.MIGRATION_PENDING and finding.hidden_by is not None:
+            lead = f"{lead}: {_cell(held_by(finding.hidden_by))}"
         lines.append(f"| {lead} | {_where(finding)} | `{finding.rule}` | {_cell(finding.message)} |")
     return lines
 

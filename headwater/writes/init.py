@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic
-from headwater.adoption.infer import infer
+from headwater.adoption.infer import infer, namespace_for
 from headwater.adoption.overlay import Inferred, infer_overlay
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
@@ -20,7 +20,6 @@ from headwater.taxonomy.resolve import Source, _plain_of, bundle_order, resolve
 
 OVERLAY = ".headwater/overlay.yml"
 DEFAULT_PACKAGE = "headwater/standard"
-RECORD_NAMESPACE = "ADR"  # what prefixes the numbers of records a team already keeps
 OTHER_NAMESPACE = "DOC"  # other schemes, whose prefixes must not overlap `ADR-`
 NAMESPACE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 
@@ -73,11 +72,11 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
         raise Refusal(f"`--corpus {corpus}` leaves the repository") from None
     ordered = tuple(sorted(set(bundles)))
     shelf = inference.shelf
-    inside = shelf is not None and (chosen == "." or shelf.folder.startswith(chosen + "/"))
+    inside = shelf is not None and (chosen in (".", shelf.folder) or shelf.folder.startswith(chosen + "/"))
     inferred = infer_overlay(package_tree(package, ordered), inference, namespace is None) if inside else None
     said = ""
     if namespace is None and inferred is not None:  # records are numbered already; a namespace only prefixes
-        namespace = RECORD_NAMESPACE
+        namespace = namespace_for(inference.shelf.folder)
         said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records are "
                 "numbered already; `--namespace` names one of your own)")
     return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said)
