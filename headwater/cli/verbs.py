@@ -91,8 +91,9 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "route", GROUPS[1],
         "name the documents that govern a task, or stay silent when unsure",
-        "Reads the task's terms and any paths it names, matches purposes, and points at the "
-        "documents that govern the work, each with the evidence that reached it.",
+        "Reads the task's words and any paths it names, ranks every document on its title, "
+        "summary, headings, path and body, and points at the documents that govern the work, "
+        "each with its lifecycle state and the evidence that reached it.",
         "verb_route:run",
         (Flag("--budget", "how many pointers at most (default 5)", "N"), JSON),
         (Operand("task", "the task, in words", many=True,

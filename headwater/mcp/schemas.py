@@ -9,11 +9,16 @@ POINTER = {
     "type": "object",
     "properties": {
         "path": STRING, "kind": STRING, "id": STRING, "name": STRING, "purpose": STRING,
-        "summary": STRING, "unwarranted": {"type": "boolean"},
+        "summary": STRING, "state": STRING, "unwarranted": {"type": "boolean"},
+        "successor": STRING,
         "evidence": {
             "type": "object",
-            "properties": {"by": {"type": "string", "enum": ["anchor", "terms"]}, "anchors": STRINGS,
-                           "terms": STRINGS, "rank": {"type": "integer"}, "of": {"type": "integer"}},
+            "properties": {"by": {"type": "string", "enum": ["anchor", "terms", "successor"]},
+                           "anchors": STRINGS, "terms": STRINGS,
+                           "fields": {"type": "array", "items": {
+                               "type": "object", "properties": {"term": STRING, "fields": STRINGS},
+                               "required": ["term", "fields"]}},
+                           "rank": {"type": "integer"}, "of": {"type": "integer"}, "succeeds": STRING},
             "required": ["by"],
         },
     },
@@ -44,7 +49,7 @@ ROUTE = {
             "type": "object", "properties": {"path": STRING, "relations": STRINGS},
             "required": ["path", "relations"]}},
         "silence": {"type": "object", "properties": {"reason": {"type": "string", "enum": [
-            "no_purposes", "no_terms", "no_purpose_matched", "no_document_reached"]}, "says": STRING},
+            "no_terms", "no_document_reached", "not_confident"]}, "says": STRING},
             "required": ["reason", "says"]},
     },
     "required": ["version", "task", "terms", "separating", "distinctive", "anchors", "matched",

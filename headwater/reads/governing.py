@@ -18,6 +18,7 @@ from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import compile_pattern
 from headwater.reads.answer import Answer
 from headwater.reads.pointer import pointer, pointer_line
+from headwater.reads.route_state import successors
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -78,14 +79,17 @@ def no_governor_sentence(path: str) -> str:
 
 
 def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Answer:
-    """The MCP tool's answer: one pointer line per document, and `{"pointers": [...]}`."""
+    """The MCP tool's answer: one pointer line per document, and `{"pointers": [...]}`; each
+    pointer carries its lifecycle state, and a terminal one the live successor to read instead."""
     try:
         path = relative_to_root(argument, snapshot.root)
     except OutsidePath:
         return Answer(outside_sentence(argument) + "\n", {"pointers": []}, refused=True)
     tax = snapshot.taxonomy
     documents = governing_documents(snapshot.graph, tax, path)
-    structured = {"pointers": [pointer(d, tax) for d in documents]}
+    after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
+    structured = {"pointers": [pointer(d, tax) | ({"successor": after[d.path]} if d.path in after else {})
+                               for d in documents]}
     if not documents:
         return Answer(no_governor_sentence(path) + "\n", structured)
     return Answer("".join(pointer_line(d, tax) + "\n" for d in documents), structured)

@@ -17,12 +17,14 @@ def pointer(doc: Document, tax: Taxonomy) -> dict:
         "name": doc.text_of(tax.facet_for_role("name")),
         "purpose": tax.purpose_of(doc.kind) if doc.kind else None,
         "summary": doc.text_of(tax.facet_for_role("scent")),
+        "state": doc.text_of(tax.facet_for_role("state")),
         "unwarranted": doc.warrant == "asserted",
     }
 
 
 def pointer_line(doc: Document, tax: Taxonomy) -> str:
-    """`path (name) — summary [asserted: …]`: the only read line that carries an em dash."""
+    """`path (name) — summary [asserted: …] [superseded]`: the only read line that carries an em
+    dash; a terminal lifecycle state is named, a live one goes without saying."""
     shape = pointer(doc, tax)
     line = shape["path"]
     if shape.get("name"):
@@ -31,4 +33,6 @@ def pointer_line(doc: Document, tax: Taxonomy) -> str:
         line += f" — {shape['summary']}"
     if shape["unwarranted"]:
         line += f" {ASSERTED}"
+    if tax.is_terminal(shape.get("state")):
+        line += f" [{shape['state']}]"
     return line

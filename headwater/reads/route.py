@@ -1,10 +1,11 @@
 """`route`: the documents that govern a task, each with the evidence that reached it, or silence.
 
-The order of work is a contract: anchors the task names (identity, never cut by the budget);
-purposes scored on the terms that separate them; documents scored on four surfaces and let
-through only by a distinctive term (the confidence gate); the total order; turn-taking between
-purposes and kinds; the budget; reading precedence. A wrong pointer costs more than a missing
-one, so when nothing is confident the route is silent and says why.
+The order of work: anchors the task names (identity, first, never cut by the budget); the task's
+words through the one tokenizer (stop words out, Snowball stems); purposes matched as a prior;
+every document ranked by field-weighted BM25 (route_rank); silence when the task as a whole is
+not confident; the budget; state (a terminal document only beside its live successor); reading
+precedence. A wrong pointer costs more than a missing one, so a route that is not confident is
+silent and says why in one sentence.
 """
 
 from __future__ import annotations
@@ -16,25 +17,26 @@ from enum import Enum
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.route_index import RouteIndex
 from headwater.reads.route_purposes import PurposeWords
-from headwater.reads.route_rank import Ranking, SurfaceIndex, rank
+from headwater.reads.route_rank import CONFIDENT, Scorer
 from headwater.reads.route_scope import Ungoverned, ungoverned
-from headwater.reads.route_turns import by_precedence, in_turns
+from headwater.reads.route_state import Place, placed, successors, terminal_paths
+from headwater.reads.route_turns import by_precedence
 from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.0"
+VERSION = "1.1"
 DEFAULT_BUDGET = 5
 
 
 class Silence(Enum):
-    NO_PURPOSES = ("no_purposes", "the taxonomy declares no purposes, so a task matches nothing")
-    NO_TERMS = ("no_terms", "the task carries no term of two characters or more")
-    NO_PURPOSE_MATCHED = ("no_purpose_matched", "no declared purpose answers this task")
-    NO_DOCUMENT_REACHED = (
-        "no_document_reached",
-        "a purpose matched and no document under it was reached, so the route is silent")
+    NO_TERMS = ("no_terms", "the task carries no word of two characters or more that is not a stop word")
+    NO_DOCUMENT_REACHED = ("no_document_reached",
+                           "no document holds a word of the task, so the route is silent")
+    NOT_CONFIDENT = ("not_confident",
+                     "no document matches enough of the task to be trusted, so the route is silent")
 
     @property
     def reason(self) -> str:
@@ -47,28 +49,40 @@ class Silence(Enum):
 
 @dataclass(frozen=True)
 class Evidence:
-    """Why a pointer is offered: the anchors it governs, or the terms that reached it."""
+    """Why a pointer is offered: the anchors it governs, the task terms that reached it (and the
+    fields each hit), or the terminal document it succeeds."""
 
     anchors: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
+    fields: tuple[tuple[str, ...], ...] = ()  # per term, the fields it hit
     rank: int = 0
     of: int = 0
+    succeeds: str = ""  # offered beside this terminal document, which it succeeds
 
     def as_json(self) -> dict:
         if self.anchors:
             return {"by": "anchor", "anchors": list(self.anchors)}
-        return {"by": "terms", "terms": list(self.terms), "rank": self.rank, "of": self.of}
+        if self.succeeds and not self.terms:
+            return {"by": "successor", "succeeds": self.succeeds}
+        found = {"by": "terms", "terms": list(self.terms),
+                 "fields": [{"term": t, "fields": list(f)} for t, f in zip(self.terms, self.fields, strict=True)],
+                 "rank": self.rank, "of": self.of}
+        return found | ({"succeeds": self.succeeds} if self.succeeds else {})
 
     def line(self) -> str:
         if self.anchors:
             return "governs " + " ".join(self.anchors)
-        return f"matched {' '.join(self.terms)}, rank {self.rank} of {self.of}"
+        if self.succeeds and not self.terms:
+            return f"succeeds {self.succeeds}"
+        hits = ", ".join(f"{t} ({' '.join(f)})" for t, f in zip(self.terms, self.fields, strict=True))
+        return f"rank {self.rank} of {self.of}, matched {hits}"
 
 
 @dataclass(frozen=True)
 class Offered:
     document: Document
     evidence: Evidence
+    successor: str = ""  # a terminal document's live successor, offered beside it
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,27 @@ class Route:
     pointers: tuple[Offered, ...] = ()
     withheld: int = 0
     silence: Silence | None = None
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Everything route reads from one snapshot, built on the first call and kept."""
+
+    scorer: Scorer
+    purposes: PurposeWords
+    served: tuple[str, ...]  # per index position, the purpose its kind serves ("" for none)
+    successors: dict[str, str]  # terminal path → its live successor's path
+    terminal: frozenset[str]  # the paths of documents in a terminal state
+
+    @staticmethod
+    def of(snapshot: Snapshot) -> Reader:
+        tax = snapshot.taxonomy
+        index = RouteIndex.of(snapshot.census.documents, tax, snapshot.declaration.corpus_root)
+        served = tuple(tax.purpose_of(e.document.kind or "") or "" for e in index.entries)
+        documents = tuple(e.document for e in index.entries)
+        after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
+        return Reader(Scorer.of(index), PurposeWords.of(tax, index.tokenizer), served, after,
+                      terminal_paths(documents, tax))
 
 
 def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
@@ -103,29 +138,47 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     anchors = _named_anchors(task, targets, known)
     anchored = _anchored(graph, tax, anchors)
     base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory))
-    if not tax.purposes:
-        return _settle(base, snapshot, anchored, Silence.NO_PURPOSES)
-    if not base.terms:
+    reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
+    words = reader.scorer.index.tokenizer.task_words(base.terms)
+    if not words:
         return _settle(base, snapshot, anchored, Silence.NO_TERMS)
-    words = snapshot.derived("route.purposes", lambda: PurposeWords.of(tax))
-    separating = words.separating(base.terms)
-    matched = words.matched(separating)
-    base = replace(base, separating=separating, matched=matched)
-    if not matched:
-        return _settle(base, snapshot, anchored, Silence.NO_PURPOSE_MATCHED)
-    index = snapshot.derived("route.surfaces", lambda: SurfaceIndex.of(graph, tax))
-    ranking = rank(index, words.subjects(base.terms), base.terms)
-    base = replace(base, distinctive=ranking.distinctive)
-    candidates = _candidates(ranking, tax, matched, {o.document.path for o in anchored})
-    if not candidates and not anchored:
+    word_of = {stem: word for word, stem in words}
+    stems = tuple(stem for _, stem in words)
+    separating = reader.purposes.separating(stems)
+    matched = reader.purposes.matched(separating)
+    chosen = {name for name, _ in matched}
+    ranking = reader.scorer.rank(stems, lambda position: reader.served[position] in chosen,
+                                 reader.purposes.declared_by(chosen), confident=CONFIDENT)
+    base = replace(base, separating=tuple(word_of[s] for s in separating), matched=matched,
+                   distinctive=tuple(word_of[s] for s in ranking.reached))
+    if not ranking.reached:
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENT_REACHED)
-    slots = max(0, budget - len(anchored))
-    turned = in_turns(candidates, [name for name, _ in matched],
-                      lambda o: tax.purpose_of(o.document.kind) or "",
-                      lambda o: o.document.kind or "")
-    ranked = _ordered(snapshot, turned[:slots])
-    return replace(base, pointers=tuple(_ordered(snapshot, anchored)) + tuple(ranked),
-                 withheld=max(0, len(candidates) - slots))
+    if not ranking.hits:
+        return _settle(base, snapshot, anchored, Silence.NOT_CONFIDENT)
+    taken = {o.document.path for o in anchored}
+    scorer = reader.scorer
+    kept = [h for h in ranking.hits if scorer.document(h).path not in taken]
+    rank_of = {scorer.document(h).path: (rank, h) for rank, h in enumerate(kept, start=1)}
+    places, withheld = placed(list(rank_of), max(0, budget - len(anchored)), reader.successors,
+                              reader.terminal, frozenset(taken))
+    ranked = [_offer(place, rank_of, len(kept), stems, word_of, snapshot.graph.documents, scorer)
+              for place in places]
+    return replace(base, pointers=tuple(_ordered(snapshot, anchored)) + tuple(_ordered(snapshot, ranked)),
+                   withheld=withheld)
+
+
+def _offer(place: Place, rank_of: dict, of: int, stems: tuple[str, ...], word_of: dict[str, str],
+           documents: dict[str, Document], scorer: Scorer) -> Offered:
+    """The pointer for one placed path: the terms that reached it and their fields, and the
+    terminal document it succeeds or the successor to read first."""
+    if place.path not in rank_of:
+        return Offered(documents[place.path], Evidence(succeeds=place.succeeds))
+    rank, hit = rank_of[place.path]
+    found = scorer.fields(hit.position, stems)
+    evidence = Evidence(terms=tuple(word_of[stem] for stem, _ in found),
+                        fields=tuple(fields for _, fields in found), rank=rank, of=of,
+                        succeeds=place.succeeds)
+    return Offered(scorer.document(hit), evidence, place.successor)
 
 
 def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],
@@ -154,20 +207,6 @@ def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...]) -> list[Off
             documents.setdefault(document.path, document)
             governs.setdefault(document.path, []).append(anchor)
     return [Offered(documents[p], Evidence(anchors=tuple(governs[p]))) for p in documents]
-
-
-def _candidates(ranking: Ranking, tax: Taxonomy, matched: tuple[tuple[str, int], ...],
-                anchored: set[str]) -> list[Offered]:
-    """Reached documents whose kind serves a matched purpose, in the total order, ranked."""
-    purpose_score = dict(matched)
-    needed = (len(ranking.distinctive) + 1) // 2  # at least half the task's distinctive terms
-    gated = [s for s in ranking.scores
-             if s.reached and len(s.reached) >= needed and s.document.path not in anchored
-             and (tax.purpose_of(s.document.kind or "") or "") in purpose_score]
-    gated.sort(key=lambda s: (-purpose_score[tax.purpose_of(s.document.kind or "") or ""],
-                              -s.lexical, s.document.path))
-    return [Offered(s.document, Evidence(terms=s.reached, rank=index, of=len(gated)))
-            for index, s in enumerate(gated, start=1)]
 
 
 def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:

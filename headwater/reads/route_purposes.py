@@ -1,59 +1,53 @@
-"""The words each purpose declares, tokenized once per snapshot: what separates and scores
-purposes, and what route keeps from reaching documents."""
+"""The words each purpose declares, stemmed once per snapshot: which purposes a task matches.
+
+Purposes are a prior, not a gate: a document whose kind serves a matched purpose gets a small
+boost in the ranking, and a task that matches no purpose (or a taxonomy that declares none)
+still routes on its words.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
-from headwater.reads.terms import terms
+from headwater.reads.route_tokens import Tokenizer
 from headwater.taxonomy.model import Taxonomy
 
 
 @dataclass(frozen=True)
 class PurposeWords:
-    answers: dict[str, frozenset[str]]  # purpose → the terms of its `answers`
-    intents: dict[str, frozenset[str]]  # purpose → the terms of its `intent`
-    function_words: frozenset[str]
+    answers: dict[str, frozenset[str]]  # purpose → the stems of its `answers`
+    intents: dict[str, frozenset[str]]  # purpose → the stems of its `intent`
 
     @staticmethod
-    def of(tax: Taxonomy) -> PurposeWords:
+    def of(tax: Taxonomy, tokenizer: Tokenizer) -> PurposeWords:
         answers, intents = {}, {}
         for name, raw in tax.purposes.items():
             raw = raw or {}
-            answers[name] = frozenset(terms(_joined(raw.get("answers"))))
-            intents[name] = frozenset(terms(_joined(raw.get("intent"))))
-        return PurposeWords(answers, intents, tax.function_words)
+            answers[name] = frozenset(tokenizer.stems(_joined(raw.get("answers"))))
+            intents[name] = frozenset(tokenizer.stems(_joined(raw.get("intent"))))
+        return PurposeWords(answers, intents)
 
-    @cached_property
-    def every(self) -> frozenset[str]:
-        """Every word any purpose declares: words that say what a reader comes for."""
-        return frozenset().union(*self.answers.values(), *self.intents.values())
-
-    def separating(self, task_terms: tuple[str, ...]) -> tuple[str, ...]:
-        """With two purposes or more, a term separates unless every purpose holds it. A function
-        word of the language regimes separates nothing: it carries grammar, not subject."""
-        task_terms = tuple(t for t in task_terms if t not in self.function_words)
+    def separating(self, stems: tuple[str, ...]) -> tuple[str, ...]:
+        """With two purposes or more, a stem separates unless every purpose holds it."""
         if len(self.answers) < 2:
-            return task_terms
+            return stems
         held = [self.answers[name] | self.intents[name] for name in self.answers]
-        return tuple(t for t in task_terms if not all(t in h for h in held))
+        return tuple(s for s in stems if not all(s in h for h in held))
 
     def matched(self, separating: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
-        """+3 per separating term a purpose's answers hold, else +1 if its intent does; score > 0
+        """+3 per separating stem a purpose's answers hold, else +1 if its intent does; score > 0
         matches; sorted by score, then name."""
         scored = []
         for name in self.answers:
-            score = sum(3 if t in self.answers[name] else 1 if t in self.intents[name] else 0
-                        for t in separating)
+            score = sum(3 if s in self.answers[name] else 1 if s in self.intents[name] else 0
+                        for s in separating)
             if score > 0:
                 scored.append((name, score))
         return tuple(sorted(scored, key=lambda pair: (-pair[1], pair[0])))
 
-    def subjects(self, task_terms: tuple[str, ...]) -> tuple[str, ...]:
-        """The task's terms that can say what a document is about: neither a function word nor a
-        word of any purpose (those say what the reader comes for, which purposes already scored)."""
-        return tuple(t for t in task_terms if t not in self.function_words and t not in self.every)
+    def declared_by(self, purposes: set[str]) -> frozenset[str]:
+        """Every stem the answers or intent of these purposes hold."""
+        return frozenset().union(*(self.answers[p] | self.intents[p] for p in sorted(purposes)))
 
 
 def _joined(values) -> str:

@@ -1,97 +1,144 @@
-"""The lexical half of `route`: four surfaces per document, term weights, the reach test.
+"""Route's ranking: field-weighted BM25 (BM25F) over the route index, and the task's confidence.
 
-Surfaces: the summary (+3), the text of the anchors the document's edges name (+2), every
-scalar front-matter value (+1) and the path (+1). A term weighs the number of documents it
-rules out; it is distinctive when at most half the corpus carries it and it is a subject term
-(neither a function word of the taxonomy's language nor a word of a purpose), and only a
-distinctive term can reach a document. Bodies and headings are never read.
+A document's pseudo-frequency for a stem sums each field's occurrences times the field's weight,
+each normalised by the field's length against the corpus mean (b); it saturates through k1, and
+the stem's IDF scales it. Everything that does not depend on the task (the saturation of every
+stem in every document) is computed once per snapshot, so a call costs its stems' postings.
+
+Confidence is a property of the task, not of a pointer: the best document's score over the
+task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1);
+below CONFIDENT the route is silent. The weights, k1, b, CONFIDENT, FLOOR and PRIOR were chosen
+on the dapr-docs labelled set alone (tests/route_sets) and are reported untouched elsewhere.
 """
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from headwater.corpus.document import Document
-from headwater.graph import Graph
-from headwater.reads.terms import terms
-from headwater.taxonomy.model import Taxonomy
-from headwater.yaml.nodes import Scalar
+from headwater.reads.route_index import FIELDS, RouteIndex
 
-SURFACE_POINTS = (("summary", 3), ("anchors", 2), ("facets", 1), ("path", 1))
-
-
-@dataclass(frozen=True)
-class Surfaces:
-    document: Document
-    held: dict[str, frozenset[str]]  # surface name → the terms it holds
-    scored: dict[str, int]  # term → the points its surfaces give it, summed once
-
-    def points(self, term: str) -> int:
-        return self.scored.get(term, 0)
+WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05})
+K1 = 1.6
+B = 0.75
+CONFIDENT = 0.18  # the least confidence at which a task is answered
+FLOOR = 0.35  # a document scoring under this share of the best is not offered
+PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
+UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
 
 
 @dataclass(frozen=True)
-class Score:
-    document: Document
-    lexical: int
-    reached: tuple[str, ...]  # the distinctive terms that reached it, in task order
+class Hit:
+    """One document's position in the index and its score (the prior included)."""
+
+    position: int
+    score: float
 
 
 @dataclass(frozen=True)
 class Ranking:
-    distinctive: tuple[str, ...]
-    scores: tuple[Score, ...]  # one per document a distinctive term reaches, in census path order
+    hits: tuple[Hit, ...]  # the documents within `floor` of the best, best first; ties by path
+    confidence: float  # best raw score over the task's IDF mass; 0 when nothing is reached
+    reached: tuple[str, ...]  # the task stems some document holds, in task order
 
 
 @dataclass(frozen=True)
-class SurfaceIndex:
-    """Every document's surfaces and, per term, the documents that carry it: built once per
-    snapshot, so a call costs what its terms reach, not the corpus."""
+class Postings:
+    """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
+    frequency, and the fields it sits in (a bit per field)."""
 
-    surfaces: tuple[Surfaces, ...]
-    carriers: dict[str, tuple[int, ...]]  # term → positions in `surfaces`, ascending
+    positions: tuple[int, ...]
+    values: tuple[float, ...]
+    fields: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Scorer:
+    index: RouteIndex
+    postings: dict[str, Postings]
+    idf: dict[str, float]
+    max_idf: float
 
     @staticmethod
-    def of(graph: Graph, tax: Taxonomy) -> SurfaceIndex:
-        read = tuple(surfaces(d, graph, tax) for d in graph.census.documents)
-        carriers: dict[str, list[int]] = {}
-        for position, surface in enumerate(read):
-            for term in surface.scored:
-                carriers.setdefault(term, []).append(position)
-        return SurfaceIndex(read, {term: tuple(found) for term, found in carriers.items()})
+    def of(index: RouteIndex) -> Scorer:
+        entries = index.entries
+        total = len(entries)
+        lengths = [e.lengths for e in entries]
+        means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
+                 for f in range(len(FIELDS))]
+        weights = [WEIGHTS[name] for name in FIELDS]
+        gathered: dict[str, list[tuple[int, float, int]]] = {}
+        for position, entry in enumerate(entries):
+            pseudo: dict[str, float] = {}
+            where: dict[str, int] = {}
+            for f, counts in enumerate(entry.counts):
+                norm = weights[f] / (1 - B + B * lengths[position][f] / means[f])
+                bit = 1 << f
+                for stem, count in counts.items():
+                    pseudo[stem] = pseudo.get(stem, 0.0) + count * norm
+                    where[stem] = where.get(stem, 0) | bit
+            for stem, tf in pseudo.items():
+                found = gathered.get(stem)
+                if found is None:
+                    found = gathered[stem] = []
+                found.append((position, tf / (K1 + tf), where[stem]))
+        idf = {stem: _idf(total, len(found)) for stem, found in gathered.items()}
+        postings = {stem: Postings(tuple(p for p, _, _ in found), tuple(idf[stem] * v for _, v, _ in found),
+                                   tuple(w for _, _, w in found))
+                    for stem, found in gathered.items()}
+        return Scorer(index, postings, idf, _idf(total, 0))
+
+    def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
+             excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
+        """Score every document a task stem reaches; a `favoured` position gets the purpose prior;
+        hits are the documents within `floor` of the best. An `excused` stem no document holds (a
+        word a matched purpose declares, such as `why`) says what the reader comes for, not what
+        about, so it adds nothing to the task's mass. Below `confident` no hit is gathered."""
+        scores: dict[int, float] = {}
+        get = scores.get
+        for stem in stems:
+            found = self.postings.get(stem)
+            if found is not None:
+                for position, value in zip(found.positions, found.values):  # noqa: B905 (equal by build)
+                    scores[position] = get(position, 0.0) + value
+        if not scores:
+            return Ranking((), 0.0, ())
+        mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
+                   for stem in stems)
+        best = max(scores.values())
+        reached = tuple(s for s in stems if s in self.postings)
+        confidence = best / mass if mass else 0.0
+        if confidence < confident:
+            return Ranking((), confidence, reached)
+        pool = {p: s * (1 + PRIOR) if favoured(p) else s
+                for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
+        least = max(pool.values()) * floor
+        # entries are in census (path) order, so a position breaks a tie as the path would
+        kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
+        return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, reached)
+
+    def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(stem, the fields it sits in) for each of the stems this document holds, in order."""
+        found = []
+        for stem in stems:
+            postings = self.postings.get(stem)
+            if postings is None:
+                continue
+            at = bisect_left(postings.positions, position)
+            if at < len(postings.positions) and postings.positions[at] == position:
+                found.append((stem, NAMED[postings.fields[at]]))
+        return tuple(found)
+
+    def document(self, hit: Hit) -> Document:
+        return self.index.entries[hit.position].document
 
 
-def surfaces(document: Document, graph: Graph, tax: Taxonomy) -> Surfaces:
-    named = [e.target.anchor for e in graph.outbound.get(document.path, ()) if e.target.anchor]
-    anchors = " ".join(" ".join(anchor.patterns) for anchor in named)
-    facets = " ".join(value.text for _, value in document.front.entries
-                      if isinstance(value, Scalar))
-    texts = {"summary": document.text_of(tax.facet_for_role("scent")) or "", "anchors": anchors,
-             "facets": facets, "path": document.path}
-    held = {name: frozenset(terms(text)) for name, text in texts.items()}
-    scored: dict[str, int] = {}
-    for surface, points in SURFACE_POINTS:
-        for term in held[surface]:
-            scored[term] = scored.get(term, 0) + points
-    return Surfaces(document, held, scored)
+def _idf(total: int, holding: int) -> float:
+    return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 
 
-def rank(index: SurfaceIndex, subjects: tuple[str, ...], task_terms: tuple[str, ...]) -> Ranking:
-    """`subjects`: the task terms allowed to reach a document (route_purposes.PurposeWords)."""
-    total = len(index.surfaces)
-    weights: dict[str, int] = {}
-    distinctive: list[str] = []
-    for term in task_terms:
-        carriers = index.carriers.get(term, ())
-        weights[term] = 1 if total < 2 else total - len(carriers)
-        if (total < 2 or len(carriers) * 2 <= total) and term in subjects:
-            distinctive.append(term)
-    # Only a document a distinctive term reaches can pass the gate, so only those are scored.
-    touched = {position for term in distinctive for position in index.carriers.get(term, ())}
-    scores = []
-    for position in sorted(touched):
-        surface = index.surfaces[position]
-        lexical = sum(surface.points(t) * weights[t] for t in task_terms)
-        reached = tuple(t for t in distinctive if surface.points(t) > 0)
-        scores.append(Score(surface.document, lexical, reached))
-    return Ranking(tuple(distinctive), tuple(scores))
+NAMED = tuple(tuple(name for f, name in enumerate(FIELDS) if mask & (1 << f)) for mask in range(1 << len(FIELDS)))

@@ -81,8 +81,7 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
     lines += [f"  names the anchor {anchor}" for anchor in answer.anchors]
     for entry in answer.ungoverned:
         lines += _ungoverned_lines(entry)
-    purposes = [f"  purpose {name} {score}" for name, score in answer.matched]
-    lines += purposes or ["  no purpose matched"]
+    lines += [f"  purpose {name} {score}" for name, score in answer.matched]
     if answer.silence is not None:
         return "\n".join(lines + [f"  {answer.silence.says}"]) + "\n"
     for offered in answer.pointers:
@@ -91,6 +90,9 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
         lines.append(folded[0].replace(path, paint("path", path), 1))
         lines += folded[1:]
         lines += [paint("dim", line) for line in fold(offered.evidence.line(), 4, width)]
+        if offered.successor:
+            first = f"read {offered.successor} first: it succeeds this"
+            lines += [paint("dim", line) for line in fold(first, 4, width)]
     if answer.withheld:
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))
@@ -109,7 +111,7 @@ def structured(answer: Route, tax: Taxonomy) -> dict:
         "anchors": list(answer.anchors),
         "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
         "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
-                     for o in answer.pointers],
+                     | ({"successor": o.successor} if o.successor else {}) for o in answer.pointers],
         "withheld": answer.withheld,
         "ungoverned": [entry.as_json() for entry in answer.ungoverned],
         "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},

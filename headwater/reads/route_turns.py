@@ -1,42 +1,13 @@
-"""Two orderings `route` applies after ranking: turn-taking, then reading precedence.
-
-Both decide order only, never membership, and both are pure over the items they are given.
+"""The ordering `route` applies last: reading precedence, a governing document ahead of the one
+it governs. It decides order only, never membership, and is pure over the items it is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
-
-
-def interleave(queues: Sequence[Sequence[T]]) -> list[T]:
-    """Round-robin: each turn takes the front of every non-empty queue, in queue order."""
-    out: list[T] = []
-    depth = max((len(q) for q in queues), default=0)
-    for turn in range(depth):
-        out.extend(q[turn] for q in queues if turn < len(q))
-    return out
-
-
-def _grouped(items: Sequence[T], key: Callable[[T], Hashable]) -> list[list[T]]:
-    """Groups in the order of each group's first item; each group keeps the items' order."""
-    groups: dict[Hashable, list[T]] = {}
-    for item in items:
-        groups.setdefault(key(item), []).append(item)
-    return list(groups.values())
-
-
-def in_turns(ranked: Sequence[T], purposes: Sequence[str], purpose: Callable[[T], str],
-             kind: Callable[[T], str]) -> list[T]:
-    """Purposes (in matched order) take turns, and inside a purpose its kinds take turns,
-    kinds ordered by their best item. `ranked` is in the total order."""
-    per_purpose = []
-    for name in purposes:
-        mine = [item for item in ranked if purpose(item) == name]
-        per_purpose.append(interleave(_grouped(mine, kind)))
-    return interleave(per_purpose)
 
 
 def by_precedence(items: Sequence[T], governs: Callable[[T, T], bool]) -> list[T]:

@@ -111,7 +111,9 @@ def _kinds(tax: Taxonomy) -> list[str]:
             problems.append(f"{where}.is_a: the `is_a` chain runs in a cycle")
         if kind.purpose and kind.purpose not in tax.purposes:
             problems.append(f"{where}.purpose: names `{kind.purpose}`, which is not a purpose")
-        if not kind.abstract and not tax.purpose_of(kind.name):
+        # A taxonomy that declares no purposes still types and routes its documents (purposes
+        # are route's prior, not its gate); once it declares some, every concrete kind serves one.
+        if not kind.abstract and tax.purposes and not tax.purpose_of(kind.name):
             problems.append(f"{where}: a concrete kind must serve a purpose, its own or inherited")
         if kind.scheme and kind.scheme not in tax.schemes:
             problems.append(f"{where}.identifier.scheme: names `{kind.scheme}`, which is not a scheme")

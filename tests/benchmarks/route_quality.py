@@ -1,36 +1,45 @@
-"""Route quality, measured: `route` against a plain BM25 ranking of the same summaries.
+"""Route quality, measured: `route` against plain BM25 over title + summary + path, on three
+labelled sets — the Relay fixture (corpus_fixtures/routing) and two real documentation
+snapshots unpacked at run time (tests/route_sets: dapr-docs, kubernetes-enhancements).
 
-Run `python tests/benchmarks/route_quality.py` to print the table recorded in BENCHMARKS.md.
-Over the labelled set in `corpus_fixtures/routing/labels.yml`:
+Run `python tests/benchmarks/route_quality.py` to print the tables recorded in BENCHMARKS.md.
+Per set, at budget 5:
 
-- hit@budget: the share of on-topic tasks whose every must-offer document is among the
-  first `budget` pointers;
-- mean rank: the 1-based position of the first must-offer document, a miss counting as
-  budget + 1;
-- false-pointer rate: the share of off-topic tasks answered with any pointer a task's own
-  path did not name (an anchored pointer is identity, not a guess).
+- hit@1, hit@5: the share of on-topic tasks whose every must-offer document is among the first
+  1 (5) pointers;
+- mean rank: the 1-based position of the first must-offer document, a miss counting as 6;
+- on-topic silence: the share of on-topic tasks answered with no guessed pointer;
+- false-pointer rate: the share of off-topic tasks answered with any pointer a task's own path
+  did not name (an anchored pointer is identity, not a guess).
 
-BM25 ranks the summaries with `rank-bm25` (Okapi defaults), tokenized as `route` tokenizes,
-and offers the top `budget` documents that score above zero.
+BM25 is `rank-bm25` (Okapi defaults) over each document's name and scent facets and path,
+tokenized as route tokenizes (stop words out, stems), offering the top 5 documents above zero.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from rank_bm25 import BM25Okapi
 from ruamel.yaml import YAML
 
-from headwater.reads.route import route
-from headwater.reads.terms import tokens
-from headwater.snapshot import Snapshot, load
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from real_corpora import REAL, RealCorpus, unpack  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus_fixtures" / "routing"
+from headwater.reads.route import route  # noqa: E402
+from headwater.reads.route_tokens import Tokenizer  # noqa: E402
+from headwater.snapshot import Snapshot, load  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+ROUTING = REPO / "corpus_fixtures" / "routing"
 BUDGET = 5
 TODAY = dt.date(2026, 11, 1)
+ROUTE, BM25 = "route", "BM25 (title + summary + path)"
+FIXTURE_TITLE = "`corpus_fixtures/routing` (Relay)"
 
 
 @dataclass(frozen=True)
@@ -41,14 +50,15 @@ class Offer:
 
 @dataclass(frozen=True)
 class Score:
+    hit1: float
     hit: float
     mean_rank: float
+    on_topic_silence: float
     false_pointer_rate: float
-    silent_off_topic: int
 
 
-def labels(corpus: Path = CORPUS) -> dict:
-    return YAML(typ="safe").load((corpus / "labels.yml").read_text(encoding="utf-8"))
+def fixture_labels() -> dict:
+    return YAML(typ="safe").load((ROUTING / "labels.yml").read_text(encoding="utf-8"))
 
 
 def route_offer(snapshot: Snapshot, task: str, budget: int) -> Offer:
@@ -59,50 +69,71 @@ def route_offer(snapshot: Snapshot, task: str, budget: int) -> Offer:
 
 class Bm25:
     def __init__(self, snapshot: Snapshot) -> None:
-        scent = snapshot.taxonomy.facet_for_role("scent")
+        tax = snapshot.taxonomy
+        name, scent = tax.facet_for_role("name"), tax.facet_for_role("scent")
+        self.tokenizer = Tokenizer.of(tax)
         documents = snapshot.census.documents
         self.paths = [d.path for d in documents]
-        self.index = BM25Okapi([tokens(d.text_of(scent) or "") for d in documents])
+        self.index = BM25Okapi([self.tokenizer.stems(" ".join(
+            (d.text_of(name) or "", d.text_of(scent) or "", d.path))) or ["\0"] for d in documents])
 
     def offer(self, task: str, budget: int) -> Offer:
-        scores = self.index.get_scores(tokens(task))
+        scores = self.index.get_scores(self.tokenizer.stems(task))
         ranked = sorted((-s, p) for s, p in zip(scores, self.paths, strict=True) if s > 0)
         paths = tuple(p for _, p in ranked[:budget])
         return Offer(paths, paths)
 
 
 def score(offer_of, labelled: dict, budget: int = BUDGET) -> Score:
-    hits, ranks = 0, []
+    hits1 = hits = silent = 0
+    ranks = []
     for case in labelled["on_topic"]:
-        offered = offer_of(case["task"], budget).paths[:budget]
+        offer = offer_of(case["task"], budget)
+        offered = offer.paths[:budget]
         hits += all(p in offered for p in case["offer"])
+        hits1 += all(p in offered[:1] for p in case["offer"])
+        silent += not offer.guessed
         positions = [offered.index(p) + 1 for p in case["offer"] if p in offered]
         ranks.append(min(positions) if positions else budget + 1)
-    off = labelled["off_topic"]
+    on, off = len(labelled["on_topic"]), labelled["off_topic"]
     guessed = sum(1 for task in off if offer_of(task, budget).guessed)
-    return Score(hits / len(labelled["on_topic"]), sum(ranks) / len(ranks), guessed / len(off),
-                 len(off) - guessed)
+    return Score(hits1 / on, hits / on, sum(ranks) / on, silent / on, guessed / len(off))
 
 
-def measure(corpus: Path = CORPUS, budget: int = BUDGET) -> dict[str, Score]:
-    snapshot = load(corpus, TODAY)
-    labelled = labels(corpus)
+def measure_at(root: Path, labelled: dict, budget: int = BUDGET) -> dict[str, Score]:
+    snapshot = load(root, TODAY)
     bm25 = Bm25(snapshot)
-    return {"route": score(lambda t, b: route_offer(snapshot, t, b), labelled, budget),
-            "BM25 (summaries)": score(bm25.offer, labelled, budget)}
+    return {ROUTE: score(lambda t, b: route_offer(snapshot, t, b), labelled, budget),
+            BM25: score(bm25.offer, labelled, budget)}
 
 
-def table(results: dict[str, Score], labelled: dict, budget: int = BUDGET) -> str:
+def measure_real(corpus: RealCorpus, work: Path, budget: int = BUDGET) -> dict[str, Score]:
+    return measure_at(unpack(corpus, work), corpus.labels, budget)
+
+
+def table(title: str, results: dict[str, Score], labelled: dict, budget: int = BUDGET) -> str:
     on, off = len(labelled["on_topic"]), len(labelled["off_topic"])
-    lines = [f"| ranker | hit@{budget} ({on} on-topic) | mean rank | false-pointer rate ({off} off-topic) |",
-             "|---|---|---|---|"]
+    lines = [f"{title}: {on} on-topic and {off} off-topic tasks", "",
+             f"| ranker | hit@1 | hit@{budget} | mean rank | on-topic silence | false-pointer rate |",
+             "|---|---|---|---|---|---|"]
     for name, s in results.items():
-        lines.append(f"| {name} | {s.hit:.2f} | {s.mean_rank:.2f} | {s.false_pointer_rate:.2f} |")
+        lines.append(f"| {name} | {s.hit1:.2f} | {s.hit:.2f} | {s.mean_rank:.2f} | "
+                     f"{s.on_topic_silence:.2f} | {s.false_pointer_rate:.2f} |")
     return "\n".join(lines) + "\n"
 
 
+def titled(corpus: RealCorpus) -> str:
+    labels = corpus.labels
+    return f"`{labels['archive']}` ({corpus.name} at `{labels['commit']}`)"
+
+
 def main() -> int:
-    sys.stdout.write(table(measure(), labels()))
+    out = [table(FIXTURE_TITLE, measure_at(ROUTING, fixture_labels()), fixture_labels())]
+    with tempfile.TemporaryDirectory() as work:
+        for corpus in REAL:
+            if corpus.archive.is_file():
+                out.append(table(titled(corpus), measure_real(corpus, Path(work)), corpus.labels))
+    sys.stdout.write("\n".join(out))
     return 0
 
 

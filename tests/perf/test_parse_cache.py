@@ -186,8 +186,10 @@ def test_a_failed_cache_write_is_one_stderr_line_and_nothing_else(corpus):
 
 
 @pytest.mark.parametrize("verb", [["route", "rate limit for the ingest service"], ["explain", "GEN-DR-0002"]])
-def test_reads_do_not_import_what_they_do_not_use(generated, verb):
-    """A real process, since the point is which modules a fresh interpreter loads."""
+def test_reads_do_not_import_what_they_do_not_use(corpus, verb):
+    """A real process, since the point is which modules a fresh interpreter loads. Route reads
+    headings and prose, which a warm parse cache holds, so after a writing verb it parses none."""
+    _warm(corpus)
     script = (
         "import io, sys, contextlib\n"
         "from headwater.cli.main import run\n"
@@ -196,6 +198,16 @@ def test_reads_do_not_import_what_they_do_not_use(generated, verb):
         "heavy = ('networkx', 'markdown_it', 'sarif_om', 'mcp')\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)), status)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, *verb, "--root", str(generated)],
+    done = subprocess.run([sys.executable, "-c", script, *verb, "--root", str(corpus)],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[] 0"
+
+
+def test_a_route_after_a_writing_verb_reuses_every_body_and_parses_none(corpus):
+    from headwater.reads.route import route
+
+    _warm(corpus)
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    assert route(snapshot, "rate limit for the ingest service").pointers
+    account = snapshot.parse_account
+    assert account.bodies_parsed == 0 and account.bodies_reused == len(snapshot.census.documents)

@@ -1,0 +1,63 @@
+"""Route's one tokenizer, for tasks and documents alike: alphanumeric runs, lowercased, stop
+words dropped, Snowball English stems.
+
+The stop words are the taxonomy's function words (`regimes.language.<n>.function_words`) when it
+declares any, else the built-in English list below. Question words (why, how, what) are not stop
+words: they tell purposes apart. Stems are cached per word for the life of the tokenizer, which
+lives as long as the snapshot, so a long MCP session stems each distinct word once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import snowballstemmer
+
+from headwater.reads.terms import tokens
+from headwater.taxonomy.model import Taxonomy
+
+ENGLISH_STOP_WORDS = frozenset({
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
+    "but", "by", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each",
+    "either", "else", "etc", "even", "ever", "every", "few", "for", "from", "further", "had",
+    "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "i",
+    "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself",
+    "neither", "no", "nor", "not", "of", "off", "on", "once", "one", "only", "onto", "or", "other",
+    "our", "ours", "ourselves", "out", "over", "own", "per", "same", "she", "should", "so", "some",
+    "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there",
+    "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "us",
+    "via", "very", "was", "we", "were", "will", "with", "within", "without", "would", "yes", "yet",
+    "you", "your", "yours", "yourself", "yourselves"
+})
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    stop_words: frozenset[str]
+    _stems: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    _stemmer: object = field(default_factory=lambda: snowballstemmer.stemmer("english"),
+                             compare=False, repr=False)
+
+    @staticmethod
+    def of(tax: Taxonomy) -> Tokenizer:
+        return Tokenizer(tax.function_words or ENGLISH_STOP_WORDS)
+
+    def stem(self, word: str) -> str:
+        found = self._stems.get(word)
+        if found is None:
+            found = self._stems[word] = self._stemmer.stemWord(word)
+        return found
+
+    def stems(self, text: str) -> list[str]:
+        """Every stem of the text's words that are not stop words, repeats kept (they count)."""
+        stop, known, stem = self.stop_words, self._stems, self.stem
+        return [known.get(word) or stem(word) for word in tokens(text) if word not in stop]
+
+    def task_words(self, words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        """(word, stem) for each task term that is not a stop word, first stem wins, in order."""
+        seen: dict[str, str] = {}
+        for word in words:
+            if word not in self.stop_words:
+                seen.setdefault(self.stem(word), word)
+        return tuple((word, stem) for stem, word in seen.items())

@@ -1,0 +1,99 @@
+"""The real corpora the labelled route sets are written over, unpacked into a temporary directory.
+
+Each archive in ../shared/corpora/ unpacks to one folder; this module lays the corpus's own
+taxonomy package (tests/route_sets/<name>/package) beside it, declares it, and resolves the
+lock, so the folder is a repository headwater can read. Nothing is written into the project tree.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from headwater.taxonomy.declaration import LOCK
+from headwater.taxonomy.resolve import resolve
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "tests" / "route_sets"
+ARCHIVES = REPO.parent / "shared" / "corpora"
+
+
+@dataclass(frozen=True)
+class RealCorpus:
+    name: str  # the archive's name, and the folder of its labels and package here
+    package: str
+    corpus_root: str
+    exclude: tuple[tuple[str, str], ...] = ()  # (pattern, reason)
+    sidecars: bool = False  # KEP metadata lives in kep.yaml beside each README
+
+    @property
+    def archive(self) -> Path:
+        return ARCHIVES / f"{self.name}.tar.gz"
+
+    @property
+    def labels(self) -> dict:
+        return YAML(typ="safe").load((HERE / self.name / "labels.yml").read_text(encoding="utf-8"))
+
+
+DAPR = RealCorpus("dapr-docs", "dapr/docs", "daprdocs/content/en")
+KEPS = RealCorpus("kubernetes-enhancements", "kubernetes/keps", "keps",
+                  exclude=(("keps/NNNN-kep-template/**", "the blank KEP template, not a proposal"),
+                           ("keps/sig-cloud-provider/providers/0000-cloud-provider-template/**",
+                            "the blank cloud provider template, not a proposal")),
+                  sidecars=True)
+REAL = (DAPR, KEPS)
+
+
+def unpack(corpus: RealCorpus, into: Path) -> Path:
+    """Unpack the archive under `into` and make it a repository with a resolved lock; its root."""
+    with tarfile.open(corpus.archive) as archive:
+        archive.extractall(into, filter="data")
+    root = into / corpus.name
+    shutil.copytree(HERE / corpus.name / "package", root / ".headwater" / "packages" / corpus.name)
+    overlay = HERE / corpus.name / "overlay.yml"
+    if overlay.is_file():
+        shutil.copyfile(overlay, root / ".headwater" / "overlay.yml")
+    exclude = "".join(f"    - {{path: \"{p}\", reason: \"{r}\"}}\n" for p, r in corpus.exclude)
+    declared = (f"taxonomy:\n  package: {corpus.package}\n  version: 1.0.0\n  bundles: []\n"
+                + ("  overlay: .headwater/overlay.yml\n" if overlay.is_file() else "")
+                + f"corpus:\n  root: {corpus.corpus_root}\n" + (f"  exclude:\n{exclude}" if exclude else ""))
+    (root / ".headwater" / "taxonomy.yml").write_text(declared, encoding="utf-8")
+    if corpus.sidecars:
+        kep_sidecars_to_front_matter(root)
+    resolution = resolve(root)
+    assert not resolution.problems, resolution.problems
+    (root / LOCK).write_text(resolution.lock_text(), encoding="utf-8")
+    return root
+
+
+def kep_sidecars_to_front_matter(root: Path) -> None:
+    """Stand-in until the census reads sidecars itself: each KEP's kep.yaml title, status,
+    number and `replaces` written as front matter of the README beside it (the `## Summary`
+    section stays in the body)."""
+    yaml = YAML(typ="base")  # every scalar a string: some kep.yaml dates are not dates
+    for sidecar in sorted(root.glob("keps/**/kep.yaml")):
+        readme = sidecar.parent / "README.md"
+        meta = yaml.load(sidecar.read_text(encoding="utf-8")) or {}
+        if not readme.is_file() or not isinstance(meta, dict) or not meta.get("kep-number"):
+            continue
+        front = {"id": f"KEP-{meta.get('kep-number')}", "title": str(meta.get("title") or ""),
+                 "status": str(meta.get("status") or "").split("#")[0].strip()}
+        replaced = [f"KEP-{_number(path)}" for path in meta.get("replaces") or [] if _number(path)]
+        lines = ["---"] + [f"{key}: {_quoted(value)}" for key, value in front.items()]
+        if replaced:
+            lines += ["relations:", "  replaces:"] + [f"    - {target}" for target in replaced]
+        body = readme.read_text(encoding="utf-8")
+        readme.write_text("\n".join(lines + ["---", ""]) + body, encoding="utf-8")
+
+
+def _number(path) -> str:
+    """`/keps/sig-network/536-topology-aware-routing` → `536`."""
+    return str(path).rstrip("/").rsplit("/", 1)[-1].split("-", 1)[0]
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,44 @@
+"""Route's tokenizer and index: stop words, stems, and the five fields each document offers."""
+
+import datetime as dt
+
+from headwater.reads.route_index import FIELDS, RouteIndex
+from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.snapshot import load
+
+
+def test_plurals_and_inflections_share_a_stem():
+    tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
+    assert tokenizer.stems("retry retries") == [tokenizer.stem("retry")] * 2
+    assert tokenizer.stem("deliveries") == tokenizer.stem("delivery")
+    assert tokenizer.stem("posts") == tokenizer.stem("post")
+
+
+def test_the_built_in_stop_list_drops_grammar_but_keeps_question_words():
+    tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
+    assert tokenizer.stems("add an RSS feed to the site") == ["add", "rss", "feed", "site"]
+    assert tokenizer.stems("why how what") == ["whi", "how", "what"]
+
+
+def test_a_taxonomy_with_function_words_uses_its_own_list(quickstart):
+    tax = load(quickstart, dt.date(2026, 11, 1)).taxonomy
+    assert Tokenizer.of(tax).stop_words == tax.function_words != ENGLISH_STOP_WORDS
+
+
+def test_task_words_keep_the_first_word_of_each_stem_in_order():
+    tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
+    assert tokenizer.task_words(("retries", "the", "retry", "queue")) == (("retries", "retri"), ("queue", "queue"))
+
+
+def test_the_index_reads_title_summary_headings_outside_fences_path_segments_and_body(quickstart):
+    spec = quickstart / "docs/specifications/queue-retries.md"
+    spec.write_text(spec.read_text() + "\n```\n# fenced heading zebra\n```\n\n### Jitter\n\nThe jitter is random.\n")
+    snapshot = load(quickstart, dt.date(2026, 11, 1))
+    index = RouteIndex.of(snapshot.census.documents, snapshot.taxonomy, "docs")
+    entry = next(e for e in index.entries if e.document.path == "docs/specifications/queue-retries.md")
+    fields = dict(zip(FIELDS, entry.counts, strict=True))
+    assert set(fields["title"]) == {"queue", "retri"}
+    assert "wait" in fields["summary"]
+    assert "jitter" in fields["headings"] and "zebra" not in fields["headings"]
+    assert set(fields["path"]) == {"specif", "queue", "retri"}  # no `docs`, no `md`
+    assert "random" in fields["body"] and "jitter" in fields["body"] and "behavior" not in fields["body"]

@@ -1,0 +1,120 @@
+"""The ranking module's weighting, pinned: field weights, k1, b, IDF, the confidence and the cuts.
+
+Each test builds a route index by hand (per document, per field, stem → occurrences), so a change
+to any constant or to the arithmetic fails a test here before it moves a labelled set.
+"""
+
+import math
+from collections import Counter
+
+import pytest
+
+from headwater.corpus.document import Document
+from headwater.reads import route_rank
+from headwater.reads.route_index import FIELDS, Entry, RouteIndex
+from headwater.reads.route_rank import Scorer
+from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.yaml.nodes import Map
+
+
+def _entry(where: str, /, **fields: dict[str, int]) -> Entry:
+    document = Document(where, "page", Map((), 1, 1), "", "", 1, where)
+    return Entry(document, tuple(Counter(fields.get(name, {})) for name in FIELDS))
+
+
+def _scorer(*entries: Entry) -> Scorer:
+    return Scorer.of(RouteIndex(tuple(entries), Tokenizer(ENGLISH_STOP_WORDS)))
+
+
+def _ranked(scorer: Scorer, *stems: str) -> list[str]:
+    """Every document a stem reaches, best first (no floor)."""
+    return [scorer.document(h).path for h in scorer.rank(stems, floor=0.0).hits]
+
+
+def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
+    assert route_rank.WEIGHTS == {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05}
+    assert (route_rank.K1, route_rank.B) == (1.6, 0.75)
+    assert (route_rank.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.18, 0.35, 0.10, 1.0)
+
+
+def test_one_occurrence_ranks_title_over_summary_and_path_over_headings_over_body():
+    filler = {"x": 1}
+    scorer = _scorer(*(_entry(f"{name}.md", **{f: ({"retri": 1} if f == name else filler) for f in FIELDS})
+                       for name in FIELDS), _entry("other.md", body={"y": 1}))
+    order = _ranked(scorer, "retri")
+    assert order[0] == "title.md" and order[-1] == "body.md"
+    assert order.index("summary.md") < order.index("headings.md")
+    assert order.index("path.md") < order.index("headings.md")
+
+
+def test_a_score_is_idf_times_the_saturated_length_normalised_weighted_frequency():
+    scorer = _scorer(_entry("a.md", title={"retri": 2, "queue": 2}), _entry("b.md", title={"other": 4}),
+                     _entry("c.md", body={"other": 1}))
+    mean_title = (4 + 4 + 0) / 3
+    tf = 2 * 3.0 / (1 - 0.75 + 0.75 * 4 / mean_title)
+    idf = math.log(1 + (3 - 1 + 0.5) / (1 + 0.5))
+    hit = scorer.rank(("retri",)).hits[0]
+    assert hit.score == pytest.approx(idf * tf / (1.6 + tf))
+    assert scorer.fields(hit.position, ("retri", "queue", "zebra")) == (("retri", ("title",)), ("queue", ("title",)))
+
+
+def test_a_rarer_stem_weighs_more_than_a_common_one():
+    scorer = _scorer(_entry("a.md", title={"rare": 1, "x": 1}), _entry("b.md", title={"common": 1, "x": 1}),
+                     _entry("c.md", title={"common": 1}), _entry("d.md", title={"common": 1}))
+    assert scorer.idf["rare"] > scorer.idf["common"]
+    assert _ranked(scorer, "rare", "common")[0] == "a.md"
+
+
+def test_a_longer_field_dilutes_the_same_occurrence():
+    scorer = _scorer(_entry("short.md", title={"retri": 1}),
+                     _entry("long.md", title={"retri": 1, "a": 1, "b": 1, "c": 1, "d": 1}),
+                     _entry("none.md", body={"z": 1}))
+    assert _ranked(scorer, "retri") == ["short.md", "long.md"]
+
+
+def test_ties_are_broken_by_path_which_is_the_index_order():
+    scorer = _scorer(_entry("a.md", title={"retri": 1}), _entry("b.md", title={"x": 1}),
+                     _entry("c.md", title={"retri": 1}), _entry("d.md", title={"retri": 1}))
+    assert _ranked(scorer, "retri") == ["a.md", "c.md", "d.md"]
+
+
+def test_confidence_is_the_best_score_over_the_task_mass_an_unseen_stem_counting_at_the_maximum_idf():
+    scorer = _scorer(_entry("a.md", title={"retri": 1}), _entry("b.md", title={"x": 1}))
+    alone = scorer.rank(("retri",))
+    assert alone.confidence == pytest.approx(alone.hits[0].score / scorer.idf["retri"])
+    with_unseen = scorer.rank(("retri", "zebra"))
+    assert with_unseen.confidence == pytest.approx(alone.hits[0].score / (scorer.idf["retri"] + scorer.max_idf))
+    excused = scorer.rank(("retri", "why"), excused=frozenset({"why"}))
+    assert excused.confidence == pytest.approx(alone.confidence)
+    assert with_unseen.reached == ("retri",)
+
+
+def test_the_purpose_prior_multiplies_a_favoured_score_and_leaves_confidence_alone():
+    scorer = _scorer(_entry("a.md", title={"retri": 1}), _entry("b.md", title={"retri": 1}))
+    plain = scorer.rank(("retri",), floor=0.0)
+    favoured = scorer.rank(("retri",), favoured=lambda position: position == 1, floor=0.0)
+    assert [scorer.document(h).path for h in favoured.hits] == ["b.md", "a.md"]
+    assert favoured.hits[0].score == pytest.approx(plain.hits[0].score * 1.10)
+    assert favoured.confidence == plain.confidence
+
+
+def test_nothing_is_offered_below_the_confidence_threshold_and_a_weak_tail_is_cut():
+    scorer = _scorer(_entry("strong.md", title={"retri": 1, "queue": 1}), _entry("weak.md", body={"queue": 1}),
+                     *(_entry(f"f{i}.md", title={"filler": 1}) for i in range(8)))
+    ranking = scorer.rank(("retri", "queue"), confident=route_rank.CONFIDENT)
+    assert ranking.confidence >= route_rank.CONFIDENT
+    assert [scorer.document(h).path for h in ranking.hits] == ["strong.md"]
+    unsure = scorer.rank(("retri", "zebra", "yak", "gnu", "emu"), confident=route_rank.CONFIDENT)
+    assert unsure.hits == () and 0 < unsure.confidence < route_rank.CONFIDENT
+
+
+def test_placing_puts_a_live_successor_ahead_of_its_terminal_document_once():
+    from headwater.reads.route_state import Place, placed
+
+    successors, terminal = {"old.md": "new.md", "gone.md": "new.md"}, frozenset({"old.md", "gone.md", "dead.md"})
+    assert placed(["old.md", "x.md", "new.md", "dead.md", "gone.md"], 5, successors, terminal) == (
+        [Place("new.md", succeeds="old.md"), Place("old.md", successor="new.md"), Place("x.md"),
+         Place("gone.md", successor="new.md")], 0)
+    assert placed(["old.md", "x.md"], 1, successors, terminal) == ([Place("new.md", succeeds="old.md")], 2)
+    assert placed(["old.md"], 2, successors, terminal, frozenset({"new.md"})) == (
+        [Place("old.md", successor="new.md")], 0)
