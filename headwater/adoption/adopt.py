@@ -197,4 +197,5 @@ def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.
     task_id = f"AD-{len(snapshot.adoption) + 1}"
     atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"))
     return [f"wrote {ADOPTION}: the adoption task {task_id}, owned by {owner}, until {until.isoformat()}, "
-            f"holds {len(held)} findings; `check` reports them as not reported (migration-pending)"]
+            f"holds {len(held)} finding{'s' if len(held) != 1 else ''}; `check` reports "
+            f"{'them' if len(held) != 1 else 'it'} as not reported (migration-pending)"]
