@@ -66,7 +66,7 @@ def _records(snapshot: Snapshot) -> list[Found]:
         except (OSError, UnicodeDecodeError, FrontMatterRefusal):
             continue  # the census reports what does not read; adopt writes nothing there
         front = parts.front if isinstance(parts.front, Map) else Map((), 1, 1)
-        node = front.get("id")
+        node = front.get(snapshot.taxonomy.identifier_key(shelves[0].kind))
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
         derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
@@ -162,8 +162,9 @@ def adoption(snapshot: Snapshot) -> Adoption:
         scheme = taxonomy.scheme_of(record.kind)
         minted = ids.get(record.path) if not record.identifier else None
         if minted and scheme is not None:
-            edits.append(SetScalar(("id",), minted))
-            said.append(f"id {minted}")
+            key = taxonomy.identifier_key(record.kind)
+            edits.append(SetScalar((key,), minted))
+            said.append(f"{key} {minted}")
             claim = claim_path(scheme, minted)
             if not (snapshot.root / claim).exists():
                 patches.append(Patch(claim, None, (Create(record.path + "\n"),)))

@@ -210,8 +210,8 @@ def identifier_pattern_not_met(ctx: Context, doc: Document):
         return []
     return [hit(doc, node, f"`{identifier}` does not match the scheme `{scheme.name}` "
                  f"(`{scheme.pattern}`): {failing_segment(scheme, identifier)} fails",
-                 f"write the `id` in the shape `{_next_identifier(ctx, scheme)}`, and update "
-                 "the documents that name it", "id")]
+                 f"write the `{doc.id_key}` in the shape `{_next_identifier(ctx, scheme)}`, and update "
+                 "the documents that name it", doc.id_key)]
 
 
 @rule("identifier.unusable", 2, Scope.DOCUMENT, Severity.ERROR,
@@ -231,7 +231,8 @@ the shelf's layout has `{seq}`, else the next free one. `headwater check --fix` 
       reads=(Reads.SUBJECT, Reads.IDS, Reads.CLAIMS),  # the remedy names a free identifier
       patch=True)
 def identifier_unusable(ctx: Context, doc: Document):
-    refused = [problem_hit(p, "write one identifier after `id:`")
+    key = doc.id_key
+    refused = [problem_hit(p, f"write one identifier after `{key}:`")
                for p in ctx.graph.problems if p.kind is ProblemKind.ID_NOT_A_SCALAR and p.path == doc.path]
     scheme = _scheme(ctx, doc)
     if refused or scheme is None:
@@ -241,21 +242,22 @@ def identifier_unusable(ctx: Context, doc: Document):
         return []
     proposed = ctx.proposed_ids.get(doc.path)
     if proposed is None:
-        return [hit(doc, doc.front.key("id") if node is not None else None,
-                    f"this `{doc.kind}` has no usable `id`, and no identifier of `{scheme.name}` is free for it",
-                    f"write an `id` in the shape `{scheme.pattern}`", "id")]
+        return [hit(doc, doc.front.key(key) if node is not None else None,
+                    f"this `{doc.kind}` has no usable `{key}`, and no identifier of `{scheme.name}` is free for it",
+                    f"write `{key}` in the shape `{scheme.pattern}`", key)]
     claim = ctx.claim_path(scheme.name, proposed)
-    patch = Patch(doc.path, doc.digest, (SetScalar(("id",), proposed),))
+    patch = Patch(doc.path, doc.digest, (SetScalar((key,), proposed),))
     if ctx.claim_exists(scheme.name, proposed):  # minted for this file before, then lost from it
         fix = {"patch": patch}
-        suggestion = f"add `id: {proposed}`, which `{claim}` claims for this file (`headwater check --fix` writes it)"
+        suggestion = (f"add `{key}: {proposed}`, which `{claim}` claims for this file "
+                      "(`headwater check --fix` writes it)")
     else:
         fix = {"patch": patch, "companion": Patch(claim, None, (Create(doc.path + "\n"),))}
-        suggestion = f"add `id: {proposed}` and its claim `{claim}` (`headwater check --fix` writes both)"
+        suggestion = f"add `{key}: {proposed}` and its claim `{claim}` (`headwater check --fix` writes both)"
     if node is None:
-        return [hit(doc, None, f"this `{doc.kind}` has no `id`, and its scheme `{scheme.name}` "
-                     "gives every one of them an identifier", suggestion, "id", **fix)]
-    return [hit(doc, doc.front.key("id"), "`id` is declared empty", suggestion, "id", **fix)]
+        return [hit(doc, None, f"this `{doc.kind}` has no `{key}`, and its scheme `{scheme.name}` "
+                     "gives every one of them an identifier", suggestion, key, **fix)]
+    return [hit(doc, doc.front.key(key), f"`{key}` is declared empty", suggestion, key, **fix)]
 
 
 # -- placement ------------------------------------------------------------------------------
