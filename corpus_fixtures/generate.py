@@ -363,7 +363,7 @@ def resolve_lock(root: Path) -> None:
     resolution = resolve(root)
     if resolution.problems:
         raise SystemExit("generate: the generated taxonomy does not resolve: " + "; ".join(resolution.problems))
-    atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"))
+    atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"), root=root)
 
 
 def stamp_revisions(root: Path, docs: list[Doc]) -> None:

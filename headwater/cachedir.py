@@ -1,46 +1,59 @@
 """`.headwater/cache/`: the disposable directory every cache file lives in.
 
-The directory creates itself with a `.gitignore` of `*`, so nothing in it is ever committed.
-A cache file opens with one header line naming what it holds and its format; a missing,
-unreadable or foreign file (another header, another format) reads as empty, so anything
-doubtful costs a rerun, never a wrong answer. A failed write changes nothing else: it comes
-back as one sentence for the caller to put on stderr.
+The directory ignores itself (`writelock` gives it a `.gitignore` of `*`), so nothing in it is
+meant to be committed — and nothing in it is trusted if it was: a cache file opens with one
+header line naming what it holds and its format, then a line sealing the rest with this user's
+key (`headwater.cachekey`). A missing, unreadable or foreign file (another header, another
+format, a seal that does not verify) reads as empty, so anything doubtful costs a rerun, never
+a wrong answer. A failed write changes nothing else: it comes back as one sentence for the
+caller to put on stderr. Writes hold the write lock, so they never race a write run's sweep.
 """
 
 from __future__ import annotations
 
+import hmac
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, cachekey, writelock
 
-CACHE_DIR = ".headwater/cache"
-IGNORE = b"*\n"
+CACHE_DIR = writelock.DIRECTORY
 
 
 def read(root: Path, name: str, header: str) -> bytes | None:
-    """The bytes after the header line of `<cache>/<name>`, or None when it cannot be trusted."""
+    """The bytes after the header and seal of `<cache>/<name>`, or None when it cannot be trusted."""
+    secret = cachekey.key(create=False)
+    if secret is None:
+        return None
     try:
         data = (root / CACHE_DIR / name).read_bytes()
     except OSError:
         return None
-    head, newline, payload = data.partition(b"\n")
+    head, _, rest = data.partition(b"\n")
+    seal, newline, payload = rest.partition(b"\n")
     if not newline or head != header.encode("utf-8"):
         return None
-    return payload
+    expected = cachekey.seal(secret, name.encode("utf-8"), head, payload).encode("ascii")
+    return payload if hmac.compare_digest(seal, expected) else None
 
 
 def write(root: Path, name: str, header: str, payload: bytes) -> str | None:
     """Write `<cache>/<name>` atomically; None, or the one-sentence reason it was not written."""
-    directory = root / CACHE_DIR
+    secret = cachekey.key(create=True)
+    if secret is None:
+        return (f"headwater: the cache was not written (no key this user alone can read in "
+                f"{cachekey.folder()})")
+    head = header.encode("utf-8")
+    seal = cachekey.seal(secret, name.encode("utf-8"), head, payload).encode("ascii")
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        ignore = directory / ".gitignore"
-        if not ignore.is_file():
-            atomic.write_bytes(ignore, IGNORE)
-    except OSError as error:  # the directory itself: every cache file fails alike, say it once
-        return f"headwater: the cache was not written ({CACHE_DIR}: {error.strerror or error})"
+        with writelock.held(root, sweep=False):
+            return _write(root, name, head + b"\n" + seal + b"\n" + payload)
+    except writelock.Unavailable as unavailable:  # the folder itself: every cache file fails alike, say it once
+        return f"headwater: the cache was not written ({CACHE_DIR}: {unavailable.why})"
+
+
+def _write(root: Path, name: str, data: bytes) -> str | None:
     try:
-        atomic.write_bytes(directory / name, header.encode("utf-8") + b"\n" + payload)
+        atomic.write_bytes(root / CACHE_DIR / name, data, root=root)
     except OSError as error:
         return f"headwater: the cache was not written ({CACHE_DIR}/{name}: {error.strerror or error})"
     return None

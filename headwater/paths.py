@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+NAME_MAX = 255  # bytes in one path component, on every file system headwater runs on
+
 
 class OutsidePath(ValueError):
     """The path leaves the repository, or is not a path it can read."""
@@ -38,18 +40,26 @@ def relative_to_root(text: str, root: Path) -> str:
     leaves the root (absolute elsewhere, `..` above it, `~`, a symlink leading out, NUL,
     undecodable bytes) raises OutsidePath.
     """
-    if "\x00" in text or not _encodable(text):
+    if "\x00" in text or not is_text(text):
         raise OutsidePath(text)
     candidate = text.strip().replace("\\", "/")
     if candidate.startswith("/"):
         candidate = _under_root(candidate, root)
     relative = normalize(candidate)
-    if _leaves_through_symlink(relative, root):
+    if any(len(segment.encode("utf-8")) > NAME_MAX for segment in relative.split("/")):
+        raise OutsidePath(text)  # no file system holds such a name, so nothing there can be read
+    try:
+        leaves = _leaves_through_symlink(relative, root)
+    except OSError:
+        raise OutsidePath(text) from None
+    if leaves:
         raise OutsidePath(text)
     return relative
 
 
-def _encodable(text: str) -> bool:
+def is_text(text: str) -> bool:
+    """Whether a string is Unicode text: an undecodable byte (argv) or a `\\ud800` escape (JSON)
+    arrives as a lone surrogate, which no file name, document or answer can carry."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -3,11 +3,14 @@
 Segments split on `/`; `**` as a whole segment matches zero or more segments; `*` matches
 within one segment; `?` one character; everything else is literal. No braces, no regex, no
 implicit descent.
+
+Matching walks the segments as a set of positions in the pattern (an automaton, never a
+backtracking regex), and each segment's `*`s as a greedy scan that only ever resumes at the
+last star: time grows with the pattern's length times the path's, whatever either holds.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,10 +21,24 @@ WILDCARDS = "*?"
 class Pattern:
     text: str
     segments: tuple[str, ...]
-    regex: re.Pattern[str]
 
     def matches(self, path: str) -> bool:
-        return self.regex.fullmatch("/" + path) is not None
+        """`**` stands for zero or more non-empty segments; any other segment for exactly one."""
+        positions = _closure(self.segments, {0})
+        for name in path.split("/"):
+            advanced = set()
+            for at in positions:
+                if at < len(self.segments):
+                    segment = self.segments[at]
+                    if segment == "**":
+                        if name:
+                            advanced.add(at)
+                    elif segment_matches(segment, name):
+                        advanced.add(at + 1)
+            positions = _closure(self.segments, advanced)
+            if not positions:
+                return False
+        return len(self.segments) in positions
 
     @property
     def specificity(self) -> tuple[int, int]:
@@ -53,23 +70,39 @@ def is_wild(segment: str) -> bool:
     return any(c in segment for c in WILDCARDS)
 
 
-def _segment_regex(segment: str) -> str:
-    out = []
-    for char in segment:
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
+def _closure(segments: tuple[str, ...], positions: set[int]) -> set[int]:
+    """The positions plus every one reached by letting a `**` there match nothing."""
+    out = set(positions)
+    for at in sorted(positions):
+        while at < len(segments) and segments[at] == "**":
+            at += 1
+            out.add(at)
+    return out
+
+
+def segment_matches(segment: str, name: str) -> bool:
+    """`*` any run of characters, `?` one, the rest literal: a greedy scan that backs up only to
+    the last `*` seen, so it never retries an earlier one."""
+    s = n = 0
+    star, resume = -1, 0
+    while n < len(name):
+        if s < len(segment) and segment[s] == "*":
+            star, resume = s, n
+            s += 1
+        elif s < len(segment) and (segment[s] == "?" or segment[s] == name[n]):
+            s += 1
+            n += 1
+        elif star >= 0:
+            resume += 1
+            s, n = star + 1, resume
         else:
-            out.append(re.escape(char))
-    return "".join(out)
+            return False
+    return all(char == "*" for char in segment[s:])
 
 
 @lru_cache(maxsize=4096)
 def compile_pattern(text: str) -> Pattern:
-    segments = tuple(s for s in text.split("/") if s)
-    parts = ["(?:/[^/]+)*" if s == "**" else "/" + _segment_regex(s) for s in segments]
-    return Pattern(text, segments, re.compile("".join(parts)))
+    return Pattern(text, tuple(s for s in text.split("/") if s))
 
 
 def opening_wildcard(text: str) -> bool:

@@ -21,6 +21,22 @@ class Ran:
     err: str
 
 
+@pytest.fixture(autouse=True, scope="session")
+def cache_key_home(tmp_path_factory):
+    """The cache key lives in a temp folder for the whole session (subprocesses inherit it), so the
+    suite never writes into a real home."""
+    import os
+
+    folder = tmp_path_factory.mktemp("key-home")
+    previous = os.environ.get("HEADWATER_KEY_HOME")
+    os.environ["HEADWATER_KEY_HOME"] = str(folder)
+    yield folder
+    if previous is None:
+        del os.environ["HEADWATER_KEY_HOME"]
+    else:
+        os.environ["HEADWATER_KEY_HOME"] = previous
+
+
 @pytest.fixture
 def copy_fixture(tmp_path):
     """Copy a fixture repository into a temporary directory; tests never write into fixtures."""

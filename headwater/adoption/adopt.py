@@ -13,7 +13,7 @@ import datetime as dt
 import posixpath
 from dataclasses import dataclass
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.adoption import forms
 from headwater.check.adoption import ADOPTION, HEADER, task_text
 from headwater.check.finding import Finding
@@ -182,9 +182,11 @@ def adoption(snapshot: Snapshot) -> Adoption:
 def adopt(snapshot: Snapshot, dry_run: bool) -> list[str]:
     """Plan every edit, then (unless a dry run) write them as one batch; the account lines."""
     found = adoption(snapshot)
-    planned = found.planned(snapshot)
-    if not dry_run:
-        write(snapshot.root, planned)
+    if dry_run or not found.patches:
+        found.planned(snapshot)  # a dry run still says whether every edit fits
+        return list(found.lines)
+    with writelock.held(snapshot.root):  # one writer at a time; an interrupt puts back the batch
+        write(snapshot.root, found.planned(snapshot))
     return list(found.lines)
 
 
@@ -196,7 +198,9 @@ def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.
     path = snapshot.root / ADOPTION
     existing = path.read_text(encoding="utf-8") if path.is_file() else HEADER + "tasks:\n"
     task_id = f"AD-{len(snapshot.adoption) + 1}"
-    atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"))
+    with writelock.held(snapshot.root):
+        atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"),
+                           root=snapshot.root)
     return [f"wrote {ADOPTION}: the adoption task {task_id}, owned by {owner}, until {until.isoformat()}, "
             f"holds {len(held)} finding{'s' if len(held) != 1 else ''}; `check` reports "
             f"{'them' if len(held) != 1 else 'it'} as not reported (migration-pending)"]

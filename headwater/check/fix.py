@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.check.finding import Finding
 from headwater.check.patches import Patch, apply
 from headwater.check.runner import Report
@@ -22,6 +22,7 @@ from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.paths import OutsidePath, normalize, symlink_on_the_way
 from headwater.snapshot import Snapshot, load
 from headwater.writes.roundtrip import UnsafeEdit
 
@@ -64,6 +65,7 @@ def plan(root: Path, grouped: dict[str, list[Patch]]) -> list[Planned]:
 
 
 def _planned(root: Path, path: str, patches: list[Patch]) -> Planned:
+    _confine(root, path)
     before = _current(root, path)
     if patches[0].creates:
         if before is not None:
@@ -81,6 +83,19 @@ def _planned(root: Path, path: str, patches: list[Patch]) -> Planned:
     return Planned(path, before, (bom + after).encode("utf-8"), len(patches))
 
 
+def _confine(root: Path, path: str) -> None:
+    """A patch lands on a repository-relative path with no symlink on the way, whoever made it."""
+    try:
+        inside = bool(path) and normalize(path) == path
+    except OutsidePath:
+        inside = False
+    if not inside:
+        raise Refusal(f"a patch names `{path}`, which is not a path under the repository root, {NOTHING}")
+    link = symlink_on_the_way(path, root)
+    if link:
+        raise Refusal(f"`{link}` is a symlink, and the patch for {path} would write through it, {NOTHING}")
+
+
 def _current(root: Path, path: str) -> bytes | None:
     target = root / path
     if not target.exists() and not target.is_symlink():
@@ -94,20 +109,23 @@ def _current(root: Path, path: str) -> bytes | None:
 def write(root: Path, planned: list[Planned]) -> None:
     """Write the batch; on any failure put back what was written and refuse."""
     done: list[Planned] = []
-    for item in planned:
-        try:
-            if _current(root, item.path) != item.before:
-                raise Refusal(f"{item.path} changed while `--fix` wrote the batch")
-            if item.before is None:
-                atomic.create_exclusive(root / item.path, item.after)
-            else:
-                atomic.write_bytes(root / item.path, item.after)
-        except (OSError, Refusal) as error:
+    item = None
+    try:
+        for item in planned:
+            with writelock.steady():  # an interrupt lands before this write or after its note
+                if _current(root, item.path) != item.before:
+                    raise Refusal(f"{item.path} changed while `--fix` wrote the batch")
+                if item.before is None:
+                    atomic.create_exclusive(root / item.path, item.after, root=root)
+                else:
+                    atomic.write_bytes(root / item.path, item.after, root=root)
+                done.append(item)
+    except (OSError, Refusal) as error:
+        with writelock.steady():
             failed = _restore(root, done)
-            why = error.sentence if isinstance(error, Refusal) else f"{item.path} could not be written ({error})"
-            kept = f"; {', '.join(failed)} could not be put back" if failed else ""
-            raise Refusal(f"{why}, so `--fix` put back every file it had written{kept}") from None
-        done.append(item)
+        why = error.sentence if isinstance(error, Refusal) else f"{item.path} could not be written ({error})"
+        kept = f"; {', '.join(failed)} could not be put back" if failed else ""
+        raise Refusal(f"{why}, so `--fix` put back every file it had written{kept}") from None
 
 
 def _restore(root: Path, done: list[Planned]) -> list[str]:
@@ -115,10 +133,10 @@ def _restore(root: Path, done: list[Planned]) -> list[str]:
     for item in reversed(done):
         try:
             if item.before is None:
-                (root / item.path).unlink()
+                atomic.remove(root / item.path, root=root)
             else:
-                atomic.write_bytes(root / item.path, item.before)
-        except OSError:
+                atomic.write_bytes(root / item.path, item.before, root=root)
+        except (OSError, Refusal):
             failed.append(item.path)
     return failed
 
@@ -129,8 +147,12 @@ def account(planned: list[Planned]) -> list[str]:
 
 def fix(snapshot: Snapshot, report: Report) -> list[str]:
     """Apply the report's patches; the account lines (none when nothing needed writing)."""
-    planned = plan(snapshot.root, patches_by_file(report.findings))
-    write(snapshot.root, planned)
+    grouped = patches_by_file(report.findings)
+    if not grouped:
+        return []
+    with writelock.held(snapshot.root):
+        planned = plan(snapshot.root, grouped)
+        write(snapshot.root, planned)
     return account(planned)
 
 

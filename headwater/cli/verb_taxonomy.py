@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.cli.output import Result
 from headwater.errors import Refusal
 from headwater.reads import kinds
@@ -22,7 +22,8 @@ def run_resolve(invocation) -> Result:
         if current == text:
             return Result(f"{LOCK} is what the sources resolve to\n")
         raise Refusal(f"{LOCK} is not what the sources resolve to", *_changed(invocation.root, resolution, current))
-    atomic.write_bytes(path, text.encode("utf-8"))
+    with writelock.held(invocation.root):
+        atomic.write_bytes(path, text.encode("utf-8"), root=invocation.root)
     lines = [f"wrote {LOCK}"] + [f"  from {source.label}" for source in resolution.sources]
     return Result("\n".join(lines) + "\n")
 

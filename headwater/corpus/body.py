@@ -97,40 +97,51 @@ def _plain_text(inline) -> str:
 
 
 def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
+    """Each link with its text and where its target is written. Links come in source order, so
+    each search resumes where the last one matched: one pass over the block, however many links."""
     found = []
     children = inline.children
-    for index, child in enumerate(children):
-        if child.type != "link_open":
-            continue
-        href = child.attrs.get("href", "")
-        text_parts = []
-        for follower in children[index + 1 :]:
-            if follower.type == "link_close":
-                break
-            text_parts.append(follower.content)
-        line, column = _locate(href, inline.map[0], inline.map[1], source_lines)
-        if text_parts[:1] and text_parts[0].startswith("^") and not _target_column(source_lines[line], href):
-            continue  # `[^1]` is a footnote reference (GFM), even where CommonMark reads a definition
-        found.append(Link(str(href), "".join(text_parts), first_line + line, column))
+    start, end = inline.map
+    cursor = (start, 0)
+    text_parts: list[str] | None = None
+    href = ""
+    for child in children:
+        if child.type == "link_open":
+            href, text_parts = str(child.attrs.get("href", "")), []
+        elif child.type == "link_close" and text_parts is not None:
+            line, column, cursor = _locate(href, cursor, start, end, source_lines)
+            if not _footnote(text_parts, href, source_lines[line]):
+                found.append(Link(href, "".join(text_parts), first_line + line, column))
+            text_parts = None
+        elif text_parts is not None:
+            text_parts.append(child.content)
     return found
 
 
-def _locate(href: str, start: int, end: int, source_lines: list[str]) -> tuple[int, int]:
-    """markdown-it maps blocks to lines only; find the link target's own line and column.
+def _footnote(text_parts: list[str], href: str, line: str) -> bool:
+    """`[^1]` is a footnote reference (GFM), even where CommonMark reads a definition for it."""
+    return bool(text_parts[:1]) and text_parts[0].startswith("^") and not _target_column(line, href)
+
+
+def _locate(href: str, cursor: tuple[int, int], start: int, end: int,
+            source_lines: list[str]) -> tuple[int, int, tuple[int, int]]:
+    """markdown-it maps blocks to lines only; find the link target's own line and column, from
+    the cursor on, and where the next search starts.
 
     The first `](`, optional whitespace and `<`, then the href, within the block's lines: a
     plain string scan, since a regex compiled per distinct href would cost more than the parse.
     """
-    for offset in range(start, min(end, len(source_lines))):
-        column = _target_column(source_lines[offset], href)
+    line, at = cursor
+    for offset in range(line, min(end, len(source_lines))):
+        column = _target_column(source_lines[offset], href, at if offset == line else 0)
         if column:
-            return offset, column
-    return start, 1
+            return offset, column, (offset, column)
+    return start, 1, cursor
 
 
-def _target_column(line: str, href: str) -> int:
-    """The 1-based column just inside `](` where `href` is written, or 0 when it is not."""
-    opening = line.find("](")
+def _target_column(line: str, href: str, begin: int = 0) -> int:
+    """The 1-based column just inside the first `](` from `begin` where `href` is written, or 0."""
+    opening = line.find("](", begin)
     while opening >= 0:
         cursor = opening + 2
         while cursor < len(line) and line[cursor].isspace():

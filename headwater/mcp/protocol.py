@@ -26,6 +26,7 @@ from headwater.mcp.errors import (
     invalid,
 )
 from headwater.mcp.tools import Outcome, Tool, registered
+from headwater.paths import is_text
 from headwater.snapshot import Snapshot
 
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -59,6 +60,11 @@ class Server:
         except (UnicodeDecodeError, ValueError, RecursionError):
             return _error_line(None, RpcError(PARSE_ERROR, "the line is not a JSON object",
                                               ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
+        if not _all_text(message):
+            ident = message.get("id") if isinstance(message, dict) else None
+            return _error_line(ident if _valid_id(ident) else None, RpcError(
+                INVALID_REQUEST, "a string in the message holds a lone surrogate, which is not Unicode text",
+                ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
         response = self.handle(message)
         return None if response is None else _line(response)
 
@@ -142,6 +148,21 @@ class Server:
                         ErrorCode.UNKNOWN_TOOL, Retry.WITH_CHANGES, "name")
 
 
+def _all_text(message: Any) -> bool:
+    """Whether every string in the message (keys included) is Unicode text: JSON's `\\ud800`
+    escapes decode to lone surrogates, which no tool can read and no answer can encode."""
+    pending = [message]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            pending += value
+        elif isinstance(value, str) and not is_text(value):
+            return False
+    return True
+
+
 def _valid_id(ident: Any) -> bool:
     return isinstance(ident, str) or (isinstance(ident, int) and not isinstance(ident, bool))
 
@@ -191,5 +212,11 @@ def _error_line(ident: Any, error: RpcError) -> str:
 
 
 def _line(response: dict) -> str:
-    """Compact JSON on one line; the envelope keeps `id: null` where JSON-RPC asks for it."""
-    return json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON on one line; the envelope keeps `id: null` where JSON-RPC asks for it. Text that
+    UTF-8 cannot carry (an echoed lone surrogate) goes out as `\\u` escapes: always an answer."""
+    text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(response, ensure_ascii=True, separators=(",", ":"))
+    return text

@@ -11,6 +11,7 @@ from headwater.reads.answer import Answer
 from headwater.reads.related import neighbours
 from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
+from headwater.textsafe import visible
 
 VERSION = "1.0"
 
@@ -52,6 +53,11 @@ def _fold(line: str, indent: int, width: int = 80) -> list[str]:
 
 
 def render_text(snapshot: Snapshot, row: Row) -> str:
+    """The explanation as text, control characters in its values shown escaped."""
+    return "".join(visible(line) + "\n" for line in _text_lines(snapshot, row))
+
+
+def _text_lines(snapshot: Snapshot, row: Row) -> list[str]:
     shape = explanation(snapshot, row)
     lines = [row.path]
     if shape.get("id"):
@@ -60,7 +66,7 @@ def render_text(snapshot: Snapshot, row: Row) -> str:
         lines += _fold("no kind, so nothing is required of it", 2)
         for step in shape["derivation"]:
             lines += _fold(step, 4)
-        return "\n".join(lines) + "\n"
+        return lines
     lines.append(f"  kind {shape['kind']}")
     for step in shape["derivation"]:
         lines += _fold(step, 4)
@@ -82,7 +88,7 @@ def render_text(snapshot: Snapshot, row: Row) -> str:
         lines += _fold(line, 2)
     for neighbour in neighbours(snapshot.graph, snapshot.taxonomy, row.path):
         lines += _fold(neighbour.line(), 2)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def explain_answer(snapshot: Snapshot, argument: str) -> Answer:

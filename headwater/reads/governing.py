@@ -8,14 +8,13 @@ governs only itself; `src/ingest/**` is how a directory's contents are governed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
 
 from headwater.corpus.document import Document
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
-from headwater.patterns import compile_pattern
+from headwater.patterns import Pattern, compile_pattern
 from headwater.reads.answer import Answer
 from headwater.reads.pointer import pointer, pointer_line
 from headwater.reads.route_state import successors
@@ -49,13 +48,12 @@ class Targets:
         return Targets(frozenset(documents), tuple(anchors.values()), frozenset(named))
 
     @cached_property
-    def _any_anchor(self) -> re.Pattern[str]:
-        """Every anchor's patterns as one alternation: one match per path asked about."""
-        alternatives = [compile_pattern(p).regex.pattern for a in self.anchors for p in a.patterns]
-        return re.compile("|".join(f"(?:{a})" for a in alternatives) or "(?!)")
+    def _patterns(self) -> tuple[Pattern, ...]:
+        """Every anchor's distinct patterns, compiled once per snapshot."""
+        return tuple(compile_pattern(p) for p in dict.fromkeys(p for a in self.anchors for p in a.patterns))
 
     def reaches(self, path: str) -> bool:
-        return path in self.documents or self._any_anchor.fullmatch("/" + path) is not None
+        return path in self.documents or any(pattern.matches(path) for pattern in self._patterns)
 
     def names(self, path: str) -> bool:
         """The path itself is a target: a document, a literal pattern, or an entry an anchor

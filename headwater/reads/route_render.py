@@ -16,6 +16,7 @@ from headwater.reads.pointer import pointer, pointer_line
 from headwater.reads.route import DEFAULT_BUDGET, VERSION, Route, route
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
+from headwater.textsafe import visible
 
 WIDTH = 80
 DASH = "\u2014"
@@ -78,21 +79,21 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
              paint("dim", f"  terms {' '.join(answer.terms)}")]
     if answer.distinctive:
         lines.append(paint("dim", f"  distinctive {' '.join(answer.distinctive)}"))
-    lines += [f"  names the anchor {anchor}" for anchor in answer.anchors]
+    lines += [visible(f"  names the anchor {anchor}") for anchor in answer.anchors]
     for entry in answer.ungoverned:
-        lines += _ungoverned_lines(entry)
-    lines += [f"  purpose {name} {score}" for name, score in answer.matched]
+        lines += [visible(line) for line in _ungoverned_lines(entry)]
+    lines += [visible(f"  purpose {name} {score}") for name, score in answer.matched]
     if answer.silence is not None:
-        return "\n".join(lines + [f"  {answer.silence.says}"]) + "\n"
-    for offered in answer.pointers:
-        folded = fold(pointer_line(offered.document, tax), 2, width)
-        path = offered.document.path
+        return "\n".join(lines + [visible(f"  {answer.silence.says}")]) + "\n"
+    for offered in answer.pointers:  # values escaped before painting, so the paint is the only escape
+        folded = [visible(line) for line in fold(pointer_line(offered.document, tax), 2, width)]
+        path = visible(offered.document.path)
         lines.append(folded[0].replace(path, paint("path", path), 1))
         lines += folded[1:]
-        lines += [paint("dim", line) for line in fold(offered.evidence.line(), 4, width)]
+        lines += [paint("dim", visible(line)) for line in fold(offered.evidence.line(), 4, width)]
         if offered.successor:
             first = f"read {offered.successor} first: it succeeds this"
-            lines += [paint("dim", line) for line in fold(first, 4, width)]
+            lines += [paint("dim", visible(line)) for line in fold(first, 4, width)]
     if answer.withheld:
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))

@@ -6,21 +6,19 @@ from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.runner import Report
 from headwater.render.common import NOTHING_CHECKED, escaped, held_by, live, plural
 from headwater.snapshot import Snapshot
-
-
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+from headwater.textsafe import markdown_code, markdown_text
 
 
 def _where(finding: Finding) -> str:
-    return f"`{finding.path}:{finding.line}`" if finding.line > 0 else f"`{finding.path}`"
+    return markdown_code(f"{finding.path}:{finding.line}" if finding.line > 0 else finding.path)
 
 
 def _summary(report: Report) -> str:
     shown = live(report)
     errors = sum(1 for f in shown if f.severity is Severity.ERROR)
     touched = len({f.path for f in shown})
-    against = (f"against `{report.package}` {report.version} at `{report.lock[:12]}`, "
+    against = (f"against {markdown_code(report.package)} {markdown_text(report.version)} at "
+               f"{markdown_code(report.lock[:12])}, "
                f"evaluated at {report.clock.isoformat()}.")
     if not shown:
         return f"No findings in {plural(report.coverage.classified, 'document')}, {against}"
@@ -39,7 +37,7 @@ def _coverage(report: Report) -> list[str]:
     lines = [text]
     if cov.skips:
         lines.append("")
-        lines += [f"- {s.instances} — {_cell(s.reason)}" for s in cov.skips]
+        lines += [f"- {s.instances} — {markdown_text(s.reason)}" for s in cov.skips]
     return lines
 
 
@@ -48,8 +46,9 @@ def _table(findings: tuple[Finding, ...], first: str) -> list[str]:
     for finding in findings:
         lead = finding.severity.value if first == "Severity" else finding.escape.value
         if finding.escape is Escape.MIGRATION_PENDING and finding.hidden_by is not None:
-            lead = f"{lead}: {_cell(held_by(finding.hidden_by))}"
-        lines.append(f"| {lead} | {_where(finding)} | `{finding.rule}` | {_cell(finding.message)} |")
+            lead = f"{lead}: {markdown_text(held_by(finding.hidden_by))}"
+        lines.append(f"| {lead} | {_where(finding)} | {markdown_code(finding.rule)} | "
+                     f"{markdown_text(finding.message)} |")
     return lines
 
 

@@ -23,6 +23,7 @@ from headwater.render.common import (
     severity_counts,
 )
 from headwater.snapshot import Snapshot
+from headwater.textsafe import visible
 
 OUTCOME_ORDER = (Outcome.TYPED, Outcome.UNTYPED, Outcome.UNREADABLE, Outcome.NOT_A_DOCUMENT,
                  Outcome.EXCLUDED, Outcome.UNWALKABLE)
@@ -36,12 +37,13 @@ class _Lines:
         self.out: list[str] = []
 
     def add(self, text: str, indent: int = 0, lead: tuple[str, str] | None = None) -> None:
-        """Wrap `text` (continuations 2 deeper); paint `lead=(role, prefix)` on the first line."""
-        wrapped = textwrap.wrap(text, self.width, initial_indent=" " * indent,
+        """Wrap `text` (continuations 2 deeper); paint `lead=(role, prefix)` on the first line.
+        Control characters in the values it carries are shown escaped, never sent raw."""
+        wrapped = textwrap.wrap(visible(text), self.width, initial_indent=" " * indent,
                                 subsequent_indent=" " * (indent + 2), break_long_words=False,
                                 break_on_hyphens=False) or [""]
         if lead is not None:
-            role, prefix = lead
+            role, prefix = lead[0], visible(lead[1])
             first = wrapped[0]
             at = first.find(prefix)
             if at >= 0:
@@ -112,7 +114,7 @@ def _finding(lines: _Lines, finding: Finding) -> None:
     role = SEVERITY_ROLE[finding.severity]
     label = f"{GLYPHS[finding.severity]} {finding.severity.value}"
     lines.blank()
-    painted = lines.palette.paint("path", finding.where) + " " + lines.palette.paint(role, label)
+    painted = lines.palette.paint("path", visible(finding.where)) + " " + lines.palette.paint(role, label)
     lines.out.append("  " + painted)
     lines.add(f"{finding.rule}: {finding.message}", 4, lead=("id", finding.rule))
     fix = "fix (mechanical):" if finding.fixable else "fix:"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from headwater.errors import Refusal
 from headwater.patterns import opening_wildcard
+from headwater.statefolder import refuse_linked
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -33,6 +34,7 @@ class Declaration:
 
 def read_declaration(root: Path) -> Declaration:
     path = root / DECLARATION
+    refuse_linked(root)
     if not path.exists():
         raise Refusal(
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "

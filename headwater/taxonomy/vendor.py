@@ -11,12 +11,12 @@ sees the whole package or none of it.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
@@ -123,24 +123,27 @@ def _pinned_text(root: Path, pin: str) -> bytes | None:
 
 
 def install(root: Path, directory: Path, verified: Verified) -> Vendored:
-    destination = root / verified.destination
-    copied = not destination.exists()
-    if copied:
-        _copy(directory, destination, [p for p, _ in verified.members])
-    pinned = _pinned_text(root, verified.digest)
-    if pinned is not None:
-        atomic.write_bytes(root / DECLARATION, pinned)
+    with writelock.held(root):
+        destination = root / verified.destination
+        copied = not os.path.lexists(destination)
+        if copied:
+            _copy(root, directory, destination, [p for p, _ in verified.members])
+        pinned = _pinned_text(root, verified.digest)
+        if pinned is not None:
+            atomic.write_bytes(root / DECLARATION, pinned, root=root)
     return Vendored(verified, copied, pinned is not None)
 
 
-def _copy(source: Path, destination: Path, members: list[str]) -> None:
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", dir=destination.parent))
+def _copy(root: Path, source: Path, destination: Path, members: list[str]) -> None:
+    """Stage the package beside its destination (every write confined), then rename it into place."""
+    staged = f"{atomic.TEMP_PREFIX}{destination.name}.{secrets.token_hex(4)}"
+    staging = destination.parent / staged
     try:
         for relative in members + ([RELEASE] if (source / RELEASE).is_file() else []):
-            atomic.write_bytes(staging / relative, (source / relative).read_bytes())
-        os.chmod(staging, 0o755)
-        os.rename(staging, destination)
+            atomic.write_bytes(staging / relative, (source / relative).read_bytes(), root=root)
+        with atomic.directory_of(root, destination) as (parent, name):
+            os.chmod(staged, 0o755, dir_fd=parent, follow_symlinks=False)
+            os.rename(staged, name, src_dir_fd=parent, dst_dir_fd=parent)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.adoption.infer import infer, namespace_for
 from headwater.adoption.overlay import Inferred, infer_overlay
 from headwater.errors import Refusal
@@ -146,21 +146,22 @@ def _indented(operations: dict) -> list[str]:
 
 
 def write(root: Path, binding: Binding) -> list[str]:
-    atomic.create_exclusive(root / DECLARATION, declaration_text(binding).encode("utf-8"))
-    try:
-        atomic.create_exclusive(root / OVERLAY, overlay_text(binding).encode("utf-8"))
-    except FileExistsError:
-        (root / DECLARATION).unlink()
-        raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
-    if binding.namespace is None and binding.schemes:
-        return [DECLARATION, OVERLAY]  # the namespace question stands between these and a lock
-    resolution = resolve(root)
-    if resolution.problems:  # an inference the package does not admit: leave nothing half-bound
-        (root / OVERLAY).unlink()
-        (root / DECLARATION).unlink()
-        raise Refusal("the overlay read off this tree does not validate, so nothing was written; "
-                      "pass `--corpus` to choose the corpus yourself", *resolution.problems)
-    atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"))
+    with writelock.held(root):
+        atomic.create_exclusive(root / DECLARATION, declaration_text(binding).encode("utf-8"), root=root)
+        try:
+            atomic.create_exclusive(root / OVERLAY, overlay_text(binding).encode("utf-8"), root=root)
+        except FileExistsError:
+            atomic.remove(root / DECLARATION, root=root)
+            raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
+        if binding.namespace is None and binding.schemes:
+            return [DECLARATION, OVERLAY]  # the namespace question stands between these and a lock
+        resolution = resolve(root)
+        if resolution.problems:  # an inference the package does not admit: leave nothing half-bound
+            atomic.remove(root / OVERLAY, root=root)
+            atomic.remove(root / DECLARATION, root=root)
+            raise Refusal("the overlay read off this tree does not validate, so nothing was written; "
+                          "pass `--corpus` to choose the corpus yourself", *resolution.problems)
+        atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"), root=root)
     return [DECLARATION, OVERLAY, LOCK]
 
 

@@ -75,7 +75,7 @@ def mint(root: Path, scheme: Scheme, start: int, slug: str, taken: set[str],
         document = document_for(sequence)
         path = claim_path(scheme, identifier)
         try:
-            atomic.create_exclusive(root / path, (document + "\n").encode("utf-8"))
+            atomic.create_exclusive(root / path, (document + "\n").encode("utf-8"), root=root)
         except FileExistsError:
             if sequenced:
                 continue

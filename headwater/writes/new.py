@@ -20,10 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic
+from headwater import atomic, writelock
 from headwater.corpus.census import Classifier, Outcome, excluded_by, read_regular
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.paths import NAME_MAX
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
 from headwater.writes import edges as edges_module
@@ -83,7 +84,8 @@ def new_document(snapshot: Snapshot, kind: str, title: str,
                  facets: Iterable[tuple[str, str] | str] = (), directory: str | None = None) -> Written:
     plan = prepare(snapshot, kind, title, _pairs(relates, "--relates"), summary,
                    _pairs(facets, "--facet"), directory)
-    return carry_out(plan)
+    with writelock.held(snapshot.root):
+        return carry_out(plan)
 
 
 # -- deciding ------------------------------------------------------------------------------
@@ -108,6 +110,8 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     start = minting.first_candidate(snapshot.root, scheme, corpus_ids) if scheme else 0
     plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
     path = path_for(plan, start if scheme else None)
+    if len(path.rpartition("/")[2].encode("utf-8")) > NAME_MAX - 20:  # room for a later, longer number
+        raise Refusal(f"the title `{title}` makes a file name longer than a file system holds; give a shorter one")
     if scheme is None:
         _refuse_owed_halves(plan)
     else:
@@ -213,6 +217,7 @@ def _as_read(snapshot: Snapshot, path: str) -> bytes:
 
 
 def carry_out(plan: Plan) -> Written:
+    """Write the plan; the caller holds the write lock, so the far halves' check-then-write is one step."""
     if plan.scheme is None:
         return _carry_out_unnamed(plan)
     root = plan.snapshot.root
@@ -220,22 +225,26 @@ def carry_out(plan: Plan) -> Written:
                           lambda sequence: path_for(plan, sequence))
     artifact = render(plan, minted.identifier)
     written = [minted.claim]
-    try:
-        atomic.create_exclusive(root / minted.document, artifact.encode("utf-8"))
-    except FileExistsError:
-        raise Aborted(f"{minted.document} appeared while this run wrote it, and `new` never writes over a "
-                      f"file; {minted.identifier} stays claimed", tuple(written)) from None
-    written.append(minted.document)
     restore: dict[str, bytes] = {}
+    created = False
     try:
+        with writelock.steady():  # an interrupt lands before each write or after its note
+            atomic.create_exclusive(root / minted.document, artifact.encode("utf-8"), root=root)
+            created = True
+        written.append(minted.document)
         for path, (original, edited) in _far_halves(plan, minted.identifier, minted.document).items():
-            _as_read(plan.snapshot, path)
-            atomic.write_bytes(root / path, edited)
-            restore[path] = original
+            with writelock.steady():
+                _as_read(plan.snapshot, path)
+                atomic.write_bytes(root / path, edited, root=root)
+                restore[path] = original
             written.append(path)
         _append_cost(plan, minted)
     except (Refusal, OSError) as failure:
-        _take_back(root, minted.document, restore)
+        if isinstance(failure, FileExistsError) and not created:
+            raise Aborted(f"{minted.document} appeared while this run wrote it, and `new` never writes over a "
+                          f"file; {minted.identifier} stays claimed", tuple(written)) from None
+        with writelock.steady():
+            _take_back(root, minted.document if created else None, restore)
         sentence = failure.sentence if isinstance(failure, Refusal) else f"a write failed ({failure})"
         raise Aborted(f"{sentence}; the document and its far halves were taken back, and "
                       f"{minted.identifier} stays claimed", (minted.claim,)) from None
@@ -246,18 +255,21 @@ def carry_out(plan: Plan) -> Written:
 
 def _carry_out_unnamed(plan: Plan) -> Written:
     """A kind without an identifier scheme: the document alone, created exclusively."""
+    root = plan.snapshot.root
     document = path_for(plan, None)
     artifact = render(plan, None)
     try:
-        atomic.create_exclusive(plan.snapshot.root / document, artifact.encode("utf-8"))
+        atomic.create_exclusive(root / document, artifact.encode("utf-8"), root=root)
     except FileExistsError:
         raise Refusal(f"{document} appeared while this run wrote it, and `new` never writes over a file") from None
     unnamed = minting.Minted("", None, 0, "", document)
     try:
         _append_cost(plan, unnamed)
-    except OSError as failure:
-        (plan.snapshot.root / document).unlink(missing_ok=True)
-        raise Refusal(f"a write failed ({failure}); the document was taken back") from None
+    except (Refusal, OSError) as failure:
+        with writelock.steady():
+            atomic.remove(root / document, root=root)
+        sentence = failure.sentence if isinstance(failure, Refusal) else f"a write failed ({failure})"
+        raise Refusal(f"{sentence}; the document was taken back") from None
     return Written(report(plan, unnamed, []), artifact, True, (document, CAPTURE_COST))
 
 
@@ -265,10 +277,11 @@ def _taken(plan: Plan) -> set[str]:
     return {d.id for d in plan.snapshot.census.parsed if d.id}
 
 
-def _take_back(root: Path, document: str, restore: dict[str, bytes]) -> None:
+def _take_back(root: Path, document: str | None, restore: dict[str, bytes]) -> None:
     for path, data in restore.items():
-        atomic.write_bytes(root / path, data)
-    (root / document).unlink(missing_ok=True)
+        atomic.write_bytes(root / path, data, root=root)
+    if document is not None:
+        atomic.remove(root / document, root=root)
 
 
 def costs(plan: Plan) -> dict[str, list[int]]:
@@ -289,13 +302,8 @@ def _append_cost(plan: Plan, minted: minting.Minted) -> None:
               "kind": plan.placement.kind, "document": minted.document, "id": minted.identifier or None}
     record = {key: value for key, value in record.items() if value is not None}
     line = (json.dumps(record | costs(plan), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-    path = plan.snapshot.root / CAPTURE_COST
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, line)  # one write on an O_APPEND file: concurrent lines never interleave
-    finally:
-        os.close(fd)
+    root = plan.snapshot.root
+    atomic.append(root / CAPTURE_COST, line, root=root)
 
 
 # -- the account ---------------------------------------------------------------------------

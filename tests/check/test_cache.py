@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from headwater import cachekey
 from headwater.check.cache import FIELD, HEADER, PART
 from headwater.check.context import Context
 from headwater.check.instances import judge, subjects
@@ -68,7 +69,14 @@ def test_a_cold_run_misses_everything_and_a_warm_run_serves_it_all(hw, quickstar
 
 def rewrite_verdicts(root: Path, verdicts) -> int:
     """Replace every cached section's verdicts with `verdicts(stored)`; the number of sections."""
-    head, *lines = cache_file(root).read_text().split("\n")[:-1]  # the separators are line breaks to splitlines
+    head, _seal, *lines = cache_file(root).read_text().split("\n")[:-1]  # the separators are line breaks to splitlines
+    written, count = rewritten(lines, verdicts)
+    reseal(cache_file(root), head, "\n".join(written) + "\n")
+    return count
+
+
+def rewritten(lines: list[str], verdicts) -> tuple[list[str], int]:
+    """Record lines with every cached section's verdicts replaced by `verdicts(stored)`, and how many."""
     written, count = [], 0
     for line in lines:
         key, _, record = line.partition("\t")
@@ -80,8 +88,13 @@ def rewrite_verdicts(root: Path, verdicts) -> int:
                 count += 1
             parts.append(part)
         written.append(key + "\t" + PART.join(parts))
-    cache_file(root).write_text("\n".join([head, *written]) + "\n")
-    return count
+    return written, count
+
+
+def reseal(path: Path, head: str, payload: str) -> None:
+    """Write a cache file as this machine would: the test holds the key a run would use."""
+    seal = cachekey.seal(cachekey.key(create=False), path.name.encode(), head.encode(), payload.encode())
+    path.write_text(f"{head}\n{seal}\n{payload}")
 
 
 def test_a_warm_run_answers_from_the_file_and_no_cache_reads_nothing(hw, quickstart):
@@ -128,7 +141,7 @@ def test_a_failed_cache_write_is_one_stderr_line_and_changes_nothing_else(hw, qu
     (quickstart / ".headwater" / "cache").write_text("a file where the cache directory goes\n")
     ran = check(hw, quickstart, "--strict")
     failure, account = ran.err.splitlines()
-    assert failure == "headwater: the cache was not written (.headwater/cache: File exists)"
+    assert failure == "headwater: the cache was not written (.headwater/cache: Not a directory)"
     assert ACCOUNT.match(account + "\n") and ran.out == expected and ran.status == 0
 
 

@@ -137,11 +137,11 @@ def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_f
     calls = []
 
     def failing(real):
-        def write(path, data):
+        def write(path, data, **where):
             calls.append(path)
             if len(calls) == 2:
                 raise PermissionError(13, "Permission denied")
-            return real(path, data)
+            return real(path, data, **where)
         return write
 
     monkeypatch.setattr(atomic, "write_bytes", failing(atomic.write_bytes))

@@ -92,3 +92,43 @@ def test_five_thousand_calls_stay_correct_and_memory_stays_flat(quickstart):
     growth = rss[1] - rss[0]
     print(f"mcp soak: RSS {rss[0]} KiB after 1,000 calls, {rss[1]} KiB after 5,000 (+{growth} KiB)")
     assert growth < 8 * 1024, f"memory grew by {growth} KiB over 4,000 calls"
+
+
+# Any Unicode, lone surrogates included (JSON's `\ud800` escapes decode to them).
+# Surrogates are drawn as often as everything else together, or they would hardly ever be drawn.
+any_text = st.text(st.characters(exclude_categories=()) | st.characters(categories=["Cs"]), max_size=12)
+
+
+def answered_in_utf8(session, message) -> dict:
+    """The answer line as the stdio loop writes it: it must encode to UTF-8 and parse back."""
+    line = session.server.handle_line(json.dumps(message).encode())
+    assert line is not None
+    return json.loads(line.encode("utf-8"))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ident=any_text, method=any_text | st.just("tools/call"), name=any_text | st.sampled_from(
+    ["route", "explain", "related", "governing_docs_for_path"]), argument=any_text)
+def test_any_unicode_in_any_field_gets_an_answer_and_the_server_keeps_serving(session, ident, method, name,
+                                                                             argument):
+    message = {"jsonrpc": "2.0", "id": ident, "method": method,
+               "params": {"name": name, "arguments": {"task": argument, "target": argument, "path": argument}}}
+    response = answered_in_utf8(session, message)
+    well_formed(response, message)
+    assert response["id"] in (ident, None)
+    assert response.get("error", {}).get("code") != -32603, response
+    assert answered_in_utf8(session, {"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"] == {}
+
+
+def test_a_lone_surrogate_over_stdio_is_answered_and_the_session_goes_on(quickstart):
+    lines = [r'{"jsonrpc":"2.0","id":"\ud800","method":"ping"}',
+             r'{"jsonrpc":"2.0","id":2,"method":"\ud800"}',
+             r'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"\udfff","arguments":{}}}',
+             r'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"route","arguments":{"task":"a\ud800"}}}',
+             '{"jsonrpc":"2.0","id":5,"method":"ping"}']
+    ran = subprocess.run([sys.executable, "-m", "headwater", "mcp", "--root", str(quickstart)],
+                         input=("\n".join(lines) + "\n").encode(), capture_output=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    answers = [json.loads(line) for line in ran.stdout.decode("utf-8").splitlines()]
+    assert [a["id"] for a in answers] == ["\ud800", 2, 3, 4, 5]
+    assert all("error" in a for a in answers[:4]) and answers[4]["result"] == {}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from headwater import cachekey
 from headwater.cachedir import CACHE_DIR
 from headwater.corpus.parses import CACHE_FILE, CacheUse
 from headwater.snapshot import load
@@ -163,8 +164,10 @@ def test_a_foreign_or_corrupt_cache_reads_as_empty(corpus, garbage):
     cache = corpus / CACHE_DIR / CACHE_FILE
     header = cache.read_bytes().partition(b"\n")[0]
     # None: the right header over a payload whose entries are the wrong shape
-    cache.write_bytes(garbage if garbage is not None else header + b'\n{"sha256:x": [1], "' +
-                      fresh.census.parsed[0].digest.encode() + b'": {"f": [9, 1], "b": 3}}')
+    # (sealed with this machine's key, so it is the shape, not the seal, that makes it a miss)
+    shaped = b'{"sha256:x": [1], "' + fresh.census.parsed[0].digest.encode() + b'": {"f": [9, 1], "b": 3}}'
+    seal = cachekey.seal(cachekey.key(create=False), CACHE_FILE.encode(), header, shaped).encode()
+    cache.write_bytes(garbage if garbage is not None else header + b"\n" + seal + b"\n" + shaped)
     snapshot, bodies = _read_all(corpus, CacheUse.READ)
     assert snapshot.parse_account.fronts_reused == 0
     assert bodies == fresh_bodies

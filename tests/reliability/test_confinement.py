@@ -30,6 +30,10 @@ def test_mcp_path_tools_answer_outside_and_read_nothing(escape, argument):
     from tests.mcp.conftest import Session
 
     session = Session(escape)
+    if "\udcff" in argument:  # JSON carries it as a lone surrogate: not text, so not a request
+        response = session.call("explain", target=argument)
+        assert response["error"]["code"] == -32600 and "lone surrogate" in response["error"]["message"]
+        return
     for tool, key in (("explain", "target"), ("related", "target"), ("governing_docs_for_path", "path")):
         result = session.call(tool, **{key: argument})["result"]
         text = result["content"][0]["text"]

@@ -15,7 +15,9 @@ ARGS = ["new", "decision", "--title", "Deliver in order", "--summary", "Events a
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """Every file under the root but the disposable cache folder (which holds the write lock)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not str(p.relative_to(root)).startswith(".headwater/cache/")}
 
 
 def full_disk(*_args, **_kwargs):
@@ -31,20 +33,20 @@ def test_a_full_disk_at_any_step_of_new_leaves_the_corpus_as_it_was(quickstart, 
     elif step == "document":
         calls = []
 
-        def second_create(path, data):
+        def second_create(path, data, **where):
             calls.append(path)
             if len(calls) == 2:
                 full_disk()
-            real_create(path, data)
+            real_create(path, data, **where)
 
         monkeypatch.setattr(atomic, "create_exclusive", second_create)
     elif step == "far half":
         monkeypatch.setattr(new_module.atomic, "write_bytes", full_disk)
     else:
-        def no_append(path, flags, *rest):
+        def no_append(path, flags, *rest, **where):
             if str(path).endswith("capture-cost.jsonl"):
                 full_disk()
-            return real_open(path, flags, *rest)
+            return real_open(path, flags, *rest, **where)
 
         monkeypatch.setattr(os, "open", no_append)
     ran = hw(*ARGS, "--root", str(quickstart))
@@ -60,7 +62,7 @@ def test_a_full_disk_at_any_step_of_new_leaves_the_corpus_as_it_was(quickstart, 
 def test_a_read_only_target_refuses_the_far_half_and_takes_back_the_document(quickstart, hw, monkeypatch):
     before = tree(quickstart)
 
-    def read_only(path, data):
+    def read_only(path, data, **where):
         raise PermissionError(errno.EACCES, "Permission denied")
 
     monkeypatch.setattr(new_module.atomic, "write_bytes", read_only)
@@ -86,8 +88,8 @@ def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(c
     probe = pristine.parent / "probe"
     shutil.copytree(pristine, probe, symlinks=True)
     real_write, real_create = atomic.write_bytes, atomic.create_exclusive
-    monkeypatch.setattr(atomic, "write_bytes", lambda p, d: (writes.append(p), real_write(p, d))[1])
-    monkeypatch.setattr(atomic, "create_exclusive", lambda p, d: (writes.append(p), real_create(p, d))[1])
+    monkeypatch.setattr(atomic, "write_bytes", lambda p, d, **w: (writes.append(p), real_write(p, d, **w))[1])
+    monkeypatch.setattr(atomic, "create_exclusive", lambda p, d, **w: (writes.append(p), real_create(p, d, **w))[1])
     assert _fix(hw, probe).status == 0
     monkeypatch.undo()
     assert len(writes) >= 3
@@ -98,11 +100,11 @@ def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(c
         calls: list[Path] = []
 
         def counting(real, calls=calls, failing_at=failing_at):
-            def write(path, data):
+            def write(path, data, **where):
                 calls.append(path)
                 if len(calls) == failing_at:
                     full_disk()
-                return real(path, data)
+                return real(path, data, **where)
             return write
 
         monkeypatch.setattr(atomic, "write_bytes", counting(real_write))

@@ -41,3 +41,24 @@ def test_parallel_runs_for_one_path_never_overwrite_each_other(quickstart):
     claimed = re.search(r"identifier (\S+) under", winner).group(1)
     assert f"id: {claimed}\n" in (quickstart / "docs/specifications/dead-letters.md").read_text()
     assert len((quickstart / ".headwater/capture-cost.jsonl").read_text().splitlines()) == 1
+
+
+def test_eight_parallel_runs_editing_one_far_half_lose_no_reported_write(quickstart):
+    """Every run that reports its far half went into the target finds it there at the end: the
+    check of the target's bytes and the write are one step under the write lock."""
+    target = "docs/decisions/0003-rate-limit-per-tenant.md"
+    results = []
+    for round_ in range(3):
+        titles = [f"Supersede retries {round_} {n}" for n in range(8)]
+        results += _finish([_start(quickstart, "decision", "--title", t, "--relates", "supersedes=ACME-DR-0003")
+                            for t in titles])
+    reported = []
+    for status, out, err in results:
+        if status == 0:
+            assert f"the far half `superseded_by` went into {target}" in out
+            reported.append(re.search(r"identifier (\S+) under", out).group(1))
+        else:
+            assert err.startswith("headwater: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    assert reported, results
+    text = (quickstart / target).read_text()
+    assert all(f"- {identifier}\n" in text or f" {identifier}" in text for identifier in reported), (reported, text)

@@ -1,0 +1,68 @@
+"""The key that authenticates cache files: this user's, on this machine, outside every repository.
+
+A cache file carries an HMAC of its name, header and payload under this key, so a cache file
+someone else wrote (committed with `git add -f`, copied from a clone, edited by hand) fails
+authentication and reads as empty. The key is 32 random bytes in a file created 0600, under
+`$HEADWATER_KEY_HOME`, else `$XDG_CACHE_HOME/headwater/`, else `~/.cache/headwater/`; the
+first cache write creates it. Without a usable key nothing is read from a cache and nothing is
+written to one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+import stat
+from pathlib import Path
+
+KEY_FILE = "cache-key"
+SIZE = 32
+
+
+def folder() -> Path:
+    explicit = os.environ.get("HEADWATER_KEY_HOME")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "headwater"
+
+
+def key(create: bool) -> bytes | None:
+    """The key, created when asked and missing; None when there is none this user alone can read."""
+    path = folder() / KEY_FILE
+    existing = _read(path)
+    if existing is not None or not create:
+        return existing
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(SIZE))
+        finally:
+            os.close(fd)
+    return _read(path)  # whoever won a race to create it, every run uses that one
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(fd)
+        private = stat.S_ISREG(status.st_mode) and status.st_uid == os.getuid() and not status.st_mode & 0o077
+        data = os.read(fd, SIZE + 1) if private else b""
+    finally:
+        os.close(fd)
+    return data if len(data) == SIZE else None
+
+
+def seal(secret: bytes, *parts: bytes) -> str:
+    """The hex HMAC-SHA256 of the parts, each length-prefixed so no two splits seal alike."""
+    mac = hmac.new(secret, digestmod=hashlib.sha256)
+    for part in parts:
+        mac.update(len(part).to_bytes(8, "big") + part)
+    return mac.hexdigest()

@@ -1,0 +1,104 @@
+"""`headwater.atomic`: every write complete or absent, under the root, never through a symlink."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from headwater import atomic
+from headwater.atomic import TEMP_PREFIX, Unconfined
+
+
+@pytest.mark.parametrize("path", ["../x", "/etc/x", "a//b", "a/./b", "a/../../x", ""])
+def test_a_path_that_is_not_strictly_under_the_root_is_refused_and_nothing_is_written(tmp_path, path):
+    root = tmp_path / "root"
+    root.mkdir()
+    with pytest.raises(Unconfined, match="is not a path under the repository root"):
+        atomic.write_bytes(path, b"x", root=root)
+    assert list(tmp_path.rglob("*")) == [root]
+
+
+def test_missing_folders_are_created_and_the_file_lands_whole(tmp_path):
+    atomic.write_bytes(tmp_path / "a" / "b" / "c.md", b"whole\n", root=tmp_path)
+    assert (tmp_path / "a/b/c.md").read_bytes() == b"whole\n"
+    assert [p.name for p in tmp_path.rglob("*") if p.name.startswith(TEMP_PREFIX)] == []
+
+
+def test_a_replaced_file_keeps_its_mode(tmp_path):
+    target = tmp_path / "script.sh"
+    target.write_bytes(b"old\n")
+    target.chmod(0o751)
+    atomic.write_bytes(target, b"new\n", root=tmp_path)
+    assert target.read_bytes() == b"new\n" and target.stat().st_mode & 0o7777 == 0o751
+
+
+def test_a_new_file_gets_the_mode_open_would_give_it(tmp_path):
+    previous = os.umask(0o027)
+    try:
+        atomic.write_bytes(tmp_path / "new.md", b"x", root=tmp_path)
+        atomic.create_exclusive(tmp_path / "claim", b"x", root=tmp_path)
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "new.md").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "claim").stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize("write", ["write_bytes", "create_exclusive", "append", "remove"])
+@pytest.mark.parametrize("linked", ["folder", "file"])
+def test_no_write_passes_a_symlink_in_the_folders_or_at_the_file(tmp_path, write, linked):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "f").write_bytes(b"theirs\n")
+    if linked == "folder":
+        os.symlink(outside, root / "state")
+        target, named = root / "state" / "f", "`state`"
+    else:
+        os.symlink(outside / "f", root / "f")
+        target, named = root / "f", "`f`"
+    arguments = (target,) if write == "remove" else (target, b"ours\n")
+    with pytest.raises(Unconfined, match=f"{named} is a symlink"):
+        getattr(atomic, write)(*arguments, root=root)
+    assert (outside / "f").read_bytes() == b"theirs\n" and os.listdir(outside) == ["f"]
+
+
+def test_create_exclusive_never_replaces_a_file(tmp_path):
+    (tmp_path / "claim").write_bytes(b"first\n")
+    with pytest.raises(FileExistsError):
+        atomic.create_exclusive(tmp_path / "claim", b"second\n", root=tmp_path)
+    assert (tmp_path / "claim").read_bytes() == b"first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["claim"]
+
+
+def test_append_adds_and_remove_takes_away_even_what_is_gone(tmp_path):
+    atomic.append(tmp_path / "log" / "cost.jsonl", b"one\n", root=tmp_path)
+    atomic.append(tmp_path / "log" / "cost.jsonl", b"two\n", root=tmp_path)
+    assert (tmp_path / "log/cost.jsonl").read_bytes() == b"one\ntwo\n"
+    atomic.remove(tmp_path / "log" / "cost.jsonl", root=tmp_path)
+    atomic.remove(tmp_path / "log" / "cost.jsonl", root=tmp_path)
+    assert not (tmp_path / "log/cost.jsonl").exists()
+
+
+def test_a_temp_name_fits_a_file_system_even_for_the_longest_name(tmp_path):
+    name = "é" * 125 + ".md"  # 253 bytes: the name fits, and its temp name (cut at a character) must too
+    atomic.write_bytes(tmp_path / name, b"x", root=tmp_path)
+    assert (tmp_path / name).read_bytes() == b"x"
+
+
+def test_sweep_removes_temp_files_and_staging_folders_but_nothing_else(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / f"{TEMP_PREFIX}a.md.0a1b2c3d").write_bytes(b"half")
+    (tmp_path / "docs" / "a.md").write_bytes(b"kept")
+    (tmp_path / f"{TEMP_PREFIX}pkg.0a1b2c3d" / "sub").mkdir(parents=True)
+    (tmp_path / f"{TEMP_PREFIX}pkg.0a1b2c3d" / "sub" / "f.yml").write_bytes(b"staged")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / f"{TEMP_PREFIX}theirs").write_bytes(b"git's own")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / f"{TEMP_PREFIX}x").write_bytes(b"not ours to remove")
+    os.symlink(outside, tmp_path / "link")
+    atomic.sweep(tmp_path)
+    left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert left == [".git", f".git/{TEMP_PREFIX}theirs", "docs", "docs/a.md", "link"]
+    assert (outside / f"{TEMP_PREFIX}x").exists()
