@@ -39,10 +39,11 @@ def test_the_guide_names_every_overlay_operation_and_a_value_with_spaces():
     assert '"on hold"' in overlay and '"Context and Problem Statement"' in overlay
 
 
-def test_the_guides_overlay_validates_and_resolves_as_written(tmp_path):
+@pytest.mark.parametrize("number", [2, 6])
+def test_the_guides_overlays_validate_and_resolve_as_written(tmp_path, number):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     assert headwater(tmp_path, "init").status == 0
-    [(_, overlay)] = [b for b in step(2) if b[0] == "yaml"]
+    [(_, overlay)] = [b for b in step(number) if b[0] == "yaml"]
     (tmp_path / ".headwater/overlay.yml").write_text(overlay, encoding="utf-8")
     [(_, commands)] = [b for b in step(2) if b[0] == "sh"]
     run_block(tmp_path, commands)
