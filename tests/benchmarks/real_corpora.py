@@ -36,7 +36,10 @@ class RealCorpus:
 
     @property
     def labels(self) -> dict:
-        return YAML(typ="safe").load((HERE / self.name / "labels.yml").read_text(encoding="utf-8"))
+        return self.labels_in("labels.yml")
+
+    def labels_in(self, file: str) -> dict:
+        return YAML(typ="safe").load((HERE / self.name / file).read_text(encoding="utf-8"))
 
 
 DAPR = RealCorpus("dapr-docs", "dapr/docs", "daprdocs/content/en")
@@ -46,6 +49,27 @@ KEPS = RealCorpus("kubernetes-enhancements", "kubernetes/keps", "keps",
                             "the blank cloud provider template, not a proposal")),
                   sidecars=True)
 REAL = (DAPR, KEPS)
+
+
+@dataclass(frozen=True)
+class LabelledSet:
+    """One labelled set over a real corpus, and how it stands to the tuning: `tuned` (route's
+    constants were chosen on it), `seen` (looked at while route was improved, so no longer a
+    test) or `held out` (written and committed before any system ran over it, never tuned on)."""
+
+    key: str
+    corpus: RealCorpus
+    file: str
+    standing: str
+
+    @property
+    def labels(self) -> dict:
+        return self.corpus.labels_in(self.file)
+
+
+SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
+        LabelledSet("kubernetes-enhancements", KEPS, "labels.yml", "seen"),
+        LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "held out"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

@@ -1,9 +1,11 @@
-"""Route quality on three labelled sets — the Relay fixture and two real documentation snapshots
-unpacked once per session — against plain BM25 over title + summary + path.
+"""Route quality on four labelled sets — the Relay fixture, and dapr-docs (tuned), a seen and a
+held-out kubernetes-enhancements set over real snapshots unpacked once per session — against
+plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
-above BM25. A bar a set does not meet yet is an expected failure that names the figure, strict,
-so meeting it turns the suite red until the mark comes off.
+above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08
+within 1.0, so there the bar is route ≥ BM25. A bar a set does not meet yet is an expected
+failure that names the figure, strict, so meeting it turns the suite red until the mark comes off.
 """
 
 import importlib.util
@@ -15,8 +17,10 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "route_quality.py"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "BENCHMARKS.md"
-SETS = ("routing", "dapr-docs", "kubernetes-enhancements")
-SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "kubernetes-enhancements": (30, 15)}
+SETS = ("routing", "dapr-docs", "kubernetes-enhancements", "kubernetes-enhancements-held-out")
+SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "kubernetes-enhancements": (30, 15),
+         "kubernetes-enhancements-held-out": (30, 15)}
+CEILING = 0.92  # from here up BM25 + 0.08 is 1.0 or more: only a perfect route would meet it
 
 
 @cache
@@ -34,11 +38,7 @@ def measured(tmp_path_factory):
     module = _quality()
     labels = module.fixture_labels()
     found = {"routing": (module.FIXTURE_TITLE, module.measure_at(module.ROUTING, labels), labels)}
-    for corpus in module.REAL:
-        if corpus.archive.is_file():
-            work = tmp_path_factory.mktemp(corpus.name)
-            found[corpus.name] = (module.titled(corpus), module.measure_real(corpus, work), corpus.labels)
-    return found
+    return found | module.measure_real(tmp_path_factory.mktemp("corpora"))
 
 
 def _set(measured, name):
@@ -64,29 +64,35 @@ def test_benchmarks_md_records_the_table_the_script_prints(measured, name):
     assert _quality().table(title, results, labels) in BENCHMARKS.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["routing", "dapr-docs",
-                                  _unmet("kubernetes-enhancements", "5 of 17 off-topic tasks get a pointer")])
+HELD_OUT = "kubernetes-enhancements-held-out"
+
+
+@pytest.mark.parametrize("name", ["routing",
+                                  _unmet("dapr-docs", "1 of 17 off-topic tasks gets a pointer (0.06)"),
+                                  _unmet("kubernetes-enhancements", "3 of 17 off-topic tasks get a pointer (0.18)"),
+                                  _unmet(HELD_OUT, "3 of 18 off-topic tasks get a pointer (0.17)")])
 def test_at_most_five_percent_of_off_topic_tasks_get_a_guessed_pointer(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].false_pointer_rate <= 0.05
 
 
-@pytest.mark.parametrize("name", ["routing", "dapr-docs", "kubernetes-enhancements"])
+@pytest.mark.parametrize("name", SETS)
 def test_route_hits_at_5_at_least_as_often_as_bm25(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= results[_quality().BM25].hit
 
 
-@pytest.mark.parametrize("name", [_unmet("routing", "route and BM25 both hit 0.97 on Relay"),
-                                  _unmet("dapr-docs", "route 0.83 against BM25 0.80"),
-                                  "kubernetes-enhancements"])
-def test_route_hits_at_5_at_least_eight_points_above_bm25(measured, name):
+@pytest.mark.parametrize("name", SETS)
+def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_one(measured, name):
+    """Where BM25 hits CEILING or more, route must only match it: no ranker beats 0.97 by 0.08."""
     _, results, _ = _set(measured, name)
-    assert results[_quality().ROUTE].hit >= results[_quality().BM25].hit + 0.08
+    route, bm25 = results[_quality().ROUTE].hit, results[_quality().BM25].hit
+    assert route >= (bm25 if bm25 >= CEILING else bm25 + 0.08)
 
 
-@pytest.mark.parametrize("name", ["routing", _unmet("dapr-docs", "hit@5 is 0.83"),
-                                  _unmet("kubernetes-enhancements", "hit@5 is 0.84")])
+@pytest.mark.parametrize("name", ["routing", _unmet("dapr-docs", "hit@5 is 0.89"),
+                                  _unmet("kubernetes-enhancements", "hit@5 is 0.84"),
+                                  _unmet(HELD_OUT, "hit@5 is 0.78")])
 def test_route_hits_at_5_on_nine_tasks_in_ten(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= 0.90

@@ -33,8 +33,9 @@ def _ranked(scorer: Scorer, *stems: str) -> list[str]:
 
 def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
     assert route_rank.WEIGHTS == {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05}
-    assert (route_rank.K1, route_rank.B) == (1.6, 0.75)
+    assert (route_rank.K1, route_rank.B, route_rank.CAPS) == (1.6, 0.75, {"body": 1.0})
     assert (route_rank.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.18, 0.35, 0.10, 1.0)
+    assert (route_rank.BROAD, route_rank.COVERED) == (2 / 3, 0.6)
 
 
 def test_one_occurrence_ranks_title_over_summary_and_path_over_headings_over_body():
@@ -118,3 +119,29 @@ def test_placing_puts_a_live_successor_ahead_of_its_terminal_document_once():
     assert placed(["old.md", "x.md"], 1, successors, terminal) == ([Place("new.md", succeeds="old.md")], 2)
     assert placed(["old.md"], 2, successors, terminal, frozenset({"new.md"})) == (
         [Place("old.md", successor="new.md")], 0)
+
+
+def test_a_body_that_repeats_a_word_adds_no_more_than_the_cap_to_its_frequency():
+    scorer = _scorer(_entry("long.md", body={"page": 400, "x": 1600}), _entry("few.md", body={"page": 40, "x": 160}),
+                     _entry("other.md", body={"y": 2000}))
+    capped = route_rank.CAPS["body"]
+    long, few = (h.score for h in scorer.rank(("page",), floor=0.0).hits)
+    assert long == pytest.approx(few) == pytest.approx(scorer.idf["page"] * capped / (1.6 + capped))
+
+
+def test_a_task_its_best_document_covers_is_answered_under_the_threshold_and_a_one_word_match_is_not():
+    """The covering document holds every task stem, in the body, and scores between BROAD of the
+    threshold and the threshold; the one-word match scores the same share and covers a third."""
+    def ranked(*entries: Entry, stems: tuple[str, ...]) -> route_rank.Ranking:
+        fillers = (_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30))
+        return _scorer(*entries, *fillers).rank(stems, confident=route_rank.CONFIDENT)
+
+    covering = ranked(_entry("guide.md", title={"actor": 1, "x": 3}, body={"deadlock": 1, "reentr": 1, "other": 27}),
+                      stems=("actor", "deadlock", "reentr"))
+    assert covering.coverage == pytest.approx(1.0)
+    assert route_rank.CONFIDENT * route_rank.BROAD <= covering.confidence < route_rank.CONFIDENT
+    assert [h.position for h in covering.hits] == [0]
+    lone = ranked(_entry("page.md", title={"page": 1, "x": 3}, body={"other": 30}), _entry("font.md", body={"font": 1}),
+                  _entry("footer.md", body={"footer": 1}), stems=("page", "font", "footer"))
+    assert route_rank.CONFIDENT * route_rank.BROAD <= lone.confidence < route_rank.CONFIDENT
+    assert lone.coverage < route_rank.COVERED and lone.hits == ()
