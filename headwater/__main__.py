@@ -1,3 +1,3 @@
-from headwater.cli.main import main
+from headwater.cli.main import entry
 
-raise SystemExit(main())
+entry()

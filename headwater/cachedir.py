@@ -28,10 +28,11 @@ def read(root: Path, name: str, header: str) -> bytes | None:
         data = (root / CACHE_DIR / name).read_bytes()
     except OSError:
         return None
-    head, _, rest = data.partition(b"\n")
-    seal, newline, payload = rest.partition(b"\n")
-    if not newline or head != header.encode("utf-8"):
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    if second < 0 or data[:first] != header.encode("utf-8"):
         return None
+    head, seal, payload = data[:first], data[first + 1:second], data[second + 1:]  # one copy of the payload
     expected = cachekey.seal(secret, name.encode("utf-8"), head, payload).encode("ascii")
     return payload if hmac.compare_digest(seal, expected) else None
 

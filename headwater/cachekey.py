@@ -64,5 +64,6 @@ def seal(secret: bytes, *parts: bytes) -> str:
     """The hex HMAC-SHA256 of the parts, each length-prefixed so no two splits seal alike."""
     mac = hmac.new(secret, digestmod=hashlib.sha256)
     for part in parts:
-        mac.update(len(part).to_bytes(8, "big") + part)
+        mac.update(len(part).to_bytes(8, "big"))
+        mac.update(part)  # apart: joining copied a cache file's whole payload once more
     return mac.hexdigest()

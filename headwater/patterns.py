@@ -12,7 +12,7 @@ last star: time grows with the pattern's length times the path's, whatever eithe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 WILDCARDS = "*?"
 
@@ -24,6 +24,11 @@ class Pattern:
 
     def matches(self, path: str) -> bool:
         """`**` stands for zero or more non-empty segments; any other segment for exactly one."""
+        prefix = self.literal_prefix  # a literal segment matches only itself: most paths end here
+        if prefix and path != prefix and not path.startswith(self._below):
+            return False
+        if self.is_literal and self.segments:
+            return path == prefix
         positions = _closure(self.segments, {0})
         for name in path.split("/"):
             advanced = set()
@@ -51,7 +56,7 @@ class Pattern:
         literal = sum(len(s) - sum(s.count(c) for c in WILDCARDS) for s in self.segments if s != "**")
         return leading, literal
 
-    @property
+    @cached_property
     def literal_prefix(self) -> str:
         """The leading literal segments joined: where a search for matches can start."""
         prefix: list[str] = []
@@ -61,9 +66,13 @@ class Pattern:
             prefix.append(segment)
         return "/".join(prefix)
 
-    @property
+    @cached_property
     def is_literal(self) -> bool:
         return not any(is_wild(s) for s in self.segments)
+
+    @cached_property
+    def _below(self) -> str:
+        return self.literal_prefix + "/"
 
 
 def is_wild(segment: str) -> bool:

@@ -108,7 +108,7 @@ def _voices(body: str) -> frozenset[str]:
     from headwater.check.rules.body import VOICE  # the patterns `voice.forbidden_construction` matches
 
     prose = "\n".join(line for line in forms.prose_lines(body) if not line.lstrip().startswith((">", "    ")))
-    return frozenset(category for category, _, pattern, _ in VOICE if pattern.search(prose))
+    return frozenset(row[0] for row in VOICE if row[2].search(prose))  # (category, says, pattern, …)
 
 
 def _corpus_root(paths: list[str], folder: str | None) -> tuple[str, str]:

@@ -75,22 +75,21 @@ class Verdicts:
 
 
 def _parse(payload: bytes | None) -> dict[str, str]:
-    if not payload:
-        return {}
-    try:
-        lines = payload.decode("utf-8").split("\n")
-    except UnicodeDecodeError:
+    if not payload or not payload.endswith(b"\n"):
         return {}
     stored = {}
-    for line in lines[:-1]:
-        key, tab, record = line.partition("\t")
-        if not tab or len(key) != 32:
-            return {}  # not a file this engine wrote: all of it is doubtful
-        stored[key] = record
-    return stored if lines[-1] == "" else {}
+    try:  # line by line: decoding the whole file first held it twice more at the peak
+        for line in payload[:-1].split(b"\n"):
+            key, tab, record = line.partition(b"\t")
+            if not tab or len(key) != 32:
+                return {}  # not a file this engine wrote: all of it is doubtful
+            stored[key.decode("utf-8")] = record.decode("utf-8")
+    except UnicodeDecodeError:
+        return {}
+    return stored
 
 
-def _encode(verdicts: tuple[Verdict, ...]) -> str:
+def encode(verdicts: tuple[Verdict, ...]) -> str:
     """Per rule: 0 (no instance), the skip's reason, or the findings."""
     return json.dumps([0 if v is None else v if isinstance(v, str) else [_finding(f) for f in v]
                        for v in verdicts], ensure_ascii=False, separators=(",", ":"))
@@ -101,7 +100,7 @@ def _finding(f: Finding) -> list:
             f.subject, f.patch.as_data() if f.patch else None, f.companion.as_data() if f.companion else None]
 
 
-def _decode(raw: str) -> Judged | None:
+def decode(raw: str) -> Judged | None:
     try:
         return Judged.of(tuple(_verdict(entry) for entry in json.loads(raw)))
     except (ValueError, TypeError, KeyError, AttributeError):
@@ -138,6 +137,12 @@ class Records:
         self.decoded: dict[str, Judged | None] = {}
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
+        # verdicts judged before the run reached them (on other cores), by (section, subject) identity
+        self.ahead: dict[tuple[int, int], Judged] = {}
+
+    def _judge(self, section: Section, subject: Any) -> Judged:
+        ahead = self.ahead.pop((id(section), id(subject)), None)
+        return ahead if ahead is not None else judge(self.ctx, section, subject)
 
     def each(self, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
         """(index, the document it counts against, its sections' summary) for each subject of a kind."""
@@ -151,7 +156,7 @@ class Records:
     def _summary(self, kind: Scope, sections: tuple[Section, ...], alike: int,
                  heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Any) -> Summary:
         if self.cache is None:
-            return Summary.of(sections, [judge(self.ctx, section, subject) for section in sections])
+            return Summary.of(sections, [self._judge(section, subject) for section in sections])
         key = prefix + self._subject(kind, subject)
         record = self.cache.stored.get(key)
         parts = record.split(PART) if record is not None else []
@@ -193,7 +198,7 @@ class Records:
         alike = self.served.get(id(section))
         if alike is None:
             if not section.cached:
-                return judge(self.ctx, section, subject), "", False
+                return self._judge(section, subject), "", False
             judged = self._servable(section, subject, part)
         elif part in alike:
             judged = alike[part]
@@ -202,10 +207,10 @@ class Records:
         if judged is not None:
             self.cache.hits += judged.verdicts_reached
             return judged, part, False
-        judged = judge(self.ctx, section, subject)
+        judged = self._judge(section, subject)
         self.cache.misses += judged.verdicts_reached
         reads = links.reads(subject) if section.reads_links else ""
-        return judged, FIELD.join((reads, self._stamp(section, subject, reads), _encode(judged.verdicts))), True
+        return judged, FIELD.join((reads, self._stamp(section, subject, reads), encode(judged.verdicts))), True
 
     def _servable(self, section: Section, subject: Any, part: str) -> Judged | None:
         """The stored verdicts when the part's stamp is this run's and they decode, else None."""
@@ -213,7 +218,7 @@ class Records:
         stamp, _, raw = rest.partition(FIELD)
         if not raw or stamp != self._stamp(section, subject, reads):
             return None
-        judged = self.decoded[raw] if raw in self.decoded else self.decoded.setdefault(raw, _decode(raw))
+        judged = self.decoded[raw] if raw in self.decoded else self.decoded.setdefault(raw, decode(raw))
         return judged if judged is not None and len(judged.verdicts) == len(section.rules) else None
 
     def _stamp(self, section: Section, subject: Any, reads: str) -> str:

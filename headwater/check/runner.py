@@ -19,9 +19,10 @@ from headwater.check.cache import Records, Verdicts
 from headwater.check.context import Context
 from headwater.check.coverage import Coverage, Tally
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import sections, stamp
+from headwater.check.instances import sections, stamp, subjects
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
+from headwater.check.spread import judge_all
 from headwater.snapshot import Snapshot
 
 
@@ -44,9 +45,13 @@ class Report:
 SECTIONS = sections(RULES)
 
 
-def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None) -> Report:
+def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None, spread: bool = False) -> Report:
+    """`spread`: judge documents on every core when the cache holds nothing for them."""
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
+    if spread and (cache is None or not cache.stored):
+        documents = [document for document, _ in subjects(ctx, Scope.DOCUMENT)]
+        records.ahead = judge_all(ctx, SECTIONS[Scope.DOCUMENT], documents)
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:

@@ -138,6 +138,11 @@ def _write(stream, data: str | bytes) -> None:
 
 
 def run(argv: list[str]) -> int:
+    return _run(argv)[0]
+
+
+def _run(argv: list[str]) -> tuple[int, Result | None]:
+    """The exit status, and the verb's answer (None after a refusal)."""
     try:
         parsed = parse(argv)
         result = parsed if isinstance(parsed, Result) else dispatch(parsed)
@@ -145,26 +150,42 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"headwater: {refusal.sentence}\n")
         for detail in refusal.details:
             sys.stderr.write(f"  {detail}\n")
-        return 1
+        return 1, None
     _write(sys.stdout, result.stdout)
     for line in result.stderr:
         sys.stderr.write(line + "\n")
-    return result.status
+    return result.status, result
 
 
 def main(argv: list[str] | None = None) -> int:
+    return _main(argv)[0]
+
+
+def entry() -> None:
+    """The console script: `main`, then leave without freeing the heap object by object (the
+    answer holds the loaded snapshot until here); output is flushed first."""
+    status, _ = _main(None)
     try:
-        return run(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        status = 1
+    os._exit(status)
+
+
+def _main(argv: list[str] | None) -> tuple[int, Result | None]:
+    try:
+        return _run(sys.argv[1:] if argv is None else argv)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): leave quietly, and keep Python from
         # complaining again when it flushes stdout at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+        return 1, None
     except KeyboardInterrupt:
-        return 1
+        return 1, None
     except Exception as error:  # noqa: BLE001 — the last resort that keeps tracebacks from users
         sys.stderr.write(f"headwater: internal defect ({type(error).__name__}: {error}). Please report it.\n")
         if os.environ.get("HEADWATER_TRACEBACK"):
             raise
-        return 1
+        return 1, None

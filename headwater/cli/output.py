@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CODES = {"error": "1;31", "warn": "1;33", "info": "34", "path": "36", "verb": "1;32",
@@ -19,6 +19,9 @@ class Result:
     stdout: str | bytes = ""
     stderr: tuple[str, ...] = ()
     status: int = 0
+    # What the answer was computed from (a snapshot), kept alive until the process exits: freeing
+    # a loaded corpus object by object costs a tenth of a warm run, and an exiting process need not.
+    holds: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -48,10 +48,10 @@ def run(invocation) -> Result:
     fmt = chosen_format(args)
     today = run_date(args.now)
     change = read_change(args, invocation.root)
-    snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE)
+    snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE, spread=True)
     refuse_stale_lock(snapshot)
     cache = None if args.no_cache else Verdicts.load(snapshot.root)
-    checks = lambda s: run_checks(s, change, cache)  # noqa: E731
+    checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
     if args.fix:
         snapshot, report, account = fixed_run(snapshot, checks)
     else:
@@ -64,7 +64,8 @@ def run(invocation) -> Result:
     empty = args.strict and not report.coverage.classified
     if empty:
         account.append(nothing_checked(snapshot, report.coverage.seen))
-    return Result(text, tuple(account), status=1 if args.strict and (report.live_errors or empty) else 0)
+    return Result(text, tuple(account), status=1 if args.strict and (report.live_errors or empty) else 0,
+                  holds=snapshot)
 
 
 def nothing_checked(snapshot, seen: int) -> str:

@@ -16,8 +16,8 @@ def run_explain(invocation) -> Result:
     snapshot = load(invocation.root, run_date(None))
     row = find_row(snapshot, invocation.args.target, "explain")
     if invocation.args.json:
-        return Result(explain.render_json(snapshot, row))
-    return Result(explain.render_text(snapshot, row))
+        return Result(explain.render_json(snapshot, row), holds=snapshot)
+    return Result(explain.render_text(snapshot, row), holds=snapshot)
 
 
 def run_show(invocation) -> Result:

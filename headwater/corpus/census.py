@@ -87,12 +87,26 @@ def is_markdown(path: str) -> bool:
 
 def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
          parses: ParseStore | None = None) -> Census:
+    """Every file read first, then parsed (on every core when the store spreads), then classified."""
     classifier = Classifier(taxonomy, parses)
-    rows = [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+    read = [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+    if parses is not None:
+        parses.prepare([(item.text, item.digest) for item in read if isinstance(item, Read)])
+    rows = [item if isinstance(item, Row) else classifier.classify(item.path, item.text, item.digest)
+            for item in read]
     return Census(corpus_root, tuple(rows))
 
 
-def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row:
+@dataclass(frozen=True)
+class Read:
+    """A Markdown file read and hashed, not yet parsed."""
+
+    path: str
+    text: str  # decoded, without a byte-order mark
+    digest: str
+
+
+def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:
     if entry.kind is not EntryKind.FILE:
         reason = UNWALKABLE_REASONS[entry.kind]
         if entry.kind is EntryKind.SYMLINK and entry.detail:
@@ -139,7 +153,7 @@ class Classifier:
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
 
-    def read(self, repo: Path, path: str) -> Row:
+    def read(self, repo: Path, path: str) -> Row | Read:
         try:
             data = read_regular(os.path.join(repo, path))  # a str join: pathlib's costs add up per file
         except OSError as error:
@@ -148,7 +162,7 @@ class Classifier:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             return Row(path, Outcome.UNREADABLE, f"not UTF-8 text (byte {error.start} cannot be decoded)")
-        return self.classify(path, text.removeprefix("\ufeff"), digest(data))
+        return Read(path, text.removeprefix("\ufeff"), digest(data))
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:
@@ -156,9 +170,10 @@ class Classifier:
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
+        offset = len(text) - len(parts.body)
         document = None
         if parts.front is not None:
-            document = Document(path, None, parts.front, text, parts.body, parts.body_line, content_digest,
+            document = Document(path, None, parts.front, text, offset, parts.body_line, content_digest,
                                 self.parses)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document)
@@ -175,7 +190,7 @@ class Classifier:
         if kind is None:
             return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document)
         derivation.append(why)
-        typed = Document(path, kind, parts.front, text, parts.body, parts.body_line, content_digest, self.parses,
+        typed = Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses,
                          self.taxonomy.identifier_key(kind))
         return Row(path, Outcome.TYPED, "", kind, tuple(derivation), typed)
 

@@ -19,11 +19,16 @@ class Document:
     kind: str | None
     front: Map
     text: str
-    body_text: str
+    body_offset: int  # where the body starts in `text` (kept as an offset: a copy of every body
+    # beside every text doubled what a loaded corpus holds)
     body_line: int
     digest: str
     parses: ParseStore | None = field(default=None, compare=False, repr=False)  # reuses a cached body
     id_key: str = "id"  # the front-matter key its kind carries the identifier under
+
+    @property
+    def body_text(self) -> str:
+        return self.text[self.body_offset:]
 
     def value(self, facet: str | None) -> Node | None:
         return self.front.get(facet) if facet else None

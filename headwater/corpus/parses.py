@@ -7,7 +7,8 @@ store counts what it parsed and what it reused; that count, not a stopwatch, is 
 
 The cache file lives in `.headwater/cache/` (see `headwater.cachedir`); its header carries a
 fingerprint of the parsing code and of markdown-it, so a changed parser reads the old file as
-empty. Reads never write it: only a verb that may write (check) calls `save`.
+empty. Reads never write it: only a verb that may write (check) calls `save`. A check with
+many documents to parse parses them ahead on every core (`prepare`, through `headwater.forked`).
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ import hashlib
 import importlib.util
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
-from headwater import cachedir
+from headwater import cachedir, forked
 from headwater.corpus.body import Body, Heading, Link, Prose, parse
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 CACHE_FILE = "parsed"
-FORMAT = 1
+FORMAT = 3  # one line per document: digest, front, body; each decoded only when asked for
 MALFORMED = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -61,30 +63,65 @@ def header() -> str:
 
 
 REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
+WORTH_IT = 200  # documents to parse per process before a fork pays for itself
+
+# A document parsed ahead of its turn: its cache entry, and the split (or refusal) and body as
+# objects when this process parsed it (None when a worker did: they are decoded from the entry).
+Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
 
 
 class ParseStore:
     """One run's parses, keyed by content digest; lives as long as the snapshot that made it."""
 
-    def __init__(self, root: Path, use: CacheUse) -> None:
+    def __init__(self, root: Path, use: CacheUse, spread: bool = False) -> None:
         self.root = root
         self.use = use
-        self.known: dict[str, dict] = _read(root) if use is not CacheUse.OFF else {}
-        self.current: dict[str, dict] = {}  # what this run's corpus holds, for `save`
+        self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
+        self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
+        # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
+        # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
+        # held as its JSON line, a tenth of the memory of the lists it decodes to
+        self.current: dict[str, dict] = {}
+        self.ahead: dict[str, Ahead] = {}
+        self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
     @property
     def account(self) -> ParseAccount:
         return ParseAccount(self.fronts_reused, self.fronts_parsed, self.bodies_reused, self.bodies_parsed)
 
+    def prepare(self, files: list[tuple[str, str]]) -> None:
+        """Parse ahead, across the cores, the fronts (and bodies) of those (text, digest) pairs the
+        cache does not hold, when the store spreads and they are enough to be worth it."""
+        todo = list({digest: text for text, digest in files if digest not in self.stored.fronts}.items())
+        workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
+        if workers < 2:
+            return
+
+        # Bodies too when they are to be saved; otherwise each is parsed by the process that
+        # judges its document, and the parent holds only its own share's.
+        bodies = self.use is CacheUse.WRITE
+
+        def share(first: int, step: int) -> list[tuple[str, Ahead]]:
+            return [(digest, _parsed(text, bodies)) for digest, text in todo[first::step]]
+
+        def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
+            return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
+
+        mine, theirs = forked.in_shares(share, workers, pack)
+        for part in (mine, *theirs):
+            self.ahead.update(part)
+
     def split(self, text: str, digest: str) -> Split:
         """`frontmatter.split(text)`, from the cache when this digest was parsed before."""
-        entry = self.known.get(digest)
+        if digest in self.ahead:
+            return self._split_ahead(text, digest)
+        entry = self.stored.entry(digest)
         if entry is not None:
-            reused = _split_of(entry, text)
+            reused = _split_of(entry, text, self.scalars)
             if reused is not None:
                 self.fronts_reused += 1
-                self.current[digest] = entry
+                self._keep(digest, {})  # as stored: `save` copies its line
                 if isinstance(reused, FrontMatterRefusal):
                     raise reused
                 return reused
@@ -92,27 +129,52 @@ class ParseStore:
         try:
             parts = split(text)
         except FrontMatterRefusal as refusal:
-            self.current[digest] = {"r": str(refusal)}
+            self._keep(digest, {"r": str(refusal)})
             raise
-        if parts.front is not None:
-            self.current[digest] = {"f": _encode(parts.front), "o": len(text) - len(parts.body),
-                                    "n": parts.body_line}
+        if parts.front is not None and self.use is CacheUse.WRITE:
+            self._keep(digest, {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line})
         return parts
+
+    def _split_ahead(self, text: str, digest: str) -> Split:
+        entry, parts, body = self.ahead[digest]
+        self.fronts_parsed += 1
+        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) is not
+            self.ahead[digest] = (entry, None, body)
+        else:
+            del self.ahead[digest]  # a second file of the same bytes is parsed again, as before
+        if "r" in entry:
+            self._keep(digest, entry)
+            raise FrontMatterRefusal(entry["r"])
+        if "f" not in entry:
+            return Split(None, text, 1)
+        self._keep(digest, entry)
+        found = parts if parts is not None else _split_of(entry, text, self.scalars)
+        return found if isinstance(found, Split) else split(text)
+
+    def _keep(self, digest: str, entry: dict) -> None:
+        """Hold an entry for `save`, which only a writing run does."""
+        if self.use is CacheUse.WRITE:
+            self.current[digest] = entry
 
     def body(self, digest: str, text: str, first_line: int) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
-        entry = self.current.get(digest) or self.known.get(digest) or {}
-        if "b" in entry:
-            try:
-                found = _body_of(entry["b"])
+        ahead = self.ahead.get(digest)
+        if ahead is not None and "b" in ahead[0]:
+            self.bodies_parsed += 1
+            return ahead[2] if ahead[2] is not None else _body_of(json.loads(ahead[0]["b"]))
+        entry = self.current.get(digest) or {}
+        try:
+            encoded = json.loads(entry["b"]) if "b" in entry else self.stored.body(digest)
+            if encoded is not None:
+                found = _body_of(encoded)
                 self.bodies_reused += 1
                 return found
-            except MALFORMED:
-                pass
+        except MALFORMED:
+            pass
         self.bodies_parsed += 1
         parsed = parse(text, first_line)
         if digest in self.current:
-            self.current[digest] = {**self.current[digest], "b": _encode_body(parsed)}
+            self._keep(digest, {**self.current[digest], "b": _json(encode_body(parsed))})
         return parsed
 
     def save(self) -> str | None:
@@ -121,21 +183,87 @@ class ParseStore:
         A warm cache is rewritten only once enough new parses have gathered: rewriting the whole
         file costs more than re-parsing a handful of edited documents on the next run."""
         fresh = self.fronts_parsed + self.bodies_parsed
-        if self.use is not CacheUse.WRITE or fresh == 0 or (self.known and fresh < REWRITE_AFTER):
+        if self.use is not CacheUse.WRITE or fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
-        payload = json.dumps(self.current, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-        return cachedir.write(self.root, CACHE_FILE, header(), payload.encode("utf-8"))
+        lines = []
+        for digest in sorted(self.current):
+            entry = self.current[digest]
+            parsed_here = "f" in entry or "r" in entry
+            front = (_json({k: v for k, v in entry.items() if k != "b"}) if parsed_here
+                     else self.stored.front_raw(digest))
+            body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
+            lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
+        return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
 
 
-def _read(root: Path) -> dict[str, dict]:
-    payload = cachedir.read(root, CACHE_FILE, header())
-    if payload is None:
-        return {}
+class Stored:
+    """The cache file's lines (`<digest>\\t<front>\\t<body>`, JSON, the body empty when none was
+    parsed), each part decoded only when asked for. Fronts are held as bytes; bodies are not held
+    at all until one is asked for (a run served from its verdict cache never asks), and then the
+    file is read again: entries are keyed by content, so any copy of the file answers alike."""
+
+    def __init__(self, read: Callable[[], bytes]) -> None:
+        self.read = read
+        self.fronts = _parts(read(), 0)
+
+    @cached_property
+    def bodies(self) -> dict[str, bytes]:
+        return _parts(self.read(), 1)
+
+    def entry(self, digest: str) -> dict | None:
+        """The stored entry without its body (front, offsets, or refusal), or None."""
+        raw = self.fronts.get(digest)
+        if raw is None:
+            return None
+        try:
+            entry = json.loads(raw)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        return entry if isinstance(entry, dict) and "b" not in entry else None
+
+    def front_raw(self, digest: str) -> bytes:
+        return self.fronts.get(digest, b"{}")
+
+    def body_raw(self, digest: str) -> bytes:
+        return self.bodies.get(digest, b"") if digest in self.fronts else b""
+
+    def body(self, digest: str) -> list | None:
+        """The encoded body stored for this digest, or None."""
+        raw = self.body_raw(digest)
+        return json.loads(raw) if raw else None
+
+
+def _parts(payload: bytes, which: int) -> dict[str, bytes]:
+    """Each line's front (0) or body (1), by digest."""
+    out = {}
+    for line in payload.split(b"\n"):
+        digest, tab, rest = line.partition(b"\t")
+        if tab:
+            out[digest.decode("utf-8", "replace")] = rest.split(b"\t", 1)[which] if b"\t" in rest else b""
+    return out
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def _parsed(text: str, bodies: bool) -> Ahead:
+    """One document parsed: its cache entry (front, and body when asked), the split and the body."""
     try:
-        known = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    return known if isinstance(known, dict) else {}
+        parts = split(text)
+    except FrontMatterRefusal as refusal:
+        return {"r": str(refusal)}, refusal, None
+    if parts.front is None:
+        return {}, parts, None
+    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
+    if not bodies:
+        return entry, parts, None
+    body = parse(parts.body, parts.body_line)
+    return {**entry, "b": _json(encode_body(body))}, parts, body
+
+
+def _read(root: Path) -> bytes:
+    return cachedir.read(root, CACHE_FILE, header()) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------
@@ -151,27 +279,33 @@ def _encode(node: Node) -> list:
     return [MAP, node.line, node.column, [_encode(part) for pair in node.entries for part in pair]]
 
 
-def _decode(entry: list) -> Node:
+def _decode(entry: list, scalars: dict[tuple, Scalar]) -> Node:
+    """The node an entry encodes. Scalars are immutable and most recur across documents (the same
+    key on the same line and column), so equal ones are built once per store and shared."""
     tag = entry[0]
     if tag == SCALAR:
-        return Scalar(entry[1], entry[2], entry[3], bool(entry[4]))
+        key = (entry[1], entry[2], entry[3], entry[4])
+        found = scalars.get(key)
+        if found is None:
+            found = scalars[key] = Scalar(entry[1], entry[2], entry[3], bool(entry[4]))
+        return found
     if tag == SEQ:
-        return Seq(tuple(_decode(item) for item in entry[3]), entry[1], entry[2])
+        return Seq(tuple([_decode(item, scalars) for item in entry[3]]), entry[1], entry[2])
     if tag != MAP:
         raise ValueError(f"unknown node tag {tag!r}")
-    parts = [_decode(part) for part in entry[3]]
+    parts = [_decode(part, scalars) for part in entry[3]]
     keys = parts[0::2]
     if not all(isinstance(key, Scalar) for key in keys):
         raise ValueError("a mapping key that is not a scalar")
     return Map(tuple(zip(keys, parts[1::2], strict=True)), entry[1], entry[2])
 
 
-def _split_of(entry: dict, text: str) -> Split | FrontMatterRefusal | None:
+def _split_of(entry: dict, text: str, scalars: dict[tuple, Scalar]) -> Split | FrontMatterRefusal | None:
     """The cached split (or refusal); None when the entry is malformed."""
     try:
         if "r" in entry:
             return FrontMatterRefusal(str(entry["r"]))
-        front = _decode(entry["f"])
+        front = _decode(entry["f"], scalars)
         if not isinstance(front, Map):
             return None
         return Split(front, text[entry["o"]:], int(entry["n"]))
@@ -179,7 +313,7 @@ def _split_of(entry: dict, text: str) -> Split | FrontMatterRefusal | None:
         return None
 
 
-def _encode_body(body: Body) -> list:
+def encode_body(body: Body) -> list:
     """Every field of Body, in order (a test round-trips a corpus, so a new field cannot slip by)."""
     return [[[h.text, h.level, h.line, h.slug] for h in body.headings],
             [[link.href, link.text, link.line, link.column] for link in body.links],

@@ -23,6 +23,8 @@ class SourceTree:
         self.repo = repo
         self.exclusions = exclusions
         self._listing = lru_cache(maxsize=None)(self._list)
+        # a file several anchors match is hashed once per snapshot, as the census reads each once
+        self._content = lru_cache(maxsize=None)(self._read_content)
 
     def _list(self, prefix: str) -> tuple[str, ...]:
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
@@ -58,7 +60,7 @@ class SourceTree:
                 lines.append(f"{path}\t{self._content(path)}\n")
         return "sha256:" + sha256_hex("".join(sorted(set(lines))).encode("utf-8"))
 
-    def _content(self, path: str) -> str:
+    def _read_content(self, path: str) -> str:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,
         so a revision never reads outside the root, and a pipe is never opened."""
         full = self.repo / path

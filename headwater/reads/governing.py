@@ -52,8 +52,20 @@ class Targets:
         """Every anchor's distinct patterns, compiled once per snapshot."""
         return tuple(compile_pattern(p) for p in dict.fromkeys(p for a in self.anchors for p in a.patterns))
 
+    @cached_property
+    def _by_prefix(self) -> dict[str, tuple[Pattern, ...]]:
+        """The patterns by their literal prefix: only those whose prefix opens a path can match it."""
+        grouped: dict[str, list[Pattern]] = {}
+        for pattern in self._patterns:
+            grouped.setdefault(pattern.literal_prefix, []).append(pattern)
+        return {prefix: tuple(found) for prefix, found in grouped.items()}
+
     def reaches(self, path: str) -> bool:
-        return path in self.documents or any(pattern.matches(path) for pattern in self._patterns)
+        if path in self.documents:
+            return True
+        names = path.split("/")
+        return any(pattern.matches(path) for cut in range(len(names) + 1)
+                   for pattern in self._by_prefix.get("/".join(names[:cut]), ()))
 
     def names(self, path: str) -> bool:
         """The path itself is a target: a document, a literal pattern, or an entry an anchor

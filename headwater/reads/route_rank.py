@@ -116,15 +116,19 @@ class Scorer:
         get = scores.get
         for stem in stems:
             found = self.postings.get(stem)
-            if found is not None:
-                for position, value in zip(found.positions, found.values):  # noqa: B905 (equal by build)
-                    scores[position] = get(position, 0.0) + value
+            if found is None:
+                continue
+            if not scores:  # the first stem's values as they are: 0.0 + v is v, in one call
+                scores.update(zip(found.positions, found.values))  # noqa: B905 (equal by build)
+                continue
+            for position, value in zip(found.positions, found.values):  # noqa: B905 (equal by build)
+                scores[position] = get(position, 0.0) + value
         if not scores:
             return Ranking((), 0.0, 0.0, ())
         mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
                    for stem in stems)
-        leader = min(scores, key=lambda p: (-scores[p], p))
-        best = scores[leader]
+        best = max(scores.values())
+        leader = min([p for p, score in scores.items() if score == best])  # ties: the first path
         reached = tuple(s for s in stems if s in self.postings)
         confidence = best / mass if mass else 0.0
         coverage = sum(self.idf[stem] for stem, _ in self.fields(leader, stems)) / mass if mass else 0.0

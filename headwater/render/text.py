@@ -30,6 +30,14 @@ OUTCOME_ORDER = (Outcome.TYPED, Outcome.UNTYPED, Outcome.UNREADABLE, Outcome.NOT
 SEVERITY_ROLE = {Severity.ERROR: "error", Severity.WARN: "warn", Severity.INFO: "info"}
 
 
+def _fits(text: str, room: int) -> bool:
+    """Whether `textwrap.wrap` leaves `text` as it is on one line: it fits, holds no whitespace
+    textwrap rewrites (tabs, newlines…), and does not end in whitespace it would drop (textwrap
+    splits on ASCII whitespace only, then drops a trailing chunk that `strip()` empties)."""
+    return (0 < len(text) <= room and not any(c in text for c in "\t\n\x0b\x0c\r")
+            and bool(text.rpartition(" ")[2].strip()))
+
+
 class _Lines:
     def __init__(self, width: int, palette: Palette) -> None:
         self.width = width
@@ -39,9 +47,13 @@ class _Lines:
     def add(self, text: str, indent: int = 0, lead: tuple[str, str] | None = None) -> None:
         """Wrap `text` (continuations 2 deeper); paint `lead=(role, prefix)` on the first line.
         Control characters in the values it carries are shown escaped, never sent raw."""
-        wrapped = textwrap.wrap(visible(text), self.width, initial_indent=" " * indent,
-                                subsequent_indent=" " * (indent + 2), break_long_words=False,
-                                break_on_hyphens=False) or [""]
+        text = visible(text)
+        if _fits(text, self.width - indent):  # what textwrap would give, without its cost
+            wrapped = [" " * indent + text]
+        else:
+            wrapped = textwrap.wrap(text, self.width, initial_indent=" " * indent,
+                                    subsequent_indent=" " * (indent + 2), break_long_words=False,
+                                    break_on_hyphens=False) or [""]
         if lead is not None:
             role, prefix = lead[0], visible(lead[1])
             first = wrapped[0]

@@ -1,6 +1,6 @@
 """One measurement in a fresh process, so `RUSAGE_CHILDREN` holds exactly one child's peak.
 
-    python measure.py run <cwd> <timeout> -- <argv...> → {"wall", "maxrss_kb", "status", "stderr"}
+    python measure.py run <cwd> <timeout> -- <argv...> → {"wall", "cpu", "maxrss_kb", "status", "stderr"}
     python measure.py mcp <root> <headwater> <calls> → {"first_answer", "per_call", "maxrss_kb", ...}
 
 `run` times a whole process (interpreter start included) from spawn to exit. `mcp` spawns
@@ -34,6 +34,12 @@ def peak_kb() -> int:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # kilobytes on Linux
 
 
+def cpu_seconds() -> float:
+    """User and system CPU of the child and the workers it waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(cwd: str, timeout: float, argv: list[str]) -> dict:
     started = time.perf_counter()
     try:
@@ -42,7 +48,7 @@ def run(cwd: str, timeout: float, argv: list[str]) -> dict:
     except subprocess.TimeoutExpired:
         return {"timed_out": timeout, "maxrss_kb": peak_kb()}
     wall = time.perf_counter() - started
-    return {"wall": wall, "maxrss_kb": peak_kb(), "status": done.returncode,
+    return {"wall": wall, "cpu": cpu_seconds(), "maxrss_kb": peak_kb(), "status": done.returncode,
             "stderr": done.stderr.decode("utf-8", "replace")[-2000:]}
 
 

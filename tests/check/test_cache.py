@@ -48,7 +48,7 @@ def check(hw, root: Path, *more: str, now: tuple[str, str] = NOW):
 @pytest.mark.parametrize("name", EVERY)
 def test_cold_warm_and_uncached_runs_print_identical_stdout(hw, copy_fixture, name):
     root = copy_fixture(name)
-    formats = FORMATS if name in ("quickstart", "check-all") else ("text",)
+    formats = FORMATS if name in ("quickstart", "check-all") else ("text", "json")
     for fmt in formats:
         cold = check(hw, root, "--format", fmt)
         warm = check(hw, root, "--format", fmt)

@@ -8,8 +8,6 @@ per session into a temporary directory and copied per test.
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,35 +18,10 @@ from headwater import cachekey
 from headwater.cachedir import CACHE_DIR
 from headwater.corpus.parses import CACHE_FILE, CacheUse
 from headwater.snapshot import load
+from tests.perf.conftest import DOCS, generator
 
 REPO = Path(__file__).resolve().parents[2]
 TODAY = dt.date(2026, 10, 1)
-DOCS = 200
-
-
-def _generator():
-    """corpus_fixtures/generate.py is a script, not a package module: load it by path."""
-    name = "headwater_corpus_generator"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REPO / "corpus_fixtures" / "generate.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while the class is built
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-@pytest.fixture(scope="session")
-def generated(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("generated") / "corpus"
-    _generator().generate(DOCS, 7, out)
-    return out
-
-
-@pytest.fixture
-def corpus(generated, tmp_path) -> Path:
-    target = tmp_path / "corpus"
-    shutil.copytree(generated, target, symlinks=True)
-    return target
 
 
 def _warm(root: Path) -> None:
@@ -78,7 +51,7 @@ def _reads(hw, root: Path) -> list[str]:
 
 
 def test_a_generated_corpus_is_the_same_bytes_for_the_same_seed(tmp_path):
-    generate = _generator()
+    generate = generator()
     generate.generate(60, 3, tmp_path / "a")
     generate.generate(60, 3, tmp_path / "b")
     files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
@@ -92,7 +65,7 @@ def test_a_generated_corpus_plants_every_defect_family(generated):
 
     manifest = json.loads((generated / "generator.json").read_text())
     planted = {d["defect"] for d in manifest["defects"]}
-    assert planted == set(_generator().DEFECTS)
+    assert planted == set(generator().DEFECTS)
     assert len(load(generated, TODAY, CacheUse.OFF).census.documents) == DOCS
 
 

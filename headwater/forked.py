@@ -1,0 +1,75 @@
+"""Work split across the cores: forked workers each take a share, and the parent takes one too.
+
+A worker is forked after the parent has loaded what the work reads, so nothing is sent to it;
+its result comes back pickled through a pipe. A worker that fails, or a platform that cannot
+fork, costs its share being done in the parent, never a different answer.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers_for(items: int, worth_it: int) -> int:
+    """How many processes `items` pieces of work are worth: one per core, each with `worth_it` or more."""
+    workers = max(1, min(cores(), items // max(worth_it, 1)))
+    if workers > 1:
+        import multiprocessing  # only a run that spreads pays for its import
+
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return 1
+    return workers
+
+
+def in_shares(work: Callable[[int, int], T], workers: int,
+              pack: Callable[[T], Any] = lambda result: result) -> tuple[T, list[Any]]:
+    """`work(share, workers)` for every share: share 0 here, as it is; shares 1… in forked workers,
+    each as `pack` makes it for the way back (or, when its worker failed, done here and packed)."""
+    if workers < 2:
+        return work(0, 1), []
+    import multiprocessing
+
+    fork = multiprocessing.get_context("fork")
+    started = []
+    for share in range(1, workers):
+        receive, send = fork.Pipe(duplex=False)
+        worker = fork.Process(target=_worker, args=(work, pack, share, workers, send), daemon=True)
+        worker.start()
+        send.close()
+        started.append((share, worker, receive))
+    mine, results = work(0, workers), []
+    for share, worker, receive in started:
+        try:
+            done, result = receive.recv()
+        except (EOFError, OSError):  # the worker died
+            done, result = False, None
+        finally:
+            receive.close()
+            worker.join()
+        results.append(result if done else pack(work(share, workers)))  # a failed share is done here
+    return mine, results
+
+
+def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send) -> None:
+    try:
+        answer = (True, pack(work(share, workers)))
+    except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
+        answer = (False, None)
+    except BaseException:  # interrupted with the parent (Ctrl-C reaches the group): leave, silently
+        os._exit(1)
+    try:
+        send.send(answer)
+        send.close()
+    except OSError:  # the parent is gone
+        os._exit(1)

@@ -1,0 +1,64 @@
+"""Shortcuts taken for speed give exactly what the long way gives."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headwater.check.rules.body import VOICE, Run
+from headwater.patterns import compile_pattern, segment_matches
+from headwater.render.text import _fits
+
+PIECES = st.sampled_from(["a", "bb", " ", "  ", "\u2003", "\u00a0", "“x”", "-", "\t", "word", "\n", "ı", "ſ"])
+
+
+@settings(max_examples=2000)
+@given(st.lists(PIECES, max_size=20).map("".join), st.integers(1, 40), st.integers(0, 6))
+def test_a_line_the_report_leaves_unwrapped_is_what_textwrap_gives(text, room, indent):
+    if _fits(text, room):
+        wrapped = textwrap.wrap(text, room + indent, initial_indent=" " * indent,
+                                subsequent_indent=" " * (indent + 2), break_long_words=False,
+                                break_on_hyphens=False)
+        assert wrapped == [" " * indent + text]
+
+
+VOICE_PIECES = st.sampled_from(["we ", "will ", "WILL ", "wıll ", "ſhall ", "going to ", "it'll ", "no longer ",
+                                "for now", "initially", "Eventually ", "phase 2 ", "renamed ", "x ", ". ", "é"])
+
+
+@settings(max_examples=2000)
+@given(st.lists(VOICE_PIECES, max_size=12).map("".join))
+def test_the_voice_word_test_never_skips_a_run_a_pattern_matches(text):
+    run = Run(1, text, text)
+    for _, _, pattern, _, words in VOICE:
+        if pattern.search(text):
+            assert run.may_hold(words), (pattern.pattern, text)
+
+
+def test_a_run_that_is_not_ascii_is_never_skipped():
+    run = Run(1, "ſhall we", "ſhall we")
+    assert run.lowered is None and run.may_hold(("shall",))
+    assert re.search(r"\bshall\b", "ſhall", re.I)  # why: `re.I` matches what `lower()` does not give
+
+
+def _reference(segments: tuple[str, ...], names: list[str]) -> bool:
+    """The pattern language read literally: `**` zero or more non-empty names, else one name."""
+    if not segments:
+        return not names
+    if segments[0] == "**":
+        return _reference(segments[1:], names) or bool(names and names[0] and _reference(segments, names[1:]))
+    return bool(names) and segment_matches(segments[0], names[0]) and _reference(segments[1:], names[1:])
+
+
+SEGMENTS = st.sampled_from(["a", "b", "src", "*", "**", "?", "a*", "*.py", "x.py", "", "ab"])
+NAMES = st.sampled_from(["a", "b", "src", "x.py", "ab", "", "aa"])
+
+
+@settings(max_examples=3000)
+@given(st.lists(SEGMENTS, max_size=4).map("/".join), st.lists(NAMES, max_size=5).map("/".join))
+def test_a_pattern_rejected_by_its_literal_prefix_is_one_the_automaton_rejects(text, path):
+    pattern = compile_pattern.__wrapped__(text)
+    assert pattern.matches(path) == _reference(pattern.segments, path.split("/"))

@@ -1,0 +1,99 @@
+"""Work across the cores: a check parsed and judged in forked workers prints the bytes of one that
+did all of it in one process, and a worker that fails costs a rerun of its share, never an answer.
+
+The thresholds that decide when forking pays are lowered so the 200-document generated corpus
+spreads; `forked.cores` is pinned to 1 for the one-process runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+
+from headwater import forked
+from headwater.check import spread
+from headwater.check.cache import Verdicts
+from headwater.check.runner import run as run_checks
+from headwater.corpus import parses
+from headwater.corpus.parses import CacheUse
+from headwater.snapshot import load
+
+TODAY = dt.date(2026, 10, 1)
+CHECK = ("check", "--now", "2026-10-01")
+
+
+@pytest.fixture
+def spreading(monkeypatch):
+    """Two workers for a small corpus (on a machine with one core too)."""
+    monkeypatch.setattr(parses, "WORTH_IT", 20)
+    monkeypatch.setattr(spread, "WORTH_IT", 20)
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+
+
+def _outputs(hw, root, fmt: str) -> list[tuple[int, str]]:
+    """--no-cache, a first run writing the caches, a warm run: (status, stdout) of each."""
+    runs = [hw(*CHECK, "--format", fmt, "--no-cache", "--root", str(root)),
+            hw(*CHECK, "--format", fmt, "--root", str(root)),
+            hw(*CHECK, "--format", fmt, "--root", str(root))]
+    return [(ran.status, ran.out) for ran in runs]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_check_spread_over_the_cores_prints_the_bytes_of_one_run_in_one_process(
+        hw, corpus, tmp_path, monkeypatch, spreading, fmt):
+    spread_out = _outputs(hw, corpus, fmt)
+    for cache in (corpus / ".headwater" / "cache").iterdir():
+        cache.unlink()
+    monkeypatch.setattr(forked, "cores", lambda: 1)
+    alone = _outputs(hw, corpus, fmt)
+    assert spread_out == alone
+    assert len({out for _, out in alone}) == 1 and alone[0][1]
+
+
+def test_a_spread_load_parses_every_front_and_body_once_and_the_next_run_reuses_them_all(corpus, spreading):
+    snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    assert snapshot.parses.ahead, "nothing was parsed ahead: the load did not spread"
+    documents = snapshot.census.parsed
+    bodies = [document.body for document in documents]
+    account = snapshot.parse_account
+    assert account.fronts_parsed == len({d.digest for d in documents}) and account.fronts_reused == 0
+    assert account.bodies_parsed == len(documents) and account.bodies_reused == 0
+    assert snapshot.save_parses() == []
+    again = load(corpus, TODAY, CacheUse.READ)
+    assert [document.body for document in again.census.parsed] == bodies
+    assert (again.parse_account.fronts_parsed, again.parse_account.bodies_parsed) == (0, 0)
+
+
+def test_a_warm_check_served_from_its_verdicts_decodes_no_body(hw, corpus):
+    assert hw(*CHECK, "--root", str(corpus)).status == 0
+    snapshot = load(corpus, TODAY, CacheUse.WRITE)
+    cache = Verdicts.load(corpus)
+    run_checks(snapshot, None, cache)
+    assert cache.misses == 0 and cache.hits > 0
+    assert (snapshot.parse_account.bodies_reused, snapshot.parse_account.bodies_parsed) == (0, 0)
+
+
+def test_a_worker_that_fails_costs_its_share_done_again_here_not_an_answer():
+    parent = os.getpid()
+
+    def work(share: int, workers: int) -> list[int]:
+        if os.getpid() != parent:
+            raise RuntimeError("a worker that fails")
+        return list(range(share, 10, workers))
+
+    mine, theirs = forked.in_shares(work, 3, pack=lambda found: [n * 10 for n in found])
+    assert mine == [0, 3, 6, 9]
+    assert theirs == [[10, 40, 70], [20, 50, 80]]  # done here, then packed as a worker packs
+
+
+def test_shares_from_workers_come_back_packed_and_in_order():
+    mine, theirs = forked.in_shares(lambda share, workers: (share, workers, os.getpid()), 3,
+                                    pack=lambda found: found[:2])
+    assert mine == (0, 3, os.getpid())
+    assert theirs == [(1, 3), (2, 3)]
+
+
+def test_one_core_does_all_the_work_here():
+    assert forked.in_shares(lambda share, workers: (share, workers), 1) == ((0, 1), [])
