@@ -19,6 +19,8 @@ from headwater.corpus import census as census_module
 from headwater.corpus.census import Census
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
+from headwater.federation.pinned import Federation, read_federation
+from headwater.federation.tree import FederatedTree
 from headwater.graph import Graph, build
 from headwater.taxonomy.declaration import Declaration, read_declaration
 from headwater.taxonomy.lock import Lock, read_lock
@@ -36,6 +38,7 @@ class Snapshot:
     graph: Graph
     tree: SourceTree
     today: dt.date
+    federation: Federation = field(default_factory=Federation)
     parses: ParseStore | None = field(default=None, compare=False, repr=False)
     adoption: tuple[Task, ...] = ()  # `.headwater/adoption.yml`: findings held while adopting
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
@@ -69,11 +72,12 @@ def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bo
     declaration = read_declaration(root)
     lock = read_lock(root)
     with _collector_paused():
+        federation = read_federation(root, declaration.pins)
         parses = ParseStore(root, cache, spread)
         census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
-        tree = SourceTree(root, declaration.exclusions)
-        graph = build(lock.taxonomy, census, tree)
-    return Snapshot(root, declaration, lock, census, graph, tree, today, parses, read_tasks(root))
+        tree = FederatedTree(root, declaration.exclusions, federation)
+        graph = build(lock.taxonomy, census, tree, federation)
+    return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses, read_tasks(root))
 
 
 @contextmanager

@@ -160,6 +160,20 @@ VERBS: tuple[Verb, ...] = (
          NOW),
     ),
     Verb(
+        "export", GROUPS[2],
+        "write the corpus's pinnable export and descriptor, or an anchors snapshot",
+        "Writes `.headwater/export.json` (the census, every document and every edge, every value a "
+        "string, no timestamp) and `.headwater/corpus.json`, and prints the digest another "
+        "repository pins under `harvests`. `--anchors PATTERN` instead writes "
+        "`.headwater/anchors.json`, the files the patterns match with the revision of each, which "
+        "another repository pins under `imports`. `--check` writes nothing and exits 1 when the "
+        "committed copy is stale.",
+        "verb_export:run",
+        (Flag("--check", "exit 1 when the committed copy is not what the corpus exports today"),
+         Flag("--anchors", "write the anchors snapshot of the files this pattern matches", "PATTERN",
+              repeat=True)),
+    ),
+    Verb(
         "init", GROUPS[3],
         "bind this repository to a taxonomy package",
         "Writes `.headwater/taxonomy.yml`, `.headwater/overlay.yml` and the lock, reading what it can off "

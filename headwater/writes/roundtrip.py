@@ -11,7 +11,6 @@ Addresses are tuples of mapping keys from the top: `("relations", "superseded_by
 
 from __future__ import annotations
 
-import datetime as dt
 import difflib
 import io
 import re
@@ -24,8 +23,6 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from headwater.corpus.frontmatter import split
 from headwater.taxonomy.canonical import SAFE
-
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 Address = tuple[str, ...]
 KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
@@ -86,15 +83,6 @@ def _with_newline(text: str, newline: str) -> str:
 
 
 def _scalar(value: str):
-    """How a value is written: a number or a date plain, as people write them (`eip: 1559`,
-    `date: 2020-09-26`; every scalar reads back as its text); other safe text plain; the rest quoted."""
-    if value.isdigit() and str(int(value)) == value:
-        return int(value)
-    if DATE.match(value):
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            pass
     return value if SAFE.match(value) else DoubleQuotedScalarString(value)
 
 

@@ -69,7 +69,7 @@ def test_adopt_writes_front_matter_and_leaves_every_other_byte(nygard, hw):
     first = (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text()
     front, body = first.split("---\n", 2)[1:]
     assert body == FIRST
-    assert front.split("\n")[:4] == ["status: superseded", "status_since: 2016-02-12",
+    assert front.split("\n")[:4] == ["status: superseded", "status_since: '2016-02-12'",
                                      'title: "Record architecture decisions"', "id: ADR-0001"]
     assert "relations:\n  superseded_by:\n    - ADR-0002" in front
     assert (nygard / ".headwater/ids/decision_id/ADR-0002").read_text() == "doc/adr/0002-use-madr.md\n"

@@ -63,7 +63,7 @@ def test_a_proposal_missing_its_number_is_told_its_own_and_fix_writes_it_under_t
     [unusable] = [f for f in report["findings"] if f["rule"] == "identifier.unusable"]
     assert unusable["path"] == "EIPS/eip-2930.md" and unusable["remediation"].startswith("add `eip: 2930`")
     assert hw("check", "--fix", "--root", str(eips), *NOW).status == 0
-    assert "\neip: 2930\n" in (eips / "EIPS/eip-2930.md").read_text()
+    assert "\neip: '2930'\n" in (eips / "EIPS/eip-2930.md").read_text()  # written as a string, as set_scalar does
     assert hw("explain", "2930", "--root", str(eips)).status == 0
 
 

@@ -21,6 +21,11 @@ DECLARATION_PROBLEMS = {
     ProblemKind.DUPLICATE_TARGET: "delete the repeated entry",
 }
 NOT_A_DOCUMENT = "the target is not a document, which `relation.target.unresolved` reports if it binds nothing"
+HARVESTED = "the target is a document of a harvested corpus, which this repository reads and never writes"
+
+
+def _no_far_document(edge: Edge) -> Skip:
+    return Skip(HARVESTED if edge.target.remote is not None else NOT_A_DOCUMENT)
 
 
 def _at_edge(edge: Edge, message: str, remediation: str, **more) -> Hit:
@@ -194,7 +199,7 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
     far = ctx.far(edge)
     near = ctx.document(edge.source)
     if far is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     if near.id is None:
         return Skip("the declaring document has no identifier the far half could name")
     symmetric = edge.relation.reciprocal == "symmetric"
@@ -221,7 +226,7 @@ one holds, and move the other to a terminal state (or supersede it).
 def relation_pair_invalid(ctx: Context, edge: Edge):
     near, far = ctx.document(edge.source), ctx.far(edge)
     if far is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     condition = edge.relation.invalid_when_both
     if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
         return []
@@ -261,6 +266,8 @@ def relation_target_suspect(ctx: Context, edge: Edge):
         today = ctx.snapshot.tree.revision(target.anchor.matched)
     elif target.bound is Bound.DOCUMENT and ctx.far(edge) is not None:
         today = ctx.far(edge).digest
+    elif target.remote is not None:
+        today = target.remote.digest  # as the pinned export states it
     elif recorded is None:
         return []
     else:
@@ -347,7 +354,7 @@ holds. Re-point the relation at the document that holds now, or retire the depen
 def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
     dependent, base = _resting(ctx, edge)
     if dependent is None or base is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     state_of_base = ctx.state(base)
     if not (ctx.taxonomy.is_live(ctx.state(dependent)) and ctx.taxonomy.is_terminal(state_of_base)):
         return []
@@ -372,7 +379,7 @@ the date it entered that state. The fix sets both on a live target.
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = _canonical(ctx, edge)
     if source is None or target is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:
         return Skip("the target declares no state, which the facet rules report")
