@@ -197,7 +197,8 @@ class _Builder:
             if node is None:
                 continue
             if not isinstance(node, Scalar):
-                self.problem(ProblemKind.ID_NOT_A_SCALAR, document, node, "id", "`id` is not a single value")
+                key = document.id_key
+                self.problem(ProblemKind.ID_NOT_A_SCALAR, document, node, key, f"`{key}` is not a single value")
                 continue
             if node.text.strip():
                 claimed[node.text.strip()].append(document)
@@ -216,6 +217,8 @@ class _Builder:
     # -- edges ---------------------------------------------------------------------------
 
     def edges_of(self, document: Document) -> None:
+        seen: set[tuple[str, str]] = set()
+        self.keyed_edges(document, seen)
         block = document.relations
         if block is None:
             return
@@ -223,7 +226,6 @@ class _Builder:
             self.problem(ProblemKind.RELATIONS_NOT_A_MAPPING, document, block, "relations",
                          "`relations:` must map relation names to targets")
             return
-        seen: set[tuple[str, str]] = set()
         for key, value in block.entries:
             named = self.taxonomy.relation_named(key.text)
             if named is None:
@@ -233,6 +235,17 @@ class _Builder:
             relation, inverse = named
             for entry in _entries(value):
                 self.edge(document, relation, key.text, inverse, entry, seen)
+
+    def keyed_edges(self, document: Document, seen: set[tuple[str, str]]) -> None:
+        """Relations written as top-level keys the taxonomy names (`requires: 2718, 2930`,
+        `superseded-by: […]`), as a standards corpus writes them; a comma-separated scalar is a list."""
+        for relation, key, inverse in self.taxonomy.relation_keys:
+            value = document.front.get(key)
+            if value is None:
+                continue
+            for entry in _entries(value):
+                for part in _split(entry):
+                    self.edge(document, relation, key, inverse, part, seen)
 
     def edge(self, doc: Document, relation: Relation, written: str, inverse: bool, entry: Node,
              seen: set[tuple[str, str]]) -> None:
@@ -333,6 +346,19 @@ class _Builder:
             return Target(Bound.UNBOUND, text, anchor=anchor,
                           reason=f"`{anchor.text}` matches nothing in the repository")
         return Target(Bound.ANCHOR, text, anchor=anchor)
+
+
+def _split(entry: Node) -> tuple[Node, ...]:
+    """`2718, 2930` → two scalars, each at its own column."""
+    if not isinstance(entry, Scalar) or "," not in entry.text:
+        return (entry,)
+    parts, offset = [], 0
+    for piece in entry.text.split(","):
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            parts.append(Scalar(piece.strip(), entry.line, entry.column + offset + lead))
+        offset += len(piece) + 1
+    return tuple(parts)
 
 
 def _entries(value: Node) -> tuple[Node, ...]:

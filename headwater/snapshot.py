@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from headwater.check.adoption import Task, read_tasks
 from headwater.corpus import census as census_module
 from headwater.corpus.census import Census
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
@@ -39,6 +40,7 @@ class Snapshot:
     today: dt.date
     federation: Federation = field(default_factory=Federation)
     parses: ParseStore | None = field(default=None, compare=False, repr=False)
+    adoption: tuple[Task, ...] = ()  # `.headwater/adoption.yml`: findings held while adopting
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -75,7 +77,7 @@ def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bo
         census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
         tree = FederatedTree(root, declaration.exclusions, federation)
         graph = build(lock.taxonomy, census, tree, federation)
-    return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses)
+    return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses, read_tasks(root))
 
 
 @contextmanager

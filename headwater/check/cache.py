@@ -36,7 +36,7 @@ from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
 
 NAME = "checks"
-HEADER = "headwater check verdicts 2"
+HEADER = "headwater check verdicts 3"
 SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
 FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
@@ -97,7 +97,7 @@ def encode(verdicts: tuple[Verdict, ...]) -> str:
 
 def _finding(f: Finding) -> list:
     return [f.rule, f.severity.value, f.path, f.line, f.column, f.message, f.remediation, f.fixable,
-            f.subject, f.patch.as_data() if f.patch else None]
+            f.subject, f.patch.as_data() if f.patch else None, f.companion.as_data() if f.companion else None]
 
 
 def decode(raw: str) -> Judged | None:
@@ -115,8 +115,9 @@ def _verdict(entry: Any) -> Verdict:
     if not isinstance(entry, list):
         raise ValueError("not a verdict")
     return tuple(Finding(rule, Severity(severity), path, line, column, message, remediation, fixable,
-                         subject, patch=Patch.from_data(patch) if patch else None)
-                 for rule, severity, path, line, column, message, remediation, fixable, subject, patch
+                         subject, patch=Patch.from_data(patch) if patch else None,
+                         companion=Patch.from_data(companion) if companion else None)
+                 for rule, severity, path, line, column, message, remediation, fixable, subject, patch, companion
                  in entry)
 
 
@@ -277,7 +278,10 @@ class Records:
 
     @cached_property
     def ids(self) -> str:
-        return _digest("\n".join(f"{i}{SEP}{p}" for i, p in sorted(self.ctx.graph.ids.items())))
+        carried = [f"{i}{SEP}{p}" for i, p in sorted(self.ctx.graph.ids.items())]
+        # what a document lacking an identifier is proposed depends on every other one lacking one
+        proposed = [f"{p}{SEP}{i}" for p, i in sorted(self.ctx.proposed_ids.items())]
+        return _digest("\n".join(carried + ["", *proposed]))
 
     @cached_property
     def claims(self) -> str:

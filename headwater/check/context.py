@@ -44,6 +44,13 @@ class Context:
         return highest
 
     @cached_property
+    def proposed_ids(self) -> dict[str, str]:
+        """The distinct identifier proposed for each document lacking one (`proposals`), once a run."""
+        from headwater.check.proposals import proposed_identifiers
+
+        return proposed_identifiers(self.snapshot)
+
+    @cached_property
     def standing(self) -> dict[str, bool]:
         """Whether a file stands at a path outside the census, looked up once a run (`links.stands`)."""
         return {}

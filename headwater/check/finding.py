@@ -16,12 +16,14 @@ class Severity(Enum):
 
 class Escape(Enum):
     NONE = "none"
+    MIGRATION_PENDING = "migration-pending"  # held by an adoption task (`check.adoption`)
     SUPPRESSION = "suppression"
 
 
 @dataclass(frozen=True)
 class Hidden:
-    """The directive that hid a finding (filled by suppressions, part two)."""
+    """What hid a finding: a suppression directive (`reason`, `note`: its reason and note), or an
+    adoption task (`reason`: the task id, `note`: its owner), at `path:line`."""
 
     path: str
     line: int
@@ -42,6 +44,7 @@ class Hit:
     subject: str  # the key or target the finding is about: fingerprints read it, never lines
     severity: Severity | None = None
     patch: Patch | None = None  # the mechanical fix, when one rides (then the finding is fixable)
+    companion: Patch | None = None  # a second file the same fix writes: the claim of a minted id
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class Finding:
     escape: Escape = Escape.NONE
     hidden_by: Hidden | None = None
     patch: Patch | None = field(default=None, compare=False, repr=False)  # never serialized
+    companion: Patch | None = field(default=None, compare=False, repr=False)  # see `Hit.companion`
 
     @property
     def live(self) -> bool:

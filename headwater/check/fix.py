@@ -52,12 +52,10 @@ def patches_by_file(findings: tuple[Finding, ...]) -> dict[str, list[Patch]]:
     patch wins (two documents claiming one identifier is `identifier.claimed_twice`'s finding)."""
     out: dict[str, list[Patch]] = {}
     for finding in findings:
-        patch = finding.patch
-        if patch is None or not finding.live or patch in out.get(patch.path, ()):
-            continue
-        if patch.creates and patch.path in out:
-            continue
-        out.setdefault(patch.path, []).append(patch)
+        for patch in (finding.patch, finding.companion) if finding.live else ():
+            if patch is None or patch in out.get(patch.path, ()) or (patch.creates and patch.path in out):
+                continue
+            out.setdefault(patch.path, []).append(patch)
     return dict(sorted(out.items()))
 
 

@@ -138,7 +138,7 @@ def subjects(ctx: Context, kind: Scope) -> list[tuple[Any, str | None]]:
 def stamp(rule: Rule, hit: Hit) -> Finding:
     return Finding(rule.id, hit.severity or rule.severity, hit.path, hit.line,
                    hit.column if hit.line > 0 else 0, hit.message, hit.remediation,
-                   hit.patch is not None, hit.subject, patch=hit.patch)
+                   hit.patch is not None, hit.subject, patch=hit.patch, companion=hit.companion)
 
 
 def verdict(ctx: Context, rule: Rule, subject: Any) -> Verdict:

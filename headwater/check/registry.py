@@ -13,6 +13,7 @@ from headwater.check.rules import (
     language,
     lifecycle,
     obligation,
+    placeholder,
     relation,
     runner,
     shape,
@@ -21,7 +22,7 @@ from headwater.check.rules import (
 )
 
 RULES: tuple[Rule, ...] = (
-    shape.RULES + graph.RULES + identifier.RULES + relation.RULES + warrant.RULES + lifecycle.RULES
+    shape.RULES + placeholder.RULES + graph.RULES + identifier.RULES + relation.RULES + warrant.RULES + lifecycle.RULES
     + body.RULES + language.RULES + surface.RULES + change.RULES + obligation.RULES + control.RULES
     + runner.RULES + language.RUNNER_RULES
 )

@@ -13,8 +13,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from headwater.check import adoption, suppressions
 from headwater.check import coverage as coverage_module
-from headwater.check import suppressions
 from headwater.check.cache import Records, Verdicts
 from headwater.check.context import Context
 from headwater.check.coverage import Coverage, Tally
@@ -68,6 +68,7 @@ def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None, s
         if rule.scope is Scope.RUNNER:
             findings += [stamp(rule, hit) for hit in rule.check(ctx, tally)]
     findings = suppressions.apply(findings, snapshot.graph.documents, ctx.rule_ids, snapshot.today)
+    findings = adoption.hold(findings, snapshot.adoption, snapshot.today)
     lock = snapshot.lock
     return Report(
         package=lock.package,

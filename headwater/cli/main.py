@@ -17,6 +17,7 @@ from pathlib import Path
 from headwater import __version__
 from headwater.cli.output import Result
 from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Verb, verb_named
+from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
 
 VALUE_GLOBALS = {f.name for f in GLOBAL_FLAGS if f.metavar}
@@ -116,8 +117,13 @@ def parse(argv: list[str]) -> Invocation | Result:
         raise Refusal("`--quiet` and `--verbose` ask for opposite things, so give one of them")
     if args.wide and not verb.lays_out:
         raise Refusal(f"`--wide` sets a layout width, and `{verb.name}` lays nothing out")
-    root = Path(args.root) if args.root else Path.cwd()
-    return Invocation(verb, args, root)
+    return Invocation(verb, args, _root_of(verb, args))
+
+
+def _root_of(verb: Verb, args: argparse.Namespace) -> Path:
+    if args.root:
+        return Path(args.root)
+    return init_root(Path.cwd()) if verb.name == "init" else discover(Path.cwd())
 
 
 def dispatch(invocation: Invocation) -> Result:

@@ -101,5 +101,17 @@ def run(invocation) -> Result:
         palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
         layout = Layout(layout_width(args.wide), palette, layout_bytes, chosen.limit)
         text = render(fmt, bounded(report, chosen.limit), snapshot, layout)
+    empty = args.strict and not report.coverage.classified
+    if empty:
+        failures.append(nothing_checked(snapshot, report.coverage.seen))
     account = stderr_lines(args, fixed, failures, cache.account if cache is not None else None)
-    return Result(text, account, status=1 if args.strict and report.live_errors else 0, holds=snapshot)
+    return Result(text, account, status=1 if args.strict and (report.live_errors or empty) else 0,
+                  holds=snapshot)
+
+
+def nothing_checked(snapshot, seen: int) -> str:
+    """Why a strict gate over no classified document fails: it would pass whatever the corpus holds."""
+    where = snapshot.declaration.corpus_root
+    return (f"headwater: --strict fails because no document is classified: {seen} files seen under "
+            f"`{where}`, none on a shelf of a kind, so no rule judged anything. Run `headwater taxonomy kinds` "
+            f"to see where each kind lives, or `headwater adopt` to type the records already there")

@@ -13,5 +13,7 @@ def run(invocation) -> Result:
 
         raise Refusal(f"`{invocation.root}` is not a directory")
     binding = init.plan(invocation.root, args.corpus, args.package, args.bundle, args.namespace)
+    if args.dry_run:
+        return Result(init.dry_run(binding))
     written = init.write(invocation.root, binding)
     return Result(init.report(binding, written))

@@ -51,7 +51,8 @@ CHANGE_OPERANDS = ("`change` takes a base revision and an output directory. "
                    "Try `headwater change HEAD .headwater/change`")
 
 GLOBAL_FLAGS = (
-    Flag("--root", "the repository to read (default: the working directory)", "PATH"),
+    Flag("--root", "the repository to read (default: the nearest directory up from here that holds "
+                   "`.headwater/taxonomy.yml`, else the git top level)", "PATH"),
     Flag("--version", "print the version and exit", short="-V"),
     Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
     Flag("--no-color", "no colour; also NO_COLOR, TERM=dumb, or stdout not a terminal (FORCE_COLOR forces it)"),
@@ -191,6 +192,21 @@ VERBS: tuple[Verb, ...] = (
                  missing='`new` takes a kind. Try `headwater new decision --title "Adopt an overlay"`'),),
     ),
     Verb(
+        "adopt", GROUPS[2],
+        "migrate records that keep their metadata in the body into front matter, all or nothing",
+        "Reads each record on a shelf the way adr-tools, MADR and log4brains write it (a `Date:` line, a "
+        "`## Status` section, `- Status:` bullets, `Superseded by [..](..)` links) and writes front matter "
+        "derived from it: the status, the date, an identifier from the file's own number with its claim, "
+        "and both halves of each supersession. Every other byte stays; one batch, like `check --fix`.",
+        "verb_adopt:run",
+        (Flag("--dry-run", "print what it would write, and write nothing"),
+         Flag("--baseline", "then hold every remaining finding under a new adoption task in "
+                            "`.headwater/adoption.yml`"),
+         Flag("--owner", "who answers for the findings the task holds", "OWNER"),
+         Flag("--until", "when the held findings count again", "YYYY-MM-DD"),
+         NOW),
+    ),
+    Verb(
         "export", GROUPS[2],
         "write the corpus's pinnable export and descriptor, or an anchors snapshot",
         "Writes `.headwater/export.json` (the census, every document and every edge, every value a "
@@ -207,10 +223,14 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "init", GROUPS[3],
         "bind this repository to a taxonomy package",
-        "Writes `.headwater/taxonomy.yml` and `.headwater/overlay.yml`, reading what it can off "
-        "the tree and asking the rest as comments in the overlay.",
+        "Writes `.headwater/taxonomy.yml`, `.headwater/overlay.yml` and the lock, reading what it can off "
+        "the tree (where the records are, how they are numbered, the statuses and sections they use, "
+        "the pages beside them) and saying each inference on its own line; what it cannot read it "
+        "asks as comments in the overlay.",
         "verb_init:run",
-        (Flag("--corpus", "the corpus root (default: the directory with the most Markdown)", "DIR"),
+        (Flag("--corpus", "the corpus root (default: read off the tree: the folder holding the records, "
+                          "else one named as documentation)", "DIR"),
+         Flag("--dry-run", "print the declaration and overlay it would write, and write nothing"),
          Flag("--package", "the taxonomy package (default headwater/standard)", "NAME"),
          Flag("--bundle", "a bundle of the package to select", "NAME", repeat=True),
          Flag("--namespace", "the identifier namespace, e.g. ACME", "NS")),

@@ -139,11 +139,17 @@ def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
             href, text_parts = str(child.attrs.get("href", "")), []
         elif child.type == "link_close" and text_parts is not None:
             line, column, cursor = _locate(href, cursor, start, end, source_lines)
-            found.append(Link(href, "".join(text_parts), first_line + line, column))
+            if not _footnote(text_parts, href, source_lines[line]):
+                found.append(Link(href, "".join(text_parts), first_line + line, column))
             text_parts = None
         elif text_parts is not None:
             text_parts.append(child.content)
     return found
+
+
+def _footnote(text_parts: list[str], href: str, line: str) -> bool:
+    """`[^1]` is a footnote reference (GFM), even where CommonMark reads a definition for it."""
+    return bool(text_parts[:1]) and text_parts[0].startswith("^") and not _target_column(line, href)
 
 
 def _locate(href: str, cursor: tuple[int, int], start: int, end: int,

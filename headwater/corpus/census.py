@@ -190,7 +190,8 @@ class Classifier:
         if kind is None:
             return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document)
         derivation.append(why)
-        typed = Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses)
+        typed = Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses,
+                         self.taxonomy.identifier_key(kind))
         return Row(path, Outcome.TYPED, "", kind, tuple(derivation), typed)
 
     def matching_shelves(self, path: str) -> list[Shelf]:

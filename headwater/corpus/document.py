@@ -24,6 +24,7 @@ class Document:
     body_line: int
     digest: str
     parses: ParseStore | None = field(default=None, compare=False, repr=False)  # reuses a cached body
+    id_key: str = "id"  # the front-matter key its kind carries the identifier under
 
     @property
     def body_text(self) -> str:
@@ -39,11 +40,11 @@ class Document:
 
     @property
     def id(self) -> str | None:
-        return self.text_of("id")
+        return self.text_of(self.id_key)
 
     @property
     def id_node(self) -> Node | None:
-        return self.front.get("id")
+        return self.front.get(self.id_key)
 
     @property
     def warrant(self) -> str | None:

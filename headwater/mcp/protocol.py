@@ -169,6 +169,10 @@ def _valid_id(ident: Any) -> bool:
 
 def _arguments(tool: Tool, raw: Any) -> dict:
     given = raw if isinstance(raw, dict) else {}
+    names = [argument.name for argument in tool.arguments]
+    unknown = sorted(name for name in given if name not in names)
+    if unknown:  # the schema says additionalProperties: false, so an argument is never silently dropped
+        raise invalid(f"`{tool.name}` takes no argument `{unknown[0]}`; it takes {', '.join(names)}", unknown[0])
     out: dict = {}
     for argument in tool.arguments:
         value = given.get(argument.name)

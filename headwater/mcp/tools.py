@@ -223,7 +223,10 @@ WRITES = (
          "usable session: start another to read the changed corpus.",
          (Argument("kind", "the kind of document, as `kinds` lists them"),
           Argument("title", "the document's title"),
-          Argument("relates", "relations to declare, each \"<relation>=<target>\"", required=False, array=True)),
+          Argument("summary", "the one-sentence summary routing reads", required=False),
+          Argument("relates", "relations to declare, each \"<relation>=<target>\"", required=False, array=True),
+          Argument("facets", "facet values, each \"<facet>=<value>\"", required=False, array=True),
+          Argument("directory", "where on the kind's shelf to write", required=False)),
          _new, writes=True),
     Tool("fix", "Apply mechanical fixes",
          "Apply every mechanical patch `check` proposes, all or nothing, and report the corpus after "

@@ -15,7 +15,8 @@ def new_document(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.writes.new import new_document as write_new
 
     try:
-        written = write_new(snapshot, args["kind"], args["title"], relates=args.get("relates") or [])
+        written = write_new(snapshot, args["kind"], args["title"], relates=args["relates"], summary=args["summary"],
+                            facets=args["facets"], directory=args["directory"])
     except Aborted as aborted:
         return Outcome((aborted.sentence + "\n",), is_error=True, landed=bool(aborted.written))
     return Outcome((written.account, written.artifact), landed=written.landed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from headwater.check.finding import Finding, Severity
+from headwater.check.finding import Escape, Finding, Hidden, Severity
 from headwater.check.runner import Report
 from headwater.cli.output import Palette
 
@@ -27,10 +27,16 @@ def escaped(report: Report) -> tuple[Finding, ...]:
     return tuple(f for f in report.findings if not f.live)
 
 
+def held_by(hidden: Hidden) -> str:
+    return f"held by the adoption task {hidden.reason}, owned by {hidden.note}, until {hidden.until}"
+
+
 def not_reported_line(finding: Finding) -> str:
     hidden = finding.hidden_by
     if hidden is None:
         return f"not reported ({finding.escape.value})"
+    if finding.escape is Escape.MIGRATION_PENDING:
+        return f"not reported ({finding.escape.value}): {held_by(hidden)}"
     note = f" ({hidden.note})" if hidden.note else ""
     return (f"not reported ({finding.escape.value}): suppressed at {hidden.path}:{hidden.line} "
             f"as {hidden.reason}, until {hidden.until}{note}")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from headwater.check.finding import Finding, Severity
+from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.runner import Report
 from headwater.check.selection import first_kept
 from headwater.render.bounded import fitted
-from headwater.render.common import NOTHING_CHECKED, escaped, live, plural
+from headwater.render.common import NOTHING_CHECKED, escaped, held_by, live, plural
 from headwater.snapshot import Snapshot
 from headwater.textsafe import markdown_code, markdown_text
 
@@ -45,6 +45,8 @@ def _coverage(report: Report) -> list[str]:
 
 def _row(finding: Finding) -> str:
     lead = finding.severity.value if finding.live else finding.escape.value
+    if finding.escape is Escape.MIGRATION_PENDING and finding.hidden_by is not None:
+        lead = f"{lead}: {markdown_text(held_by(finding.hidden_by))}"
     return f"| {lead} | {_where(finding)} | {markdown_code(finding.rule)} | {markdown_text(finding.message)} |"
 
 

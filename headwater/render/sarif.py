@@ -12,11 +12,12 @@ import re
 from urllib.parse import quote
 
 from headwater import REPOSITORY, __version__
-from headwater.check.finding import Finding, Severity
+from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.fingerprint import primary_hashes
 from headwater.check.reference import help_uri
 from headwater.check.rule import Rule
 from headwater.check.runner import Report
+from headwater.render.common import held_by
 from headwater.render.json import SHAPE_VERSION
 from headwater.snapshot import Snapshot
 
@@ -49,6 +50,8 @@ def _suppressions(sarif_om, finding: Finding):
     if finding.live:
         return None
     hidden = finding.hidden_by
+    if finding.escape is Escape.MIGRATION_PENDING and hidden is not None:
+        return [sarif_om.Suppression(kind="external", justification=held_by(hidden))]
     justification = f"{hidden.reason}, until {hidden.until}: {hidden.note}" if hidden else finding.escape.value
     return [sarif_om.Suppression(kind="inSource", justification=justification)]
 

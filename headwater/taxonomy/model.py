@@ -112,6 +112,7 @@ class Kind:
     is_a: str | None
     purpose: str | None
     scheme: str | None
+    id_key: str | None  # the front-matter key that carries the identifier (`eip`), when not `id`
     lifecycle: str | None
     voice: str | None
     language: str | None
@@ -134,6 +135,7 @@ class Kind:
             is_a=raw.get("is_a"),
             purpose=raw.get("purpose"),
             scheme=identifier.get("scheme") if isinstance(identifier, dict) else None,
+            id_key=identifier.get("key") if isinstance(identifier, dict) else None,
             lifecycle=raw.get("lifecycle"),
             voice=raw.get("voice"),
             language=raw.get("language"),
@@ -161,6 +163,8 @@ class Relation:
     attributes: dict[str, dict]
     governing_end: str  # "source" | "target" | "neither"
     evidence_at: str  # the end that is the evidence: "to" (the default) or "from"
+    key: str | None = None  # a top-level front-matter key the team writes it under (`requires: 2718, 2930`)
+    inverse_key: str | None = None  # the same for its inverse (`superseded-by`)
 
     @staticmethod
     def of(name: str, raw: dict) -> Relation:
@@ -180,6 +184,8 @@ class Relation:
             attributes=dict(raw.get("attributes") or {}),
             governing_end=str(raw.get("governing_end") or DEFAULT_GOVERNING.get(family, "neither")),
             evidence_at=str(raw.get("evidence_at") or "to"),
+            key=raw.get("key"),
+            inverse_key=raw.get("inverse_key"),
         )
 
 
@@ -454,6 +460,11 @@ class Taxonomy:
     def purpose_of(self, kind: str) -> str | None:
         return self._nearest(kind, "purpose")
 
+    def identifier_key(self, kind: str | None) -> str:
+        """The key a document of this kind writes its identifier under: `id` unless the taxonomy says
+        otherwise (a standards corpus numbers its proposals `eip: 1559`)."""
+        return (self._nearest(kind, "id_key") if kind else None) or "id"
+
     def scheme_of(self, kind: str) -> Scheme | None:
         name = self._nearest(kind, "scheme")
         return self.schemes.get(name) if name else None
@@ -521,6 +532,15 @@ class Taxonomy:
             if relation.inverse:
                 names.setdefault(relation.inverse, (relation, True))
         return names
+
+    @cached_property
+    def relation_keys(self) -> tuple[tuple[Relation, str, bool], ...]:
+        """(relation, top-level front-matter key, whether the key writes the inverse), in declaration order."""
+        out = []
+        for relation in self.relations.values():
+            out += [(relation, relation.key, False)] if relation.key else []
+            out += [(relation, relation.inverse_key, True)] if relation.inverse_key else []
+        return tuple(out)
 
     def relation_named(self, written: str) -> tuple[Relation, bool] | None:
         """The relation a name denotes, and whether it is the inverse spelling."""

@@ -25,7 +25,8 @@ KEYS = {
               "facets", "sections", "relations", "write_when"),
     "relations": ("family", "from", "to", "inverse", "reciprocal", "on_target",
                   "lifecycle_sensitive", "invalid_when", "attributes", "governing_end", "created_by",
-                  "cardinality", "nuclearity", "nucleus", "inherits", "evidence_at"),
+                  "cardinality", "nuclearity", "nucleus", "inherits", "evidence_at",
+                  "key", "inverse_key"),
     "anchors": ("resolver", "scope", "pattern"),
     "shelves": ("path", "homogeneous", "kind", "discriminator", "kinds", "layout", "title", "group_by"),
     "identifier_schemes": ("pattern", "namespace", "allocation"),
@@ -219,19 +220,27 @@ def _schemes(tax: Taxonomy) -> list[str]:
             problems.append(f"{where}.pattern: only {{namespace}}, {{seq:0Nd}} and {{slug}} are placeholders")
         if not scheme.allocation.strip():
             problems.append(f"{where}.allocation: must name an allocation")
-        if not scheme.namespace:
+        if not scheme.namespace and "{namespace}" in scheme.pattern:
             problems.append(
                 f"{where}: carries no namespace after resolution. Add "
                 f"`identifier_schemes.{scheme.name}.namespace: <NS>` under `add:` in the overlay"
             )
-        elif not NAMESPACE.match(scheme.namespace):
+        elif scheme.namespace and not NAMESPACE.match(scheme.namespace):
             problems.append(f"{where}.namespace: `{scheme.namespace}` must be letters and digits")
         prefix = scheme.fixed_prefix
-        for other, other_prefix in prefixes.items():
+        digits = not prefix and scheme.pattern.startswith("{seq")  # a bare number: `eip: 1559`
+        for other, (other_prefix, other_digits) in prefixes.items():
+            if _disjoint(prefix, digits, other_prefix, other_digits):
+                continue
             if prefix.startswith(other_prefix) or other_prefix.startswith(prefix):
                 problems.append(f"{where}: admits identifiers that `{other}` admits too")
-        prefixes[scheme.name] = prefix
+        prefixes[scheme.name] = (prefix, digits)
     return problems
+
+
+def _disjoint(prefix: str, digits: bool, other: str, other_digits: bool) -> bool:
+    """A bare-number scheme and one whose identifiers open with a non-digit admit nothing alike."""
+    return (digits and other[:1].isalpha()) or (other_digits and prefix[:1].isalpha())
 
 
 def _regimes(tax: Taxonomy) -> list[str]:

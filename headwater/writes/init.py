@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import copy
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, writelock
+from headwater.adoption.infer import infer, namespace_for
+from headwater.adoption.overlay import Inferred, infer_overlay
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
-from headwater.taxonomy.declaration import DECLARATION
+from headwater.taxonomy.canonical import dump, scalar
+from headwater.taxonomy.declaration import DECLARATION, LOCK
 from headwater.taxonomy.overlay import apply_overlay
 from headwater.taxonomy.package import Package, find_package
-from headwater.taxonomy.resolve import Source, _plain_of, bundle_order
+from headwater.taxonomy.resolve import Source, _plain_of, bundle_order, resolve
 
 OVERLAY = ".headwater/overlay.yml"
 DEFAULT_PACKAGE = "headwater/standard"
+OTHER_NAMESPACE = "DOC"  # other schemes, whose prefixes must not overlap `ADR-`
 NAMESPACE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 
 
@@ -29,24 +32,12 @@ class Binding:
     bundles: tuple[str, ...]
     namespace: str | None
     schemes: tuple[str, ...]
+    inferred: Inferred | None = None  # what the records already on disk say
+    namespace_reason: str = ""
 
 
-def most_markdown(root: Path) -> tuple[str, str]:
-    """The top-level directory holding the most Markdown files (`docs` when there is none)."""
-    counts: dict[str, int] = {}
-    for directory in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        total = 0
-        for _, _, files in os.walk(directory):
-            total += sum(1 for name in files if name.lower().endswith(".md"))
-        if total:
-            counts[directory.name] = total
-    if not counts:
-        return "docs", "no directory holds Markdown yet, so the corpus root is `docs`"
-    best = max(counts.items(), key=lambda item: (item[1], [-ord(c) for c in item[0]]))
-    return best[0], f"`{best[0]}` holds the most Markdown files ({best[1]})"
-
-
-def schemes_of(package: Package, bundles: tuple[str, ...]) -> tuple[str, ...]:
+def package_tree(package: Package, bundles: tuple[str, ...]) -> dict:
+    """The package with its selected bundles applied: what an overlay will be written against."""
     base = _plain_of(Source(package.source_label(package.taxonomy_file),
                             (package.directory / package.taxonomy_file).read_bytes()))
     tree = copy.deepcopy(base)
@@ -54,7 +45,11 @@ def schemes_of(package: Package, bundles: tuple[str, ...]) -> tuple[str, ...]:
         path = package.directory / package.bundle_file(name)
         plain = _plain_of(Source(package.source_label(package.bundle_file(name)), path.read_bytes()))
         apply_overlay(tree, {"add": plain.get("add") or {}}, name)
-    return tuple((tree.get("identifier_schemes") or {}).keys())
+    return tree
+
+
+def schemes_of(package: Package, bundles: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple((package_tree(package, bundles).get("identifier_schemes") or {}).keys())
 
 
 def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list[str],
@@ -69,13 +64,31 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
         if bundle not in known:
             listed = ", ".join(known) or "none"
             raise Refusal(f"the package {package.name} has no bundle `{bundle}` (bundles: {listed})")
-    chosen, reason = (corpus, "given with `--corpus`") if corpus else most_markdown(root)
+    inference = infer(root)
+    chosen, reason = (corpus, "given with `--corpus`") if corpus else (inference.corpus, inference.corpus_reason)
     try:
         chosen = normalize(chosen) or "."
     except OutsidePath:
         raise Refusal(f"`--corpus {corpus}` leaves the repository") from None
     ordered = tuple(sorted(set(bundles)))
-    return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered))
+    shelf = inference.shelf
+    inside = shelf is not None and (chosen in (".", shelf.folder) or shelf.folder.startswith(chosen + "/"))
+    inferred = infer_overlay(package_tree(package, ordered), inference, namespace is None) if inside else None
+    said = ""
+    if namespace is None and inferred is not None:  # records are numbered already; a namespace only prefixes
+        namespace = namespace_for(inference.shelf.folder)
+        said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records are "
+                "numbered already; `--namespace` names one of your own)")
+    return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said)
+
+
+def _exclusions(binding: Binding) -> str:
+    pages = binding.inferred.exclusions if binding.inferred else ()
+    if not pages:
+        return ("  # exclude:\n"
+                f'  #   - {{path: "{binding.corpus}/archive/**", reason: "frozen material we no longer govern"}}\n')
+    return "  exclude:\n" + "".join(f"    - {{path: {scalar(path)}, reason: {scalar(reason)}}}\n"
+                                    for path, reason in pages)
 
 
 def declaration_text(binding: Binding) -> str:
@@ -90,21 +103,46 @@ def declaration_text(binding: Binding) -> str:
         f"  overlay: {OVERLAY}\n"
         "corpus:\n"
         f"  root: {binding.corpus}\n"
-        "  # exclude:\n"
-        f'  #   - {{path: "{binding.corpus}/archive/**", reason: "frozen material we no longer govern"}}\n'
+        + _exclusions(binding)
     )
+
+
+def _namespace(binding: Binding, scheme: str) -> str:
+    if binding.namespace_reason and binding.inferred is not None and scheme != binding.inferred.scheme:
+        return OTHER_NAMESPACE
+    return binding.namespace or "ACME"
 
 
 def overlay_text(binding: Binding) -> str:
     head = (f"# This repository's own layer over {binding.package.name}: add, override, remove,\n"
             "# add_to and remove_from, each on dotted addresses.\n")
-    lines = [f"  identifier_schemes.{s}.namespace: {binding.namespace or 'ACME'}" for s in binding.schemes]
+    lines = [f"  identifier_schemes.{s}.namespace: {_namespace(binding, s)}" for s in binding.schemes]
+    if binding.inferred is not None:
+        return head + _inferred_text(binding.inferred, lines)
     if binding.namespace or not binding.schemes:
         return head + ("add:\n" + "\n".join(lines) + "\n" if lines else "add: {}\n")
     question = ("# QUESTION: which namespace opens this repository's identifiers (ACME in ACME-DR-0001)?\n"
                 "# The package cannot know it. Replace `add: {}` below with, for your namespace:\n"
                 "# add:\n" + "".join(f"#{line}\n" for line in lines))
     return head + question + "add: {}\n"
+
+
+def _inferred_text(inferred: Inferred, namespace_lines: list[str]) -> str:
+    """The inferred operations, each preceded by the sentence that says why it is there."""
+    out = ["# Read off the records already in this repository by `headwater init`:"]
+    out += [f"#   {line}" for line in inferred.said]
+    out.append("add:")
+    out += namespace_lines
+    out += _indented(inferred.add)
+    if inferred.override:
+        out += ["override:", *_indented(inferred.override)]
+    if inferred.remove:
+        out += ["remove:", *(f"  - {scalar(address)}" for address in inferred.remove)]
+    return "\n".join(out) + "\n"
+
+
+def _indented(operations: dict) -> list[str]:
+    return [f"  {line}" for line in dump(operations).rstrip("\n").split("\n")] if operations else []
 
 
 def write(root: Path, binding: Binding) -> list[str]:
@@ -115,7 +153,16 @@ def write(root: Path, binding: Binding) -> list[str]:
         except FileExistsError:
             atomic.remove(root / DECLARATION, root=root)
             raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
-    return [DECLARATION, OVERLAY]
+        if binding.namespace is None and binding.schemes:
+            return [DECLARATION, OVERLAY]  # the namespace question stands between these and a lock
+        resolution = resolve(root)
+        if resolution.problems:  # an inference the package does not admit: leave nothing half-bound
+            atomic.remove(root / OVERLAY, root=root)
+            atomic.remove(root / DECLARATION, root=root)
+            raise Refusal("the overlay read off this tree does not validate, so nothing was written; "
+                          "pass `--corpus` to choose the corpus yourself", *resolution.problems)
+        atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"), root=root)
+    return [DECLARATION, OVERLAY, LOCK]
 
 
 def report(binding: Binding, written: list[str]) -> str:
@@ -123,6 +170,10 @@ def report(binding: Binding, written: list[str]) -> str:
     lines += ["", "what this read off the tree",
               f"  corpus root {binding.corpus}: {binding.corpus_reason}",
               f"  package {binding.package.name} {binding.package.version} ({binding.package.label})"]
+    if binding.inferred is not None:
+        lines += [f"  {line}" for line in binding.inferred.said]
+    if binding.namespace_reason:
+        lines.append(f"  namespace {binding.namespace_reason}")
     if binding.bundles:
         lines.append(f"  bundles {', '.join(binding.bundles)}")
     asked = [] if binding.namespace else [f"  the identifier namespace of {', '.join(binding.schemes)}"]
@@ -130,6 +181,13 @@ def report(binding: Binding, written: list[str]) -> str:
         lines += ["", "what it cannot read off a tree, and asked instead", *asked,
                   f"Answer it in {OVERLAY}, then run `headwater taxonomy resolve`"]
     else:
-        lines += (["", f"  namespace {binding.namespace} for {', '.join(binding.schemes)}"] if binding.schemes else [])
-        lines += ["", "Next: run `headwater taxonomy resolve`"]
+        named = binding.schemes and not binding.namespace_reason  # a defaulted namespace was said above
+        lines += (["", f"  namespace {binding.namespace} for {', '.join(binding.schemes)}"] if named else [])
+        lines += ["", "Next: run `headwater check`" if LOCK in written else "Next: run `headwater taxonomy resolve`"]
     return "\n".join(lines) + "\n"
+
+
+def dry_run(binding: Binding) -> str:
+    """What `init` would write, file by file, then what it read off the tree; nothing is written."""
+    parts = [f"# {DECLARATION}\n{declaration_text(binding)}", f"# {OVERLAY}\n{overlay_text(binding)}"]
+    return "\n".join(parts) + "\n" + report(binding, []).lstrip("\n")

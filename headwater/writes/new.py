@@ -175,7 +175,8 @@ def _on_shelf(plan: Plan, path: str) -> None:
 
 
 def render(plan: Plan, identifier: str | None) -> str:
-    front = shape.front_matter(identifier, plan.shape, edges_module.grouped(list(plan.edges)))
+    front = shape.front_matter(identifier, plan.shape, edges_module.grouped(list(plan.edges)),
+                               plan.snapshot.taxonomy.identifier_key(plan.placement.kind))
     return front + shape.body(plan.title, plan.shape.sections)
 
 

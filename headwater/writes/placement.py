@@ -11,7 +11,7 @@ from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.model import Shelf, Taxonomy
 
-LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d)?\}")
+LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d|:(yyyymmdd))?\}")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,8 @@ def file_name(placement: Placement, title_slug: str, sequence: int | None, facet
         if value is None:
             raise Refusal(f"the shelf `{placement.shelf.name}` names files `{layout}`, and nothing here gives "
                           f"`{name}`" + (f"; pass `--facet {name}=<value>`" if name != "seq" else ""))
+        if match.group(3):  # a date facet written compactly, as records named YYYYMMDD-slug.md are
+            return str(value).replace("-", "")
         if width:
             if not str(value).isdigit():
                 raise Refusal(f"the layout `{layout}` takes a number for `{name}`, and `{value}` is not one")
@@ -86,3 +88,22 @@ def file_name(placement: Placement, title_slug: str, sequence: int | None, facet
 
 def document_path(placement: Placement, name: str) -> str:
     return f"{placement.directory}/{name}" if placement.directory else name
+
+
+def layout_sequence(layout: str | None, path: str) -> int | None:
+    """The `{seq}` a file's own name carries under `layout` (`0007-x.md` → 7), or None.
+
+    The layout is matched against as many trailing path segments as it has, so a layout such as
+    `{seq:04d}-{slug}/README.md` reads the number off the folder."""
+    if not layout or "{seq" not in layout:
+        return None
+    pieces, last = [], 0
+    for match in LAYOUT_FIELD.finditer(layout):
+        pieces.append(re.escape(layout[last:match.start()]))
+        name = match.group(1)
+        pieces.append("(?P<seq>[0-9]+)" if name == "seq" and "(?P<seq>" not in "".join(pieces) else "[^/]+")
+        last = match.end()
+    pieces.append(re.escape(layout[last:]))
+    tail = "/".join(path.split("/")[-(layout.count("/") + 1):])
+    found = re.fullmatch("".join(pieces), tail)
+    return int(found.group("seq")) if found else None

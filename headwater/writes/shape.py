@@ -113,8 +113,9 @@ def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, 
                   f"`--facet {name}=<value>` with {kind_of_value}")
 
 
-def front_matter(identifier: str | None, shape: Shape, relations: list[tuple[str, list[str]]]) -> str:
-    lines = ["---"] + ([f"id: {scalar(identifier)}"] if identifier else [])
+def front_matter(identifier: str | None, shape: Shape, relations: list[tuple[str, list[str]]],
+                 key: str = "id") -> str:
+    lines = ["---"] + ([f"{key}: {scalar(identifier)}"] if identifier else [])
     lines += [f"{f.name}: {scalar(f.value)}" for f in shape.facets]
     lines.append("provenance: {warrant: asserted}")
     if relations:

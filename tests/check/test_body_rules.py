@@ -97,43 +97,77 @@ def test_link_text_naming_one_document_while_the_link_reaches_another_is_a_misma
 
 
 @pytest.mark.parametrize(("sentence", "category"), [
-    ("The index will be rebuilt nightly.", "future_intent"),
-    ("The team is going to drop the cache.", "future_intent"),
     ("We renamed the queue to `jobs`.", "change_narration"),
     ("The field was changed to a list.", "change_narration"),
     ("Tenants no longer share a limit.", "change_narration"),
-    ("For now, retries are capped at five.", "phased_rollout"),
-    ("In phase 2 the limit rises.", "phased_rollout"),
-    ("Initially, only one region is served.", "phased_rollout"),
-    ("Every tenant eventually gets a quota.", "phased_rollout"),
 ])
 def test_each_forbidden_category_is_found(prose, sentence, category):
     [(_, _, message)] = found(prose(sentence), "voice.forbidden_construction")
     assert f"(`{category}`" in message
 
 
+SPEC = """---
+id: ACME-SPEC-0001
+status: current
+status_since: 2026-10-01
+summary: "How the index behaves."
+last_verified: 2026-10-01
+title: Index
+---
+
+# Index
+
+## Scope
+
+The index.
+
+## Behavior
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize(("sentence", "category"), [
+    ("The index will be rebuilt nightly.", "future_intent"),
+    ("The team is going to drop the cache.", "future_intent"),
+    ("We'll drop the cache.", "future_intent"),
+    ("For now, retries are capped at five.", "phased_rollout"),
+    ("In phase 2 the limit rises.", "phased_rollout"),
+    ("Initially, only one region is served.", "phased_rollout"),
+    ("Every tenant eventually gets a quota.", "phased_rollout"),
+])
+def test_a_decision_states_its_intent_and_stages_and_a_specification_may_not(prose, sentence, category):
+    root = prose(sentence)
+    assert found(root, "voice.forbidden_construction") == []
+    (root / "docs/specifications").mkdir()
+    (root / "docs/specifications/index.md").write_text(SPEC.format(sentence=sentence), encoding="utf-8")
+    [(path, message)] = [(f.path, f.message) for f in run(load(root, NOW)).findings
+                         if f.rule == "voice.forbidden_construction"]
+    assert path == "docs/specifications/index.md" and f"(`{category}`, which the voice `declarative`" in message
+
+
 @pytest.mark.parametrize("text", [
     "The queue is drained nightly, and every tenant has a quota.",
     "Run `we renamed it` to see the code path.",
-    "```\nThe index will be rebuilt.\n```",
-    "    The index will be rebuilt (indented code).",
+    "```\nWe renamed the index.\n```",
+    "    We renamed the index (indented code).",
     "> We renamed the queue, the vendor wrote.",
-    'The vendor calls it "a plan that will be revised", in its words.',
-    "<!-- for now this is a comment -->",
-    "See [the note](https://example.com/will-be/for-now).",
+    'The vendor calls it "a plan we renamed", in its words.',
+    "<!-- we renamed this comment -->",
+    "See [the note](https://example.com/we-renamed/no-longer).",
 ])
 def test_code_quotes_and_markup_are_not_the_authors_voice(prose, text):
     assert found(prose(text), "voice.forbidden_construction") == []
 
 
 def test_a_finding_points_at_the_start_of_the_sentence_even_across_lines(prose):
-    root = prose("The queue is drained. Retries are\ncapped, for now, at five.")
+    root = prose("The queue is drained. Retries were\nrenamed to attempts.")
     [(line, column, _)] = found(root, "voice.forbidden_construction")
     assert (line, column) == (lines_of(root) - 1, len("The queue is drained. ") + 1)
 
 
 def test_a_list_item_is_reported_at_its_first_word(prose):
-    root = prose("- The index will be rebuilt.")
+    root = prose("- The index was renamed to `idx`.")
     [(line, column, _)] = found(root, "voice.forbidden_construction")
     assert (line, column) == (lines_of(root), 3)
 

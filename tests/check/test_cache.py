@@ -99,7 +99,7 @@ def reseal(path: Path, head: str, payload: str) -> None:
 
 def test_a_warm_run_answers_from_the_file_and_no_cache_reads_nothing(hw, quickstart):
     clean = check(hw, quickstart, "--json").out
-    planted = [["facet.required.missing", "error", SPEC, 0, 0, "planted", "planted", False, "planted", None]]
+    planted = [["facet.required.missing", "error", SPEC, 0, 0, "planted", "planted", False, "planted", None, None]]
     assert rewrite_verdicts(quickstart, lambda stored: json.dumps(
         [planted if isinstance(verdict, list) else verdict for verdict in json.loads(stored)]))
     served = json.loads(check(hw, quickstart, "--json").out)

@@ -54,7 +54,8 @@ def check(hw, root: Path, *more: str):
 
 def test_the_tutorial_loop_writes_the_far_half_and_then_strict_passes(hw, quickstart):
     kept = (quickstart / FIRST).read_bytes()
-    made = hw("new", "decision", "--title", "Retry with backoff", "--relates", "supersedes=ACME-DR-0001",
+    made = hw("new", "decision", "--title", "Retry with backoff", "--summary", "Retries back off.",
+              "--relates", "supersedes=ACME-DR-0001",
               "--root", str(quickstart), "--now", "2026-11-01")
     assert made.status == 0
     (quickstart / FIRST).write_bytes(kept)  # lose the far half
@@ -126,9 +127,11 @@ def test_a_far_half_and_a_state_on_one_target_both_land(hw, copy_fixture):
 # -- all or nothing --------------------------------------------------------------------------
 
 
+MINTED_CLAIM = ".headwater/ids/decision_id/ACME-DR-0005"  # identifier.unusable mints 0005-no-id.md's own
 CLAIM = ".headwater/ids/decision_id/ACME-DR-0007"
-EDITED = "docs/briefs/evidenced.md"  # the first document check-all's fix writes, after the claim
-LAST = "docs/briefs/old.md"  # the second document it writes
+FIRST_WRITTEN = "docs/briefs/evidenced.md"  # the first document check-all's fix writes, after the claims
+SECOND_WRITTEN = "docs/briefs/old.md"  # the second
+THIRD_WRITTEN = "docs/decisions/0005-no-id.md"  # the third: identifier.unusable writes its minted id
 
 
 def writes_failing(monkeypatch, fails) -> list[Path]:
@@ -151,14 +154,16 @@ def writes_failing(monkeypatch, fails) -> list[Path]:
 def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_fixture, monkeypatch):
     root = copy_fixture("check-all")
     before = tree(root)
-    calls = writes_failing(monkeypatch, lambda n: n == 2)
+    calls = writes_failing(monkeypatch, lambda n: n == 4)
     ran = check(hw, root, "--fix")
     monkeypatch.undo()
     assert ran.status == 1 and ran.out == ""
-    assert ran.err == (f"headwater: {EDITED} could not be written ([Errno 13] Permission denied), "
+    assert ran.err == (f"headwater: {SECOND_WRITTEN} could not be written ([Errno 13] Permission denied), "
                        "so `--fix` put back every file it had written\n")
-    assert [p.relative_to(root).as_posix() for p in calls] == [CLAIM, EDITED]  # the claim was taken back
-    assert not (root / CLAIM).exists() and (root / EDITED).read_bytes() == before[EDITED]
+    # the claims were taken back, and the minted id's file put back (the last write)
+    assert [p.relative_to(root).as_posix() for p in calls] == [MINTED_CLAIM, CLAIM, FIRST_WRITTEN, SECOND_WRITTEN,
+                                                               FIRST_WRITTEN]
+    assert not (root / CLAIM).exists() and (root / SECOND_WRITTEN).read_bytes() == before[SECOND_WRITTEN]
     assert tree(root) == before
 
 
@@ -184,14 +189,16 @@ def test_a_batch_failing_after_an_edit_landed_puts_back_the_edited_files_bytes_e
                                                                                    monkeypatch):
     root = copy_fixture("check-all")
     before = tree(root)
-    calls = writes_failing(monkeypatch, lambda n: n == 3)
+    calls = writes_failing(monkeypatch, lambda n: n == 5)
     ran = check(hw, root, "--fix")
     monkeypatch.undo()
-    assert [p.relative_to(root).as_posix() for p in calls] == [CLAIM, EDITED, LAST, EDITED]  # the last: the restore
+    assert [p.relative_to(root).as_posix() for p in calls] == [MINTED_CLAIM, CLAIM, FIRST_WRITTEN, SECOND_WRITTEN,
+                                                               THIRD_WRITTEN, SECOND_WRITTEN, FIRST_WRITTEN]
+    # the last two calls are the restores
     assert ran.status == 1 and ran.out == ""
-    assert ran.err == (f"headwater: {LAST} could not be written ([Errno 13] Permission denied), "
+    assert ran.err == (f"headwater: {THIRD_WRITTEN} could not be written ([Errno 13] Permission denied), "
                        "so `--fix` put back every file it had written\n")
-    assert (root / EDITED).read_bytes() == before[EDITED]
+    assert (root / SECOND_WRITTEN).read_bytes() == before[SECOND_WRITTEN]
     assert not (root / CLAIM).exists()
     assert tree(root) == before
 
@@ -200,15 +207,16 @@ def test_a_restore_that_fails_names_the_file_it_could_not_put_back_and_still_res
         hw, copy_fixture, monkeypatch):
     root = copy_fixture("check-all")
     before = tree(root)
-    writes_failing(monkeypatch, lambda n: n >= 3)
+    writes_failing(monkeypatch, lambda n: n >= 5)
     ran = check(hw, root, "--fix")
     monkeypatch.undo()
     assert ran.status == 1 and ran.out == "" and ran.err.count("\n") == 1
-    assert ran.err.startswith(f"headwater: {LAST} could not be written")
-    assert ran.err.endswith(f"; {EDITED} could not be put back\n")
-    assert not (root / CLAIM).exists()  # the restore went on past the file it could not put back
-    assert (root / EDITED).read_bytes() != before[EDITED]
-    assert {k: v for k, v in tree(root).items() if k != EDITED} == {k: v for k, v in before.items() if k != EDITED}
+    assert ran.err.startswith(f"headwater: {THIRD_WRITTEN} could not be written")
+    assert ran.err.endswith(f"; {SECOND_WRITTEN}, {FIRST_WRITTEN} could not be put back\n")
+    assert not (root / CLAIM).exists()  # the restore went on past the files it could not put back
+    assert (root / SECOND_WRITTEN).read_bytes() != before[SECOND_WRITTEN]
+    kept = (SECOND_WRITTEN, FIRST_WRITTEN)
+    assert {k: v for k, v in tree(root).items() if k not in kept} == {k: v for k, v in before.items() if k not in kept}
 
 
 def test_a_finding_without_a_patch_or_a_second_claim_on_one_path_does_not_stop_the_grouping():
@@ -319,21 +327,22 @@ def test_a_file_edited_by_someone_else_while_the_batch_writes_stops_it_and_keeps
 
     def create_then_someone_edits(path, data, **where):
         real_create(path, data, **where)
-        (root / LAST).write_text((root / LAST).read_text() + "Their edit.\n")
+        (root / THIRD_WRITTEN).write_text((root / THIRD_WRITTEN).read_text() + "Their edit.\n")
 
     monkeypatch.setattr(atomic, "create_exclusive", create_then_someone_edits)
     ran = check(hw, root, "--fix")
     monkeypatch.undo()
     assert ran.status == 1 and ran.out == ""
-    assert ran.err == (f"headwater: {LAST} changed while `--fix` wrote the batch, "
+    assert ran.err == (f"headwater: {THIRD_WRITTEN} changed while `--fix` wrote the batch, "
                        "so `--fix` put back every file it had written\n")
-    assert (root / LAST).read_text().endswith("Their edit.\n")
-    assert {k: v for k, v in tree(root).items() if k != LAST} == {k: v for k, v in before.items() if k != LAST}
+    assert (root / THIRD_WRITTEN).read_text().endswith("Their edit.\n")
+    others = {k: v for k, v in before.items() if k != THIRD_WRITTEN}
+    assert {k: v for k, v in tree(root).items() if k != THIRD_WRITTEN} == others
 
 
 def test_every_file_that_could_not_be_put_back_is_named(hw, copy_fixture, monkeypatch):
     root = copy_fixture("check-all")
-    writes_failing(monkeypatch, lambda n: n >= 3)
+    writes_failing(monkeypatch, lambda n: n >= 5)
 
     def cannot_remove(path, **where):
         raise PermissionError(13, "Permission denied")
@@ -342,18 +351,19 @@ def test_every_file_that_could_not_be_put_back_is_named(hw, copy_fixture, monkey
     ran = check(hw, root, "--fix")
     monkeypatch.undo()
     assert ran.status == 1
-    assert ran.err.endswith(f"; {EDITED}, {CLAIM} could not be put back\n")
+    assert ran.err.endswith(f"; {SECOND_WRITTEN}, {FIRST_WRITTEN}, {CLAIM}, {MINTED_CLAIM} could not be put back\n")
 
 
 def test_a_file_that_stops_being_a_regular_file_refuses_the_batch_in_one_sentence(copy_fixture):
     root = copy_fixture("check-all")
     snapshot = load(root, TODAY)
     report = run(snapshot)
-    (root / LAST).unlink()
-    (root / LAST).mkdir()
+    (root / THIRD_WRITTEN).unlink()
+    (root / THIRD_WRITTEN).mkdir()
     with pytest.raises(Refusal) as refused:
         fix(snapshot, report)
-    assert refused.value.sentence == f"{LAST} does not read (no longer a regular file), so `--fix` wrote nothing"
+    assert refused.value.sentence == (f"{THIRD_WRITTEN} does not read (no longer a regular file), "
+                                      "so `--fix` wrote nothing")
 
 
 def test_a_document_with_a_byte_order_mark_keeps_it_and_gets_its_patch(hw, copy_fixture):
@@ -393,7 +403,8 @@ def test_the_mcp_fix_answers_every_line_of_the_account_and_the_plain_report_at_8
     answered = fix_report(load(root, TODAY), "text")
     assert answered.landed
     assert answered.account == "".join(f"headwater: fixed {p} ({n})\n" for p, n in
-                                       ((CLAIM, "1 patch"), (EDITED, "1 patch"), (LAST, "1 patch"),
+                                       ((MINTED_CLAIM, "1 patch"), (CLAIM, "1 patch"), (FIRST_WRITTEN, "1 patch"),
+                                        (SECOND_WRITTEN, "1 patch"), (THIRD_WRITTEN, "1 patch"),
                                         ("docs/decisions/0010-superseded.md", "2 patches"),
                                         ("docs/decisions/0016-prose.md", "1 patch")))
     assert "\x1b[" not in answered.report and max(map(len, answered.report.splitlines())) <= 80

@@ -8,10 +8,10 @@ def test_the_newcomer_loop_binds_resolves_and_lists_kinds(tmp_path, hw):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
     assert ran.status == 0, ran.err
-    assert ran.out.startswith("wrote .headwater/taxonomy.yml\nwrote .headwater/overlay.yml\n")
-    assert "Next: run `headwater taxonomy resolve`" in ran.out
-    resolved = hw("taxonomy", "resolve", "--root", str(tmp_path))
-    assert resolved.status == 0 and resolved.out.startswith("wrote .headwater/taxonomy.lock\n")
+    assert ran.out.startswith("wrote .headwater/taxonomy.yml\nwrote .headwater/overlay.yml\n"
+                              "wrote .headwater/taxonomy.lock\n")
+    assert "Next: run `headwater check`" in ran.out
+    assert hw("taxonomy", "resolve", "--check", "--root", str(tmp_path)).status == 0
     kinds = hw("taxonomy", "kinds", "--root", str(tmp_path))
     assert kinds.out.startswith("headwater/standard 1.0.0: 2 kinds a document can be, and 1 abstract kind")
     assert '  draft     headwater new decision --title "<title>"' in kinds.out

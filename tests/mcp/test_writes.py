@@ -35,3 +35,28 @@ def test_the_read_only_server_registers_no_write_tool(session):
     error = session.call("new", **NEW)["error"]
     assert error["data"]["error_code"] == "unknown_tool"
     assert "`--write` would register `new` and `fix`" in error["message"]
+
+
+def test_new_takes_a_summary_facets_and_a_directory_like_the_cli(writer):
+    refused = writer.call("new", **NEW, facets=["status=current"])["error"]  # read, and judged like --facet
+    assert refused["code"] == -32602 and "`status` is decided by the taxonomy" in refused["message"]
+    result = writer.call("new", **NEW, summary="Each tenant's jobs run in the order they came.",
+                         facets=[], directory="docs/decisions/ingest")["result"]
+    assert result["isError"] is False, result
+    artifact = result["content"][1]["text"]
+    assert 'summary: "Each tenant\'s jobs run in the order they came."\n' in artifact
+    assert (writer.root / "docs/decisions/ingest/0004-deliver-in-order-per-tenant.md").read_text() == artifact
+
+
+def test_an_argument_new_does_not_take_is_invalid_params_and_writes_nothing(writer):
+    error = writer.call("new", **NEW, sumary="a typo")["error"]
+    assert error["code"] == -32602 and error["data"]["rejected_field"] == "sumary"
+    assert "takes no argument `sumary`" in error["message"]
+    assert not list((writer.root / "docs/decisions").glob("0004-*"))
+
+
+def test_every_listed_schema_names_exactly_the_arguments_its_tool_reads(writer):
+    tools = writer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    new = next(t for t in tools if t["name"] == "new")["inputSchema"]
+    assert sorted(new["properties"]) == ["directory", "facets", "kind", "relates", "summary", "title"]
+    assert new["additionalProperties"] is False

@@ -52,7 +52,7 @@ def plant(root: Path, text: str, secret: bytes | None) -> None:
 
 def redirect(target: str):
     def to(findings: list) -> list:
-        return [[*finding[:9], [target, None, [["create", "owned\n"]]]] if finding[9] else finding
+        return [[*finding[:9], [target, None, [["create", "owned\n"]]], *finding[10:]] if finding[9] else finding
                 for finding in findings]
     return to
 

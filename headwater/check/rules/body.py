@@ -141,7 +141,12 @@ def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     return hits
 
 
-@rule("link.identifier.mismatch", 1, Scope.CORPUS, Severity.ERROR,
+def _opens(landed: str, carrier: str) -> bool:
+    """A link to a folder opens the folder's README, as forges render it (`keps/sig-x/1885-y`)."""
+    return landed == carrier or carrier == f"{landed}/README.md"
+
+
+@rule("link.identifier.mismatch", 2, Scope.CORPUS, Severity.ERROR,
       short="A link's text is one document's identifier, but the link reaches another.",
       full="The text of the link is exactly the identifier of a document, and the path the link "
            "reaches is not that document.",
@@ -156,7 +161,7 @@ def link_identifier_mismatch(ctx: Context, doc: Document) -> list[Hit]:
     for link, landed in landings(doc):
         text = named(link)
         carrier = ctx.graph.ids.get(text)
-        if carrier is None or landed.path is None or landed.path == carrier or not stands(ctx, landed.path):
+        if carrier is None or landed.path is None or _opens(landed.path, carrier) or not stands(ctx, landed.path):
             continue
         hits.append(_at(doc, link, f"the link text `{text}` is the identifier of `{carrier}`, and the "
                         f"link reaches `{landed.path}`",

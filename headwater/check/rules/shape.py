@@ -6,6 +6,7 @@ import re
 
 from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
+from headwater.check.patches import Create, Patch, SetScalar
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.common import hit, problem_hit, ticked
 from headwater.clock import parse_date
@@ -111,16 +112,23 @@ def _freshness(ctx: Context):
     return facet if facet is not None and facet.stale_after_days is not None else None
 
 
-@rule("facet.freshness.stale", 1, Scope.DOCUMENT, Severity.WARN,
-      short="The document was last verified longer ago than its freshness window allows.",
+def _ages(ctx: Context, doc: Document) -> bool:
+    """A terminal document is history: nobody re-verifies a superseded record against today."""
+    facet = _freshness(ctx)
+    return facet is not None and facet.name in doc.front and not ctx.taxonomy.is_terminal(ctx.state(doc))
+
+
+@rule("facet.freshness.stale", 2, Scope.DOCUMENT, Severity.WARN,
+      short="A live document was last verified longer ago than its freshness window allows.",
       full="The facet in the `freshness` role is older, at the run date, than its "
-           "`stale_after_days`.",
+           "`stale_after_days`. A document at a terminal state is history and does not go stale.",
       help="""
 A document says when someone last checked it against what it describes. Once that date is
 older than the window the taxonomy sets, re-read the document, correct it, and move the date.
+A superseded or deprecated document records what held, so its date never goes stale.
 """,
       tags=("shape", "facet", "freshness"),
-      routes=lambda ctx, doc: _freshness(ctx) is not None and _freshness(ctx).name in doc.front,
+      routes=_ages,
       reads_clock=True)
 def facet_freshness_stale(ctx: Context, doc: Document):
     facet = _freshness(ctx)
@@ -202,23 +210,29 @@ def identifier_pattern_not_met(ctx: Context, doc: Document):
         return []
     return [hit(doc, node, f"`{identifier}` does not match the scheme `{scheme.name}` "
                  f"(`{scheme.pattern}`): {failing_segment(scheme, identifier)} fails",
-                 f"write the `id` in the shape `{_next_identifier(ctx, scheme)}`, and update "
-                 "the documents that name it", "id")]
+                 f"write the `{doc.id_key}` in the shape `{_next_identifier(ctx, scheme)}`, and update "
+                 "the documents that name it", doc.id_key)]
 
 
-@rule("identifier.unusable", 1, Scope.DOCUMENT, Severity.ERROR,
+@rule("identifier.unusable", 2, Scope.DOCUMENT, Severity.ERROR,
       short="A document whose kind has an identifier scheme has no usable `id`.",
       full="A kind with an identifier scheme needs an `id` on every document; this one has none, "
-           "an empty one, or one that is not a single value.",
+           "an empty one, or one that is not a single value. A missing or empty one is proposed a "
+           "distinct identifier (the file's own number where its shelf's layout carries one), and "
+           "`--fix` writes it with its claim.",
       help="""
 Other documents name this one by its identifier, so a kind with a scheme cannot do without
-one. Add the next free identifier of the scheme (`headwater new` mints one for new documents).
+one. Every document lacking one is proposed its own: the number its file name carries where
+the shelf's layout has `{seq}`, else the next free one. `headwater check --fix` writes the
+`id` and its claim under `.headwater/ids/` (`headwater new` mints one for new documents).
 """,
       tags=("shape", "identifier", "graph"),
       routes=lambda ctx, doc: _scheme(ctx, doc) is not None or doc.id_node is not None,
-      reads=(Reads.SUBJECT, Reads.IDS))  # the remedy names the next free identifier
+      reads=(Reads.SUBJECT, Reads.IDS, Reads.CLAIMS),  # the remedy names a free identifier
+      patch=True)
 def identifier_unusable(ctx: Context, doc: Document):
-    refused = [problem_hit(p, "write one identifier after `id:`")
+    key = doc.id_key
+    refused = [problem_hit(p, f"write one identifier after `{key}:`")
                for p in ctx.graph.problems if p.kind is ProblemKind.ID_NOT_A_SCALAR and p.path == doc.path]
     scheme = _scheme(ctx, doc)
     if refused or scheme is None:
@@ -226,11 +240,24 @@ def identifier_unusable(ctx: Context, doc: Document):
     node = doc.id_node
     if node is not None and not (isinstance(node, Scalar) and not node.text.strip()):
         return []
-    suggestion = f"add `id: {_next_identifier(ctx, scheme)}`, the next free identifier of `{scheme.name}`"
+    proposed = ctx.proposed_ids.get(doc.path)
+    if proposed is None:
+        return [hit(doc, doc.front.key(key) if node is not None else None,
+                    f"this `{doc.kind}` has no usable `{key}`, and no identifier of `{scheme.name}` is free for it",
+                    f"write `{key}` in the shape `{scheme.pattern}`", key)]
+    claim = ctx.claim_path(scheme.name, proposed)
+    patch = Patch(doc.path, doc.digest, (SetScalar((key,), proposed),))
+    if ctx.claim_exists(scheme.name, proposed):  # minted for this file before, then lost from it
+        fix = {"patch": patch}
+        suggestion = (f"add `{key}: {proposed}`, which `{claim}` claims for this file "
+                      "(`headwater check --fix` writes it)")
+    else:
+        fix = {"patch": patch, "companion": Patch(claim, None, (Create(doc.path + "\n"),))}
+        suggestion = f"add `{key}: {proposed}` and its claim `{claim}` (`headwater check --fix` writes both)"
     if node is None:
-        return [hit(doc, None, f"this `{doc.kind}` has no `id`, and its scheme `{scheme.name}` "
-                     "gives every one of them an identifier", suggestion, "id")]
-    return [hit(doc, doc.front.key("id"), "`id` is declared empty", suggestion, "id")]
+        return [hit(doc, None, f"this `{doc.kind}` has no `{key}`, and its scheme `{scheme.name}` "
+                     "gives every one of them an identifier", suggestion, key, **fix)]
+    return [hit(doc, doc.front.key(key), f"`{key}` is declared empty", suggestion, key, **fix)]
 
 
 # -- placement ------------------------------------------------------------------------------

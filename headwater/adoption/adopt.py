@@ -1,0 +1,206 @@
+"""`headwater adopt`: migrate records that keep their metadata in the body into front matter, once.
+
+For every file on a homogeneous shelf, what its body form says (`forms`) and what its kind needs
+become front-matter edits: the status and the date it was entered (under the taxonomy's own
+facet names), an identifier with its claim (the file's own number first), and both halves of
+every supersession its links state. Every other byte of the file stays. The batch is planned in
+memory and written by `--fix`'s writer: all of it lands, or none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+from dataclasses import dataclass
+
+from headwater import atomic, writelock
+from headwater.adoption import forms
+from headwater.check.adoption import ADOPTION, HEADER, task_text
+from headwater.check.finding import Finding
+from headwater.check.fix import Planned, plan, write
+from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
+from headwater.check.proposals import propose
+from headwater.corpus.census import Classifier, Outcome, read_regular
+from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.hashing import digest
+from headwater.snapshot import Snapshot
+from headwater.writes.minting import claim_path
+from headwater.yaml.nodes import Map, Scalar, Seq
+
+
+@dataclass(frozen=True)
+class Found:
+    path: str
+    kind: str
+    expects: str
+    keys: frozenset[str]  # front-matter keys already there
+    identifier: str | None
+    derived: forms.Derived
+    declared: frozenset[tuple[str, str]]  # (relation, target) already under `relations:`
+
+
+@dataclass(frozen=True)
+class Adoption:
+    patches: tuple[Patch, ...]
+    lines: tuple[str, ...]  # one per adopted record: what was written
+
+    def planned(self, snapshot: Snapshot) -> list[Planned]:
+        grouped: dict[str, list[Patch]] = {}
+        for patch in self.patches:
+            grouped.setdefault(patch.path, []).append(patch)
+        return plan(snapshot.root, dict(sorted(grouped.items())))
+
+
+def _records(snapshot: Snapshot) -> list[Found]:
+    classifier = Classifier(snapshot.taxonomy)
+    found = []
+    for row in snapshot.census.rows:
+        if row.outcome not in (Outcome.TYPED, Outcome.UNTYPED):
+            continue
+        shelves = classifier.matching_shelves(row.path)
+        if len(shelves) != 1 or not shelves[0].homogeneous or not shelves[0].kind:
+            continue
+        try:
+            data = read_regular(snapshot.root / row.path)
+            parts = split(data.decode("utf-8").removeprefix("\ufeff"))
+        except (OSError, UnicodeDecodeError, FrontMatterRefusal):
+            continue  # the census reports what does not read; adopt writes nothing there
+        front = parts.front if isinstance(parts.front, Map) else Map((), 1, 1)
+        node = front.get(snapshot.taxonomy.identifier_key(shelves[0].kind))
+        identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
+        derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
+        found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
+                           identifier, derived, _declared(front)))
+    return found
+
+
+def _declared(front: Map) -> frozenset[tuple[str, str]]:
+    relations = front.get("relations")
+    pairs = set()
+    for key, value in relations.entries if isinstance(relations, Map) else ():
+        items = value.items if isinstance(value, Seq) else [value]
+        pairs |= {(key.text, item.text.strip()) for item in items if isinstance(item, Scalar)}
+    return frozenset(pairs)
+
+
+def _succession(snapshot: Snapshot) -> tuple[str, str] | None:
+    """The relation whose target's state it sets (supersedes) and its inverse (superseded_by)."""
+    return next(((r.name, r.inverse) for r in snapshot.taxonomy.relations.values() if r.set_state and r.inverse),
+                None)
+
+
+def _identifiers(snapshot: Snapshot, records: list[Found]) -> dict[str, str]:
+    ids = {r.path: r.identifier for r in records if r.identifier}
+    classifier = Classifier(snapshot.taxonomy)
+    for _, scheme in sorted(snapshot.taxonomy.schemes.items()):
+        lacking = sorted(r.path for r in records if not r.identifier and snapshot.taxonomy.scheme_of(r.kind) is scheme)
+        ids.update(propose(snapshot, classifier, scheme, lacking))
+    return ids
+
+
+def _target(record: str, href: str, paths: set[str], numbered: dict[str, str]) -> str | None:
+    """The record a link or a sidecar entry names: a relative link, a repository path such as
+    `/keps/sig-x/583-y` (a folder means its README), or a bare number; a URL names none."""
+    href = href.split("#")[0].strip()
+    if not href or "://" in href:
+        return None
+    if href.isdigit():
+        return numbered.get(href.lstrip("0") or "0")
+    joined = href.lstrip("/") if href.startswith("/") else posixpath.join(posixpath.dirname(record), href)
+    target = posixpath.normpath(joined)
+    for candidate in (target, f"{target}/README.md"):
+        if candidate in paths:
+            return candidate
+    return None
+
+
+def _pairs(records: list[Found]) -> set[tuple[str, str]]:
+    """(newer, older) for every supersession a record states, from either end."""
+    paths = {r.path for r in records}
+    numbered = {}
+    for path in sorted(paths):
+        digits = next((p.split("-")[0] for p in reversed(path.split("/")) if p.split("-")[0].isdigit()), None)
+        if digits:
+            numbered.setdefault(digits.lstrip("0") or "0", path)
+    pairs = set()
+    for record in records:
+        for href in record.derived.supersedes:
+            target = _target(record.path, href, paths, numbered)
+            if target and target != record.path:
+                pairs.add((record.path, target))
+        for href in record.derived.superseded_by:
+            target = _target(record.path, href, paths, numbered)
+            if target and target != record.path:
+                pairs.add((target, record.path))
+    return pairs
+
+
+def adoption(snapshot: Snapshot) -> Adoption:
+    taxonomy = snapshot.taxonomy
+    records = _records(snapshot)
+    ids = _identifiers(snapshot, records)
+    state, entered = taxonomy.facet_for_role("state"), taxonomy.facet_for_role("state_entered")
+    name_facet = taxonomy.facet_for_role("name")
+    succession = _succession(snapshot)
+    relations: dict[str, list[tuple[str, str]]] = {}
+    for newer, older in sorted(_pairs(records)) if succession else ():
+        relations.setdefault(newer, []).append((succession[0], ids.get(older, older)))
+        relations.setdefault(older, []).append((succession[1], ids.get(newer, newer)))
+    patches, lines = [], []
+    for record in records:
+        edits: list[Edit] = []
+        said: list[str] = []
+        if state and state not in record.keys and record.derived.status and taxonomy.lifecycle_of(record.kind):
+            edits.append(SetScalar((state,), record.derived.status))
+            said.append(f"{state} {record.derived.status}")
+        if entered and entered not in record.keys and record.derived.date:
+            edits.append(SetScalar((entered,), record.derived.date))
+            said.append(f"{entered} {record.derived.date}")
+        if name_facet and name_facet not in record.keys and record.derived.title:
+            edits.append(SetScalar((name_facet,), record.derived.title))
+            said.append(f"{name_facet}")
+        scheme = taxonomy.scheme_of(record.kind)
+        minted = ids.get(record.path) if not record.identifier else None
+        if minted and scheme is not None:
+            key = taxonomy.identifier_key(record.kind)
+            edits.append(SetScalar((key,), minted))
+            said.append(f"{key} {minted}")
+            claim = claim_path(scheme, minted)
+            if not (snapshot.root / claim).exists():
+                patches.append(Patch(claim, None, (Create(record.path + "\n"),)))
+        for name, target in relations.get(record.path, []):
+            if (name, target) in record.declared:
+                continue
+            edits.append(AddToList(("relations", name), target))
+            said.append(f"{name} {target}")
+        if edits:
+            patches.append(Patch(record.path, record.expects, tuple(edits)))
+            lines.append(f"adopted {record.path}: {', '.join(said)}")
+    return Adoption(tuple(patches), tuple(lines))
+
+
+def adopt(snapshot: Snapshot, dry_run: bool) -> list[str]:
+    """Plan every edit, then (unless a dry run) write them as one batch; the account lines."""
+    found = adoption(snapshot)
+    if dry_run or not found.patches:
+        found.planned(snapshot)  # a dry run still says whether every edit fits
+        return list(found.lines)
+    with writelock.held(snapshot.root):  # one writer at a time; an interrupt puts back the batch
+        write(snapshot.root, found.planned(snapshot))
+    return list(found.lines)
+
+
+def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.date, statement: str) -> list[str]:
+    """Hold every live finding under a new adoption task in `.headwater/adoption.yml`."""
+    held = [f for f in findings if f.live]
+    if not held:
+        return ["nothing to hold: the corpus has no live finding"]
+    path = snapshot.root / ADOPTION
+    existing = path.read_text(encoding="utf-8") if path.is_file() else HEADER + "tasks:\n"
+    task_id = f"AD-{len(snapshot.adoption) + 1}"
+    with writelock.held(snapshot.root):
+        atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"),
+                           root=snapshot.root)
+    return [f"wrote {ADOPTION}: the adoption task {task_id}, owned by {owner}, until {until.isoformat()}, "
+            f"holds {len(held)} finding{'s' if len(held) != 1 else ''}; `check` reports "
+            f"{'them' if len(held) != 1 else 'it'} as not reported (migration-pending)"]

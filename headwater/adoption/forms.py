@@ -1,0 +1,170 @@
+"""Record metadata written in the body, the way the common decision-record tools write it.
+
+- adr-tools / Nygard: a `Date: 2016-02-12` line, a `## Status` section whose first words are the
+  status and whose `Superseded by [..](..)` / `Supersedes [..](..)` lines link the chain;
+- MADR / log4brains: bullets `- Status: accepted`, `* Date: 2020-10-16`, `- Supersedes [..](..)`;
+- a sidecar metadata file beside the record (a KEP's `kep.yaml` beside its `README.md`): `status`,
+  `last-updated` or `creation-date`, `replaces` and `superseded-by` (paths or numbers).
+
+What this reads is what `headwater adopt` writes into front matter and what `init` learns the
+team's status vocabulary from. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater.yaml.nodes import Map, Scalar, Seq
+from headwater.yaml.strict import YamlRefusal, load
+
+LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)")
+DATE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?date(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d{4}-\d{2}-\d{2})\b", re.I)
+STATUS_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?status(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.+)$", re.I)
+DATE_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+SUPERSEDED_BY = re.compile(r"\bsuperseded\s+by\b", re.I)
+SUPERSEDES = re.compile(r"^\s*(?:[-*+]\s+)?supersedes\b", re.I)
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+NUMBERED_TITLE = re.compile(r"^\d+\.\s+")
+FENCE = re.compile(r"^\s*(```|~~~)")
+SIDECARS = ("kep.yaml", "metadata.yaml")  # metadata files a record folder keeps beside its README
+SIDECAR_DATES = ("last-updated", "creation-date", "date")
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What a record's body says about it; every field is None or empty when the body is silent."""
+
+    title: str | None
+    status: str | None  # lowercased, link text dropped: `Superseded by [..](..)` → `superseded`
+    date: str | None  # YYYY-MM-DD
+    supersedes: tuple[str, ...]  # link targets, as written (relative to the record)
+    superseded_by: tuple[str, ...]
+
+    @property
+    def says_anything(self) -> bool:
+        return bool(self.status or self.date or self.supersedes or self.superseded_by)
+
+
+def prose_lines(body: str) -> list[str]:
+    """The body without fenced code, so an example inside a fence is never read as metadata."""
+    kept, fenced = [], False
+    for line in body.split("\n"):
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        kept.append("" if fenced else line)
+    return kept
+
+
+def status_word(text: str) -> str | None:
+    """`Superseded by [3. x](0003-x.md)` → `superseded`; `Accepted` → `accepted`; a template's
+    `[draft | proposed | …]` or an empty line → None."""
+    text = re.sub(r"<!--.*?-->", "", text).strip().strip("*_").strip()
+    if not text or text.startswith("[") or text.startswith("{"):
+        return None
+    head = LINK.split(text, maxsplit=1)[0] if LINK.search(text) else text
+    head = re.split(r"[\[(,;]|\s+by\b|\s+on\b\s+\d", head, maxsplit=1, flags=re.I)[0]
+    word = " ".join(head.strip().strip(".:").lower().split())
+    return word if word and len(word) <= 30 and re.fullmatch(r"[a-z][a-z -]*", word) else None
+
+
+def headings(body: str, level: int = 2) -> tuple[str, ...]:
+    """The headings of one level, as written, without a trailing HTML comment."""
+    return tuple(m.group(2).split("<!--")[0].strip() for m in map(HEADING.match, prose_lines(body))
+                 if m and len(m.group(1)) == level)
+
+
+def read(body: str) -> Derived:
+    every = prose_lines(body)
+    lines = _head(every)
+    title = next((NUMBERED_TITLE.sub("", m.group(2)) for m in map(HEADING.match, lines) if m and m.group(1) == "#"),
+                 None)
+    date = next((m.group(1) for m in map(DATE.match, lines) if m), None)
+    status, supersedes, superseded_by = None, [], []
+    for line in _status_lines(lines):
+        bullet = STATUS_LINE.match(line)
+        text = bullet.group(1) if bullet else line
+        if SUPERSEDED_BY.search(text):
+            superseded_by += LINK.findall(text)
+        elif SUPERSEDES.match(text):
+            supersedes += LINK.findall(text)
+        if status is None and not SUPERSEDES.match(text):
+            status = status_word(text)
+    # a `- Supersedes [..](..)` bullet may stand under a later `## Links` section too
+    later = [line for line in every if line not in lines and SUPERSEDES.match(line)]
+    supersedes += [href for line in later for href in LINK.findall(line)]
+    return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by))
+
+
+def _head(lines: list[str]) -> list[str]:
+    """Where record tools put metadata: above the first section, and the `## Status` section itself.
+    A `Status:` further down is prose about something else."""
+    kept, in_status, seen_section = [], False, False
+    for line in lines:
+        heading = HEADING.match(line)
+        if heading and len(heading.group(1)) >= 2:
+            seen_section = True
+            in_status = heading.group(2).strip().lower() == "status"
+        if not seen_section or in_status:
+            kept.append(line)
+    return kept
+
+
+def _status_lines(lines: list[str]) -> list[str]:
+    """The lines that carry status and succession: a `Status:` bullet and the `Supersedes` bullets
+    beside it, or the paragraphs of a `## Status` section."""
+    found: list[str] = []
+    in_section = False
+    for line in lines:
+        heading = HEADING.match(line)
+        if heading:
+            in_section = heading.group(2).strip().lower() == "status"
+            continue
+        if (in_section and line.strip()) or STATUS_LINE.match(line) or SUPERSEDES.match(line):
+            found.append(line)
+    return found
+
+
+def sidecar_beside(root: Path, path: str) -> str | None:
+    """The text of a sidecar metadata file in the record's own folder, when there is one."""
+    folder = (root / path).parent
+    for name in SIDECARS:
+        candidate = folder / name
+        if candidate.is_file() and not candidate.is_symlink():
+            try:
+                return candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+    return None
+
+
+def _texts(node) -> tuple[str, ...]:
+    if isinstance(node, Scalar):
+        return tuple(t.strip() for t in node.text.split(",") if t.strip())  # `a, b` is a list too
+    if isinstance(node, Seq):
+        return tuple(t for item in node.items for t in _texts(item))
+    return ()
+
+
+def read_sidecar(text: str) -> Derived | None:
+    """A sidecar's metadata; its `replaces` / `superseded-by` entries are kept as written
+    (a repository path such as `/keps/sig-x/583-y`, or a number)."""
+    try:
+        node = load(text)
+    except YamlRefusal:
+        return None
+    if not isinstance(node, Map):
+        return None
+    status = next(iter(_texts(node.get("status"))), None)
+    date = next((d[:10] for key in SIDECAR_DATES for d in _texts(node.get(key)) if DATE_VALUE.match(d)), None)
+    title = next(iter(_texts(node.get("title"))), None)
+    return Derived(title, status_word(status) if status else None, date,
+                   _texts(node.get("replaces")), _texts(node.get("superseded-by")))
+
+
+def derive(body: str, sidecar: str | None) -> Derived:
+    """What a sidecar beside the record says (the team keeps its metadata there), else the body."""
+    from_sidecar = read_sidecar(sidecar) if sidecar is not None else None
+    return from_sidecar if from_sidecar is not None and from_sidecar.says_anything else read(body)

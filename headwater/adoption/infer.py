@@ -1,0 +1,167 @@
+"""What `init` reads off an existing tree: where the records are, how they are numbered, which
+metadata they already carry and in which words, and what sits beside them that is not a record.
+
+The result is a set of overlay operations plus one sentence per inference, so a team sees why
+each line of its overlay is there. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from headwater.adoption import forms
+from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.yaml.nodes import Map, Scalar
+
+# Folder names that say "documentation lives here", strongest first.
+DOC_FOLDERS = ("docs", "doc", "documentation", "adr", "adrs", "decisions", "architecture", "rfcs", "rfc",
+               "keps", "design", "handbook")
+SKIP = {"node_modules", "vendor", "third_party", "site-packages", "dist", "build", "target"}
+# How records are numbered: the file (or folder) name pattern and the layout `new` writes.
+NUMBERINGS = (
+    (re.compile(r"^(\d{4})-[^/]+\.md$"), "{seq:04d}-{slug}.md", "NNNN-slug.md"),
+    (re.compile(r"^(\d{8})-[^/]+\.md$"), "{entered:yyyymmdd}-{slug}.md", "YYYYMMDD-slug.md"),
+    (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNN-slug/README.md"),
+)
+# The roles common status words play; a word not here is a live state.
+STATUS_ROLES = {
+    "proposed": "initial", "draft": "initial", "provisional": "initial", "implementable": "live",
+    "accepted": "live", "approved": "live", "current": "live", "active": "live", "implemented": "live",
+    "final": "live", "living": "live", "on hold": "live", "review": "initial", "last call": "live",
+    "superseded": "terminal-retained", "deprecated": "terminal-retained", "rejected": "terminal-retained",
+    "withdrawn": "terminal-retained", "obsolete": "terminal-retained", "stagnant": "terminal-retained",
+    "declined": "terminal-retained", "replaced": "terminal-retained", "removed": "terminal-retained",
+    "deferred": "live",
+}
+PAGE_NAMES = re.compile(r"^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.md$", re.I)
+
+
+@dataclass(frozen=True)
+class Record:
+    path: str  # repository-relative
+    keys: dict[str, str]  # front-matter keys with scalar values
+    derived: forms.Derived
+    headings: tuple[str, ...]  # second-level headings
+    voices: frozenset[str]  # the voice categories its prose uses (`future_intent`, …)
+
+
+@dataclass(frozen=True)
+class RecordShelf:
+    folder: str  # repository-relative, no trailing slash
+    layout: str
+    numbering: str
+    records: tuple[Record, ...]
+    pages: tuple[str, ...]  # index/template/README pages beside the records
+    glob: str  # the shelf's path pattern
+
+
+@dataclass(frozen=True)
+class Inference:
+    corpus: str
+    corpus_reason: str
+    shelf: RecordShelf | None
+    said: tuple[str, ...] = field(default=())  # one sentence per inference, for the report
+
+
+def _markdown_under(root: Path) -> list[str]:
+    found = []
+    for top, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP)
+        relative = os.path.relpath(top, root)
+        found += [name if relative == "." else f"{relative}/{name}" for name in sorted(files)
+                  if name.lower().endswith(".md")]
+    return found
+
+
+def _record_folders(paths: list[str]) -> list[tuple[str, int, int]]:
+    """(folder, numbering index, how many records) for every folder holding two or more records."""
+    counts: Counter[tuple[str, int]] = Counter()
+    for path in paths:
+        for index, (pattern, _, _) in enumerate(NUMBERINGS):
+            parts = path.split("/")
+            depth = 2 if index == 2 else 1
+            if len(parts) > depth and pattern.match("/".join(parts[-depth:])):
+                counts["/".join(parts[:-depth]), index] += 1
+                break
+    return sorted(((folder, index, n) for (folder, index), n in counts.items() if n >= 2),
+                  key=lambda item: (-item[2], item[0]))
+
+
+def _read(root: Path, path: str) -> Record | None:
+    try:
+        text = (root / path).read_text(encoding="utf-8").removeprefix("\ufeff")
+        parts = split(text)
+    except (OSError, UnicodeDecodeError, FrontMatterRefusal):
+        return None
+    keys = {}
+    if isinstance(parts.front, Map):
+        keys = {k.text: v.text.strip() for k, v in parts.front.entries if isinstance(v, Scalar)}
+    derived = forms.derive(parts.body, forms.sidecar_beside(root, path))
+    return Record(path, keys, derived, forms.headings(parts.body), _voices(parts.body))
+
+
+def _voices(body: str) -> frozenset[str]:
+    from headwater.check.rules.body import VOICE  # the patterns `voice.forbidden_construction` matches
+
+    prose = "\n".join(line for line in forms.prose_lines(body) if not line.lstrip().startswith((">", "    ")))
+    return frozenset(row[0] for row in VOICE if row[2].search(prose))  # (category, says, pattern, …)
+
+
+def _corpus_root(paths: list[str], folder: str | None) -> tuple[str, str]:
+    if folder:
+        top = folder.split("/")[0]
+        return top, f"`{top}` holds the decision records in `{folder}`"
+    tops = Counter(p.split("/")[0] for p in paths if "/" in p)
+    for name in DOC_FOLDERS:
+        if tops.get(name):
+            return name, f"`{name}` is named as documentation and holds {tops[name]} Markdown files"
+    if tops:
+        best, count = max(tops.items(), key=lambda item: (item[1], [-ord(c) for c in item[0]]))
+        return best, f"no folder is named as documentation, and `{best}` holds the most Markdown ({count})"
+    return "docs", "no directory holds Markdown yet, so the corpus root is `docs`"
+
+
+def _common(folders: list[str]) -> str:
+    parts = [f.split("/") for f in folders]
+    common = []
+    for segments in zip(*parts, strict=False):
+        if len(set(segments)) != 1:
+            break
+        common.append(segments[0])
+    return "/".join(common)
+
+
+def infer(root: Path) -> Inference:
+    paths = _markdown_under(root)
+    folders = _record_folders(paths)
+    if not folders:
+        corpus, reason = _corpus_root(paths, None)
+        return Inference(corpus, reason, None)
+    folder, index, _ = folders[0]
+    _, layout, numbering = NUMBERINGS[index]
+    pattern = NUMBERINGS[index][0]
+    if index == 2:  # folder records (`NNNN-slug/README.md`) spread over sibling folders, as KEPs per SIG
+        folder = _common([f for f, i, _ in folders if i == 2]) or folder
+        inside = [p for p in paths if p.startswith(folder + "/") and p.endswith("/README.md")]
+        record_paths = [p for p in inside if pattern.match("/".join(p.split("/")[-2:]))]
+        pages = tuple(p for p in [*inside, f"{folder}/README.md"] if p not in record_paths and p in paths)
+        glob = f"{folder}/**/README.md"
+    else:
+        inside = [p for p in paths if p.startswith(folder + "/") and p.count("/") == folder.count("/") + 1]
+        record_paths = [p for p in inside if pattern.match(p.rsplit("/", 1)[-1])]
+        pages = tuple(p for p in inside if p not in record_paths and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
+        glob = f"{folder}/**"
+    records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
+    corpus, reason = _corpus_root(paths, folder)
+    return Inference(corpus, reason, RecordShelf(folder, layout, numbering, records, tuple(sorted(set(pages))), glob))
+
+
+def namespace_for(folder: str) -> str:
+    """The prefix a team's own record numbers are spoken with: KEP-2527, RFC-12, else ADR-0007."""
+    segments = {segment.lower() for segment in folder.split("/")}
+    return next((ns for ns, names in (("KEP", {"keps", "kep"}), ("RFC", {"rfcs", "rfc"}), ("PEP", {"peps"}))
+                 if segments & names), "ADR")

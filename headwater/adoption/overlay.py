@@ -1,0 +1,213 @@
+"""The overlay `init` infers from the records it found, with one sentence per line of it.
+
+Every name comes from the package tree (the facet in the `state` role, the shelf laid out as
+numbered records, the states relations set): nothing here names a facet, kind or shelf.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from headwater.adoption.infer import STATUS_ROLES, Inference, Record, RecordShelf
+
+LIVE, INITIAL, TERMINAL = "live", "initial", "terminal-retained"
+
+
+@dataclass(frozen=True)
+class Inferred:
+    add: dict
+    override: dict
+    remove: tuple[str, ...]
+    exclusions: tuple[tuple[str, str], ...]  # (path, reason) for the declaration
+    said: tuple[str, ...]
+    scheme: str | None = None  # the identifier scheme of the records
+
+
+@dataclass
+class _Draft:
+    """An `Inferred` being gathered, one inference at a time."""
+
+    add: dict = field(default_factory=dict)
+    override: dict = field(default_factory=dict)
+    remove: list[str] = field(default_factory=list)
+    exclusions: list[tuple[str, str]] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
+
+
+def _facet_for_role(tree: dict, role: str) -> str | None:
+    return next((name for name, facet in (tree.get("facets") or {}).items()
+                 if isinstance(facet, dict) and facet.get("role") == role), None)
+
+
+def _chain(tree: dict, kind: str) -> list[tuple[str, dict]]:
+    kinds, out, seen = tree.get("kinds") or {}, [], set()
+    while kind in kinds and kind not in seen:
+        seen.add(kind)
+        out.append((kind, kinds[kind]))
+        kind = kinds[kind].get("is_a")
+    return out
+
+
+def record_shelf(tree: dict) -> tuple[str, dict] | None:
+    """The package's shelf of numbered records: homogeneous, laid out with a sequence."""
+    return next(((name, shelf) for name, shelf in (tree.get("shelves") or {}).items()
+                 if isinstance(shelf, dict) and shelf.get("homogeneous") and "{seq" in str(shelf.get("layout", ""))),
+                None)
+
+
+def _carried(record: Record, facet: str, role: str) -> str | None:
+    """A record's value for a facet: its front matter, else what its body form says."""
+    if record.keys.get(facet):
+        return record.keys[facet]
+    return {"state": record.derived.status, "state_entered": record.derived.date}.get(role)
+
+
+def _lifecycle(tree: dict, kind: str, statuses: list[str], state: str, inferred: _Draft) -> None:
+    regime = next((k.get("lifecycle") for _, k in _chain(tree, kind) if k.get("lifecycle")), None)
+    values = (tree.get("facets") or {}).get(state, {}).get("values")
+    if regime is None or not statuses:
+        return
+    needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
+              if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
+    roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
+    for relation, set_state in _successor_words(tree, statuses):
+        inferred.override[f"relations.{relation}.on_target.set_state"] = set_state
+        inferred.said.append(f"relation {relation} sets `{set_state}`, the team's word for a record another "
+                             "replaced")
+        needed.discard(str(tree["relations"][relation]["on_target"]["set_state"]))
+    roles.update({s: TERMINAL for s in sorted(needed) if s not in roles})
+    initial = next((s for s in statuses if roles[s] == INITIAL), None)
+    if initial is None:
+        initial = "proposed"
+        roles = {initial: INITIAL, **roles}
+    vocabulary = [{"value": value, "role": role} for value, role in roles.items()]
+    terminal = [s for s, r in roles.items() if r.startswith("terminal")]
+    moving = [s for s, r in roles.items() if not r.startswith("terminal")]
+    transitions = {s: [t for t in roles if t != s and t != initial] for s in moving}
+    if isinstance(values, str) and values.startswith("$vocabularies."):
+        inferred.override[values.removeprefix("$")] = vocabulary
+    else:
+        inferred.override[f"facets.{state}.values"] = vocabulary
+    inferred.override[f"facets.{state}.guidance"] = "the record's status, in the words this team already uses"
+    inferred.override[f"regimes.lifecycle.{regime}.initial"] = initial
+    inferred.override[f"regimes.lifecycle.{regime}.transitions"] = transitions
+    listed = ", ".join(f"{s} ({r})" for s, r in roles.items())
+    inferred.said.append(f"lifecycle {regime}: the statuses the records use, {listed}; "
+                         f"{', '.join(terminal) or 'none'} terminal")
+
+
+SUCCESSOR_WORDS = ("superseded", "replaced")  # what teams call a record a later one replaced
+
+
+def _successor_words(tree: dict, statuses: list[str]) -> list[tuple[str, str]]:
+    """(relation, the team's word) where a relation sets a successor state the team never uses
+    and the team uses another word for it."""
+    found = []
+    for name, relation in (tree.get("relations") or {}).items():
+        state = str(((relation or {}).get("on_target") or {}).get("set_state") or "")
+        if state in SUCCESSOR_WORDS and state not in statuses:
+            word = next((w for w in SUCCESSOR_WORDS if w in statuses), None)
+            if word:
+                found.append((name, word))
+    return found
+
+
+def _date_key(tree: dict, shelf: RecordShelf, inferred: _Draft) -> str | None:
+    """The state-entered facet under the team's own key (`date`) when its records use one."""
+    entered = _facet_for_role(tree, "state_entered")
+    keys = Counter(k for r in shelf.records for k in r.keys)
+    if entered is None or keys.get(entered) or not keys.get("date") or "date" in (tree.get("facets") or {}):
+        return entered
+    inferred.remove.append(f"facets.{entered}")
+    inferred.add["facets.date"] = dict(tree["facets"][entered])
+    inferred.said.append(f"facet date: the records carry `date`, so it is the date a record entered its status "
+                         f"(the package calls it `{entered}`)")
+    return "date"
+
+
+def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Inferred | None:
+    """`bare_numbers`: the records' identifiers are `{namespace}-{seq:04d}` (ADR-0007), for a team
+    that named no namespace of its own; otherwise the package's pattern stands."""
+    shelf = inference.shelf
+    found = record_shelf(tree)
+    if shelf is None or found is None:
+        return None
+    name, declared = found
+    kind = str(declared.get("kind"))
+    inferred = _Draft()
+    state = _facet_for_role(tree, "state")
+    entered = _date_key(tree, shelf, inferred)
+    layout = shelf.layout.replace("{entered:", "{" + str(entered) + ":")  # a dated name reads the entered date
+    inferred.override[f"shelves.{name}.path"] = shelf.glob
+    inferred.override[f"shelves.{name}.layout"] = layout
+    inferred.said.append(f"shelf {name}: {len(shelf.records)} records in `{shelf.folder}`, numbered "
+                         f"`{shelf.numbering}`, so `new` writes `{layout}`")
+    scheme = next((k["identifier"]["scheme"] for _, k in _chain(tree, kind) if isinstance(k.get("identifier"), dict)),
+                  None)
+    if scheme and bare_numbers:
+        pattern = "{namespace}-{seq}" if "{seq}" in layout else "{namespace}-{seq:04d}"  # as wide as the names
+        inferred.override[f"identifier_schemes.{scheme}.pattern"] = pattern
+        source = "the number each file name carries" if "{seq" in layout else "numbered in the order of the files"
+        inferred.said.append(f"identifiers {scheme}: `{pattern}`, {source}")
+    for page in shelf.pages:
+        inferred.exclusions.append((page, "an index, template or README page beside the records, not a record"))
+        inferred.said.append(f"exclude {page}: a page beside the records, not a record")
+    statuses = list(dict.fromkeys(s for r in shelf.records if state and (s := _carried(r, state, "state"))))
+    if state:
+        _lifecycle(tree, kind, statuses, state, inferred)
+    _requirements(tree, kind, shelf, state, entered, inferred)
+    _voice(tree, kind, shelf, inferred)
+    _sections(tree, kind, shelf, inferred)
+    return Inferred(inferred.add, inferred.override, tuple(inferred.remove), tuple(inferred.exclusions),
+                    tuple(inferred.said), scheme)
+
+
+def _requirements(tree: dict, kind: str, shelf: RecordShelf, state: str | None, entered: str | None,
+                  inferred: _Draft) -> None:
+    """Require only the facets every record already carries (in front matter or its body form)."""
+    for name, declared in _chain(tree, kind):
+        required = ((declared.get("facets") or {}).get("require")) or []
+        if not required:
+            continue
+        renamed = [entered if f == _facet_for_role(tree, "state_entered") else f for f in required]
+        roles = {state: "state", entered: "state_entered"}
+        kept = [f for f in renamed if all(_carried(r, f, roles.get(f, "")) for r in shelf.records)]
+        if kept != required:
+            inferred.override[f"kinds.{name}.facets.require"] = kept
+            dropped = [f for f in renamed if f not in kept]
+            inferred.said.append(f"kind {name} requires {', '.join(kept) or 'no facet'}: "
+                                 f"not every record carries {', '.join(dropped)}")
+
+
+VOICE_SHARE = 4  # a construction in one record of four or more is the team's voice, not a slip
+
+
+def _voice(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> None:
+    """Admit the constructions the team's records use as a matter of course."""
+    voice = next((k.get("voice") for _, k in _chain(tree, kind) if k.get("voice")), None)
+    forbid = ((tree.get("regimes") or {}).get("voice") or {}).get(voice, {}).get("forbid") or []
+    if not forbid or not shelf.records:
+        return
+    used = Counter(c for r in shelf.records for c in r.voices)
+    admitted = [c for c in forbid if used[c] * VOICE_SHARE >= len(shelf.records)]
+    if admitted:
+        inferred.override[f"regimes.voice.{voice}.forbid"] = [c for c in forbid if c not in admitted]
+        shares = ", ".join(f"{c} ({used[c]} of {len(shelf.records)} records)" for c in admitted)
+        inferred.said.append(f"voice {voice} admits {shares}: the records speak this way")
+
+
+def _sections(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> None:
+    """Require the second-level headings every record has, as the records spell them."""
+    declared = next(((name, k) for name, k in _chain(tree, kind) if (k.get("sections") or {}).get("require")), None)
+    if declared is None or not shelf.records:
+        return
+    name, k = declared
+    spelled = Counter(h for r in shelf.records for h in dict.fromkeys(r.headings))
+    every = [h for h, n in spelled.items() if n == len(shelf.records)]
+    required = k["sections"]["require"]
+    if {h.casefold() for h in required} <= {h.casefold() for h in every}:
+        return
+    inferred.override[f"kinds.{name}.sections.require"] = every
+    inferred.said.append(f"kind {name} requires the sections {', '.join(every) or 'none'}: "
+                         "the headings every record has")

@@ -1,0 +1,85 @@
+"""Identifiers proposed for documents that lack one: distinct, and the file's own number first.
+
+A record named `0007-use-postgres.md` on a shelf laid out `{seq:04d}-{slug}.md` is proposed the
+identifier with sequence 7 when nobody carries or claimed it; every other document without an
+identifier takes the next free sequence, in path order, so no two are told to add the same one.
+"""
+
+from __future__ import annotations
+
+from headwater.corpus.census import Classifier
+from headwater.corpus.document import Document
+from headwater.snapshot import Snapshot
+from headwater.taxonomy.model import Scheme
+from headwater.writes.minting import claim_path, claimed, has_sequence, highest_sequence
+from headwater.writes.placement import layout_sequence, slug
+from headwater.yaml.nodes import Scalar
+
+
+def proposed_identifiers(snapshot: Snapshot) -> dict[str, str]:
+    """Path → the identifier proposed for each typed document whose kind's scheme it lacks."""
+    taxonomy = snapshot.taxonomy
+    lacking: dict[str, list[Document]] = {}
+    for doc in snapshot.census.documents:
+        scheme = taxonomy.scheme_of(doc.kind)
+        if scheme is not None and _lacks_identifier(doc):
+            lacking.setdefault(scheme.name, []).append(doc)
+    proposed: dict[str, str] = {}
+    classifier = Classifier(taxonomy)
+    for name, docs in sorted(lacking.items()):
+        proposed.update(propose(snapshot, classifier, taxonomy.schemes[name], sorted(d.path for d in docs)))
+    return proposed
+
+
+def _lacks_identifier(doc: Document) -> bool:
+    node = doc.id_node
+    return node is None or (isinstance(node, Scalar) and not node.text.strip())
+
+
+def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: list[str]) -> dict[str, str]:
+    """Path → a distinct identifier of `scheme` for each of `paths` (in order), none already spent."""
+    claims = {name: _holder(snapshot, scheme, name) for name in claimed(snapshot.root, scheme)}
+    taken = set(snapshot.graph.ids) | set(claims)
+    out: dict[str, str] = {}
+    for path in paths:
+        own = _own_number(classifier, path)
+        candidate = scheme.mint(own, _slug_of(path)) if own is not None else None
+        # a claim minted for this very file (`new` wrote it, the id was later lost) is its own
+        free = candidate not in taken or (candidate not in snapshot.graph.ids and claims.get(candidate) == path)
+        if candidate is not None and free and scheme.regex.match(candidate):
+            out[path] = candidate
+            taken.add(candidate)
+    sequence = highest_sequence(scheme, taken)
+    for path in paths:
+        if path in out or not has_sequence(scheme):  # without `{seq}` only the slug can differ
+            continue
+        while True:
+            sequence += 1
+            candidate = scheme.mint(sequence, _slug_of(path))
+            if candidate not in taken:
+                break
+        out[path] = candidate
+        taken.add(candidate)
+    return out
+
+
+def _holder(snapshot: Snapshot, scheme: Scheme, identifier: str) -> str | None:
+    """The document path a claim file holds, when it reads as one line."""
+    try:
+        text = (snapshot.root / claim_path(scheme, identifier)).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text.rstrip("\n") if text.count("\n") == 1 else None
+
+
+def _own_number(classifier: Classifier, path: str) -> int | None:
+    for shelf in classifier.matching_shelves(path):
+        number = layout_sequence(shelf.layout, path)
+        if number is not None:
+            return number
+    return None
+
+
+def _slug_of(path: str) -> str:
+    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
+    return slug(stem.lstrip("0123456789-")) or slug(stem) or "document"

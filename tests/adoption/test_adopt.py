@@ -1,0 +1,107 @@
+"""`headwater adopt` on a small Nygard-style repository: what it writes, what it leaves, and its
+refusals; and the baseline it writes, which never holds a finding that came later."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+NOW = ("--now", "2026-11-30")
+FIRST = """# 1. Record architecture decisions
+
+Date: 2016-02-12
+
+## Status
+
+Superseded by [2. Use MADR](0002-use-madr.md)
+
+## Context
+
+We need to record decisions.
+
+## Decision
+
+We will use Architecture Decision Records.
+
+## Consequences
+
+See the article.
+"""
+SECOND = """# 2. Use MADR
+
+Date: 2017-03-01
+
+## Status
+
+Accepted
+
+Supersedes [1. Record architecture decisions](0001-record-architecture-decisions.md)
+
+## Context
+
+Nygard's form has no options.
+
+## Decision
+
+We will use MADR, and the old links keep working.
+
+## Consequences
+
+Options are compared in each record. See [the missing one](0099-missing.md).
+"""
+
+
+@pytest.fixture
+def nygard(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    adr = tmp_path / "doc" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-record-architecture-decisions.md").write_text(FIRST)
+    (adr / "0002-use-madr.md").write_text(SECOND)
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    return tmp_path
+
+
+def test_adopt_writes_front_matter_and_leaves_every_other_byte(nygard, hw):
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0, ran.err
+    first = (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text()
+    front, body = first.split("---\n", 2)[1:]
+    assert body == FIRST
+    assert front.split("\n")[:4] == ["status: superseded", "status_since: '2016-02-12'",
+                                     'title: "Record architecture decisions"', "id: ADR-0001"]
+    assert "relations:\n  superseded_by:\n    - ADR-0002" in front
+    assert (nygard / ".headwater/ids/decision_id/ADR-0002").read_text() == "doc/adr/0002-use-madr.md\n"
+    assert "supersedes:\n    - ADR-0001" in (nygard / "doc/adr/0002-use-madr.md").read_text()
+    assert hw("adopt", "--root", str(nygard), *NOW).out.startswith("nothing to migrate")
+
+
+def test_a_dry_run_says_what_it_would_write_and_writes_nothing(nygard, hw):
+    ran = hw("adopt", "--dry-run", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "would adopt doc/adr/0002-use-madr.md: status accepted" in ran.out
+    assert (nygard / "doc/adr/0002-use-madr.md").read_text() == SECOND
+    assert not (nygard / ".headwater/ids").exists()
+
+
+def test_a_record_that_cannot_take_its_edit_means_nothing_is_written(nygard, hw):
+    (nygard / "doc/adr/0002-use-madr.md").write_text("---\nrelations: [not, a, mapping]\n---\n" + SECOND)
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 1 and ran.out == "" and "wrote nothing" in ran.err
+    assert (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text() == FIRST
+    assert not (nygard / ".headwater/ids").exists()
+
+
+def test_the_baseline_holds_todays_findings_and_never_a_later_one(nygard, hw):
+    refused = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2026-01-01", "--root", str(nygard), *NOW)
+    assert refused.status == 1 and "a date after today" in refused.err
+    assert (nygard / "doc/adr/0002-use-madr.md").read_text() == SECOND  # refused before any write
+    ran = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "the adoption task AD-1, owned by @docs, until 2027-03-31, holds 1 finding;" in ran.out
+    assert hw("check", "--strict", "--root", str(nygard), *NOW).status == 0
+    second = nygard / "doc/adr/0002-use-madr.md"
+    added = "See [another](0098-gone.md) and [the missing one]"
+    second.write_text(second.read_text().replace("See [the missing one]", added))
+    later = hw("check", "--strict", "--root", str(nygard), *NOW)
+    assert later.status == 1 and "0098-gone.md" in later.out.split("not reported")[0]
+    assert "held by the adoption task AD-1, owned by @docs, until 2027-03-31" in " ".join(later.out.split())

@@ -1,0 +1,65 @@
+"""What `init` reads off a tree that already keeps records, line by line, and the overlay it writes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+RECORD = """---
+status: {status}
+date: 2024-0{n}-01
+---
+# Record {n}
+
+## Context and Problem Statement
+
+Why.
+
+## Decision Outcome
+
+What.
+"""
+
+
+@pytest.fixture
+def madr_like(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, status in enumerate(["accepted", "on hold", "accepted", "superseded"], start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(RECORD.format(status=status, n=n))
+    (decisions / "index.md").write_text("# Decisions\n")
+    (decisions / "adr-template.md").write_text("# {title}\n")
+    (tmp_path / "src").mkdir()
+    for n in range(6):  # more Markdown elsewhere than in the records folder: not the signal
+        (tmp_path / "src" / f"notes-{n}.md").write_text("# notes\n")
+    return tmp_path
+
+
+def test_a_dry_run_says_each_inference_and_writes_nothing(madr_like, hw):
+    ran = hw("init", "--dry-run", "--root", str(madr_like))
+    assert ran.status == 0 and not (madr_like / ".headwater").exists()
+    said = ran.out.split("what this read off the tree\n", 1)[1]
+    assert "  corpus root docs: `docs` holds the decision records in `docs/decisions`\n" in said
+    assert "  shelf decisions: 4 records in `docs/decisions`, numbered `NNNN-slug.md`" in said
+    assert "  exclude docs/decisions/adr-template.md: a page beside the records, not a record\n" in said
+    assert "  exclude docs/decisions/index.md: a page beside the records, not a record\n" in said
+    assert "  facet date: the records carry `date`" in said
+    assert "accepted (live), on hold (live), superseded (terminal-retained)" in said
+    assert "  kind governed_document requires status, date: not every record carries summary, last_verified\n" in said
+    assert "requires the sections Context and Problem Statement, Decision Outcome" in said
+    assert '    - "on hold"' in ran.out or '    - value: "on hold"' in ran.out
+
+
+def test_the_written_overlay_resolves_and_the_records_check_clean_once_adopted(madr_like, hw):
+    ran = hw("init", "--root", str(madr_like))
+    assert ran.status == 0 and "wrote .headwater/taxonomy.lock" in ran.out, ran.err
+    assert hw("taxonomy", "resolve", "--check", "--root", str(madr_like)).status == 0
+    assert hw("adopt", "--root", str(madr_like), "--now", "2026-11-30").status == 0
+    strict = hw("check", "--strict", "--json", "--root", str(madr_like), "--now", "2026-11-30")
+    assert strict.status == 0, strict.out
+    assert json.loads(strict.out)["coverage"]["classified"] == 4
+    assert (madr_like / "docs/decisions/0002-record-2.md").read_text().startswith(
+        "---\nstatus: on hold\ndate: 2024-02-01\ntitle: \"Record 2\"\nid: ADR-0002\n---\n# Record 2\n")
