@@ -71,6 +71,7 @@ class Postings:
 class Scorer:
     index: RouteIndex
     holders: dict[str, list[int]]  # stem → the positions of the documents holding it, ascending
+    held: tuple[dict[str, tuple[list[int], list[int]]], ...]  # per field, stem → (positions, counts)
     norms: tuple[tuple[float, ...], ...]  # per position, per field: its weight over its length norm
     idf: dict[str, float]
     max_idf: float
@@ -87,6 +88,7 @@ class Scorer:
         norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for f in range(len(FIELDS)))
                       for row in lengths)
         holders: dict[str, list[int]] = {}
+        held: list[dict[str, tuple[list[int], list[int]]]] = [{} for _ in FIELDS]
         for position, entry in enumerate(entries):
             for stem in set().union(*entry.counts):
                 found = holders.get(stem)
@@ -94,8 +96,17 @@ class Scorer:
                     holders[stem] = [position]
                 else:
                     found.append(position)
+            for f, counts in enumerate(entry.counts):
+                column = held[f]
+                for stem, count in counts.items():
+                    pair = column.get(stem)
+                    if pair is None:
+                        column[stem] = ([position], [count])
+                    else:
+                        pair[0].append(position)
+                        pair[1].append(count)
         idf = {stem: _idf(total, len(found)) for stem, found in holders.items()}
-        return Scorer(index, holders, norms, idf, _idf(total, 0))
+        return Scorer(index, holders, tuple(held), norms, idf, _idf(total, 0))
 
     def postings(self, stem: str) -> Postings | None:
         """The stem's postings, saturated on its first asking and kept: a session pays for the
@@ -106,20 +117,20 @@ class Scorer:
         return found
 
     def _saturated(self, stem: str) -> Postings:
-        entries, norms, idf = self.index.entries, self.norms, self.idf[stem]
-        caps = [CAPS.get(name, math.inf) for name in FIELDS]
+        norms, idf = self.norms, self.idf[stem]
+        pseudo: dict[int, float] = {}
+        where: dict[int, int] = {}
+        for f, column in enumerate(self.held):  # fields in order: each sum adds as the build did
+            found = column.get(stem)
+            if found is None:
+                continue
+            cap, bit = CAPS.get(FIELDS[f], math.inf), 1 << f
+            for position, count in zip(*found):  # noqa: B905 (equal by build)
+                pseudo[position] = pseudo.get(position, 0.0) + min(count * norms[position][f], cap)
+                where[position] = where.get(position, 0) | bit
         positions = self.holders[stem]
-        values, bits = [], []
-        for position in positions:
-            tf, where = 0.0, 0
-            for f, counts in enumerate(entries[position].counts):
-                count = counts.get(stem)
-                if count is not None:
-                    tf += min(count * norms[position][f], caps[f])
-                    where |= 1 << f
-            values.append(idf * (tf / (K1 + tf)))
-            bits.append(where)
-        return Postings(tuple(positions), tuple(values), tuple(bits))
+        return Postings(tuple(positions), tuple([idf * (pseudo[p] / (K1 + pseudo[p])) for p in positions]),
+                        tuple([where[p] for p in positions]))
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
