@@ -72,7 +72,7 @@ class Scorer:
     index: RouteIndex
     holders: dict[str, list[int]]  # stem → the positions of the documents holding it, ascending
     held: tuple[dict[str, tuple[list[int], list[int]]], ...]  # per field, stem → (positions, counts)
-    norms: tuple[tuple[float, ...], ...]  # per position, per field: its weight over its length norm
+    norms: tuple[tuple[float, ...], ...]  # per field, per position: its weight over its length norm
     idf: dict[str, float]
     max_idf: float
     _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
@@ -85,8 +85,8 @@ class Scorer:
         means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
                  for f in range(len(FIELDS))]
         weights = [WEIGHTS[name] for name in FIELDS]
-        norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for f in range(len(FIELDS)))
-                      for row in lengths)
+        norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for row in lengths)
+                      for f in range(len(FIELDS)))
         holders: dict[str, list[int]] = {}
         held: list[dict[str, tuple[list[int], list[int]]]] = [{} for _ in FIELDS]
         for position, entry in enumerate(entries):
@@ -117,20 +117,26 @@ class Scorer:
         return found
 
     def _saturated(self, stem: str) -> Postings:
-        norms, idf = self.norms, self.idf[stem]
         pseudo: dict[int, float] = {}
         where: dict[int, int] = {}
         for f, column in enumerate(self.held):  # fields in order: each sum adds as the build did
             found = column.get(stem)
             if found is None:
                 continue
-            cap, bit = CAPS.get(FIELDS[f], math.inf), 1 << f
-            for position, count in zip(*found):  # noqa: B905 (equal by build)
-                pseudo[position] = pseudo.get(position, 0.0) + min(count * norms[position][f], cap)
-                where[position] = where.get(position, 0) | bit
-        positions = self.holders[stem]
-        return Postings(tuple(positions), tuple([idf * (pseudo[p] / (K1 + pseudo[p])) for p in positions]),
-                        tuple([where[p] for p in positions]))
+            positions, counts = found
+            norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f], math.inf), 1 << f
+            values = [min(count * norm[p], cap) for p, count in zip(positions, counts)]  # noqa: B905
+            if not pseudo:  # the first field's values as they are: 0.0 + v is v
+                pseudo = dict(zip(positions, values))  # noqa: B905 (equal by build)
+                where = dict.fromkeys(positions, bit)
+                continue
+            get, held = pseudo.get, where.get
+            for p, value in zip(positions, values):  # noqa: B905 (equal by build)
+                pseudo[p] = get(p, 0.0) + value
+                where[p] = held(p, 0) | bit
+        positions, idf = self.holders[stem], self.idf[stem]
+        return Postings(tuple(positions), tuple([idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
+                        tuple(map(where.__getitem__, positions)))
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
