@@ -124,8 +124,10 @@ class Scorer:
             if found is None:
                 continue
             positions, counts = found
-            norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f], math.inf), 1 << f
-            values = [min(count * norm[p], cap) for p, count in zip(positions, counts)]  # noqa: B905
+            norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f]), 1 << f
+            values = [count * norm[p] for p, count in zip(positions, counts)]  # noqa: B905 (equal by build)
+            if cap is not None:
+                values = [min(value, cap) for value in values]
             if not pseudo:  # the first field's values as they are: 0.0 + v is v
                 pseudo = dict(zip(positions, values))  # noqa: B905 (equal by build)
                 where = dict.fromkeys(positions, bit)
