@@ -27,3 +27,15 @@ def run_date(now: str | None) -> dt.date:
     if parsed is None:
         raise Refusal(f"`--now` takes a calendar date as YYYY-MM-DD, and `{now}` is not one")
     return parsed
+
+
+DURATION = re.compile(r"^(?:(\d+)([dw])|P(\d+)([DW]))$")
+
+
+def parse_days(text: str) -> int | None:
+    """A duration in days: `90d`, `12w`, or the ISO 8601 `P90D` / `P12W`; None otherwise."""
+    match = DURATION.match(text.strip())
+    if not match:
+        return None
+    count, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+    return int(count) * (7 if unit.lower() == "w" else 1)

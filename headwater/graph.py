@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from headwater.corpus.census import Census
 from headwater.corpus.document import Document
 from headwater.corpus.tree import SourceTree
+from headwater.federation.pinned import Federation, RemoteDocument
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.taxonomy.model import Relation, Taxonomy
@@ -37,6 +38,7 @@ class ProblemKind(Enum):
     UNKNOWN_RELATION = "unknown_relation"
     ENTRY_WITHOUT_TO = "entry_without_to"
     DUPLICATE_TARGET = "duplicate_target"
+    LIST_TARGET = "list_target"  # a list where only a document (one identifier) can stand
     DUPLICATE_ID = "duplicate_id"
     ID_NOT_A_SCALAR = "id_not_a_scalar"
 
@@ -79,6 +81,7 @@ class Target:
     id: str | None = None
     anchor: Anchor | None = None
     reason: str = ""
+    remote: RemoteDocument | None = None  # a document of a harvested corpus (`<corpus>:<id>`)
 
     @property
     def text(self) -> str:
@@ -152,15 +155,15 @@ class Graph:
         for anchor in self.anchors.values():
             graph.add_node(anchor.key, type="anchor", kind=anchor.kind, matched=anchor.matched)
         for index, edge in enumerate(self.edges):
-            if edge.target.bound is Bound.DOCUMENT:
+            if edge.target.bound is Bound.DOCUMENT and edge.target.path:
                 graph.add_edge(edge.source, edge.target.path, key=index, edge=edge)
             elif edge.target.bound is Bound.ANCHOR and edge.target.anchor:
                 graph.add_edge(edge.source, edge.target.anchor.key, key=index, edge=edge)
         return graph
 
 
-def build(taxonomy: Taxonomy, census: Census, tree: SourceTree) -> Graph:
-    builder = _Builder(taxonomy, census, tree)
+def build(taxonomy: Taxonomy, census: Census, tree: SourceTree, federation: Federation | None = None) -> Graph:
+    builder = _Builder(taxonomy, census, tree, federation or Federation())
     builder.index()
     for document in census.documents:
         builder.edges_of(document)
@@ -169,8 +172,9 @@ def build(taxonomy: Taxonomy, census: Census, tree: SourceTree) -> Graph:
 
 
 class _Builder:
-    def __init__(self, taxonomy: Taxonomy, census: Census, tree: SourceTree) -> None:
+    def __init__(self, taxonomy: Taxonomy, census: Census, tree: SourceTree, federation: Federation) -> None:
         self.taxonomy = taxonomy
+        self.federation = federation
         self.census = census
         self.tree = tree
         self.edges: list[Edge] = []
@@ -241,6 +245,11 @@ class _Builder:
                 self.problem(ProblemKind.ENTRY_WITHOUT_TO, doc, entry, written,
                              f"an entry under `{written}` has no `to`")
                 return
+        if isinstance(target_node, Seq) and not self.reaches_anchor(relation, inverse):
+            self.problem(ProblemKind.LIST_TARGET, doc, target_node, written,
+                         f"an entry under `{written}` is a list, and `{written}` reaches only documents, "
+                         "each named by one identifier")
+            return
         target = self.bind(relation, inverse, target_node)
         identity = (relation.name + ("~" if inverse else ""), target.text)
         if identity in seen:
@@ -251,6 +260,10 @@ class _Builder:
         self.edges.append(Edge(doc.path, relation, written, inverse, target, attributes,
                                entry.line, entry.column))
 
+    def reaches_anchor(self, relation: Relation, inverse: bool) -> bool:
+        far = relation.sources if inverse else relation.targets
+        return any(self.taxonomy.is_anchor_kind(a) for a in far)
+
     def bind(self, relation: Relation, inverse: bool, node: Node) -> Target:
         far = relation.sources if inverse else relation.targets
         far_anchors = [a for a in far if self.taxonomy.is_anchor_kind(a)]
@@ -259,12 +272,16 @@ class _Builder:
             raws = [i.text for i in node.items if isinstance(i, Scalar)]
             if far_anchors and len(raws) == len(node.items) and raws:
                 return self.anchor(far_anchors[0], raws)
-            return Target(Bound.UNBOUND, ", ".join(raws), reason="a list of patterns where an identifier belongs")
+            return Target(Bound.UNBOUND, ", ".join(raws), reason="a list whose every item must be a pattern")
         if not isinstance(node, Scalar) or not node.text.strip():
             return Target(Bound.UNBOUND, "", reason="an empty target names nothing")
         raw = node.text.strip()
         if raw in self.ids:
             return Target(Bound.DOCUMENT, raw, path=self.ids[raw], id=raw)
+        if raw in self.federation.documents:
+            return Target(Bound.DOCUMENT, raw, id=raw, remote=self.federation.documents[raw])
+        if far_kinds and not far_anchors and ":" in raw:
+            return Target(Bound.UNBOUND, raw, reason=self.missing_remote(raw))
         if far_kinds and raw in self.near_miss:
             return Target(Bound.UNBOUND, raw, reason=f"`{raw}` is carried by {self.near_miss[raw]}, which is untyped")
         if far_kinds and (self.shaped_like_id(raw) or not far_anchors):
@@ -284,6 +301,14 @@ class _Builder:
         if identifier:
             return f"`{raw}` is a path; a document target is an identifier: write `{identifier}`"
         return f"no document carries `{raw}`"
+
+    def missing_remote(self, raw: str) -> str:
+        corpus, _, identifier = raw.partition(":")
+        if corpus in self.federation.names:
+            return f"the pinned export `{corpus}` carries no document `{identifier}`"
+        if any(u.pin.name == corpus for u in self.federation.unread):
+            return f"the pin `{corpus}` binds nothing, so `{identifier}` cannot be read there"
+        return f"no document carries `{raw}`, and no harvest is named `{corpus}`"
 
     def anchor(self, kind: str, raws: list[str]) -> Target:
         text = ", ".join(raws)

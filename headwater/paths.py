@@ -33,6 +33,14 @@ def normalize(text: str) -> str:
     return "/".join(parts)
 
 
+def inside(text: str) -> str:
+    """`normalize`, with "" for a path that climbs out or is absolute: "" names no path inside."""
+    try:
+        return normalize(text)
+    except OutsidePath:
+        return ""
+
+
 def relative_to_root(text: str, root: Path) -> str:
     """A typed path as the repository-relative form the census uses.
 

@@ -18,6 +18,8 @@ from headwater.corpus import census as census_module
 from headwater.corpus.census import Census
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
+from headwater.federation.pinned import Federation, read_federation
+from headwater.federation.tree import FederatedTree
 from headwater.graph import Graph, build
 from headwater.taxonomy.declaration import Declaration, read_declaration
 from headwater.taxonomy.lock import Lock, read_lock
@@ -35,6 +37,7 @@ class Snapshot:
     graph: Graph
     tree: SourceTree
     today: dt.date
+    federation: Federation = field(default_factory=Federation)
     parses: ParseStore | None = field(default=None, compare=False, repr=False)
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -67,11 +70,12 @@ def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bo
     declaration = read_declaration(root)
     lock = read_lock(root)
     with _collector_paused():
+        federation = read_federation(root, declaration.pins)
         parses = ParseStore(root, cache, spread)
         census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
-        tree = SourceTree(root, declaration.exclusions)
-        graph = build(lock.taxonomy, census, tree)
-    return Snapshot(root, declaration, lock, census, graph, tree, today, parses)
+        tree = FederatedTree(root, declaration.exclusions, federation)
+        graph = build(lock.taxonomy, census, tree, federation)
+    return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses)
 
 
 @contextmanager

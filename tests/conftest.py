@@ -1,8 +1,12 @@
-"""Shared test fixtures: temporary copies of fixture repositories and an in-process CLI."""
+"""Shared test fixtures: temporary copies of fixture repositories, an in-process CLI, and goldens."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +16,37 @@ from headwater.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "corpus_fixtures"
+
+
+def _no_cache(directory: str, names: list[str]) -> list[str]:
+    """A cache a run left in a fixture (the README's first command writes one) is not fixture."""
+    return ["cache"] if Path(directory).name == ".headwater" and "cache" in names else []
+
+
+def copy_tree(source: Path, target: Path) -> Path:
+    """Copy a fixture repository without its `.headwater/cache`; the one way tests copy fixtures."""
+    shutil.copytree(source, target, symlinks=True, ignore=_no_cache)
+    return target
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--bless", action="store_true", default=False,
+                     help="re-record every golden file from this run's output (review the diff before committing)")
+
+
+@pytest.fixture
+def golden(request) -> Callable[[Path, str], None]:
+    """Compare `text` with a golden file; `pytest --bless` re-records it instead."""
+    bless = request.config.getoption("--bless")
+
+    def compare(path: Path, text: str) -> None:
+        if bless:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        assert path.is_file(), f"{path.name} has no golden yet: record it with `pytest --bless`, then review it"
+        assert text == path.read_text(encoding="utf-8")
+
+    return compare
 
 
 @dataclass(frozen=True)
@@ -42,9 +77,7 @@ def copy_fixture(tmp_path):
     """Copy a fixture repository into a temporary directory; tests never write into fixtures."""
 
     def copy(name: str) -> Path:
-        target = tmp_path / name.replace("/", "-")
-        shutil.copytree(FIXTURES / name, target, symlinks=True)
-        return target
+        return copy_tree(FIXTURES / name, tmp_path / name.replace("/", "-"))
 
     return copy
 
@@ -52,6 +85,15 @@ def copy_fixture(tmp_path):
 @pytest.fixture
 def quickstart(copy_fixture) -> Path:
     return copy_fixture("quickstart")
+
+
+def hw_process(*args: str, hash_seed: str = "0") -> Ran:
+    """Run `headwater <args>` in a new interpreter: nothing carried over from this process, and a
+    hash seed of its own, so a comparison with an in-process run proves determinism."""
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    ran = subprocess.run([sys.executable, "-m", "headwater", *args], capture_output=True, text=True,
+                         env=env, timeout=300)
+    return Ran(ran.returncode, ran.stdout, ran.stderr)
 
 
 @pytest.fixture

@@ -18,8 +18,18 @@ def test_the_readme_opens_with_the_install_and_the_test_command():
     install, tests = readme_commands()
     assert "pip install ." in install and "headwater check" in install
     assert tests.endswith("python -m pytest")
+
+
+def test_ci_runs_the_readme_commands_it_reads_from_the_readme_and_installs_nothing_of_its_own():
     ci = (REPO / ".ci/run").read_text()
-    assert "python -m pytest" in ci and "pip install -q -e '.[test]'" in ci
+    reader = re.search(r"^readme_block\(\) \{.*?^\}$", ci, re.S | re.M).group(0)
+    read = [subprocess.run(["bash", "-c", f"{reader}\nreadme_block {n}"], cwd=REPO, capture_output=True,
+                           text=True, check=True).stdout.rstrip("\n") for n in (1, 2)]
+    assert read == readme_commands()
+    assert "pip install" not in ci and "pytest" not in ci.replace("pytest collected no tests", "")
+    first_command = ci.index('bash -c "$install"')
+    assert first_command < ci.index('bash -c "$tests"') < ci.index("headwater check --strict")
+    assert "git status --porcelain" in ci
 
 
 def test_the_readme_quick_start_runs_verbatim_in_a_fresh_environment(tmp_path):

@@ -258,7 +258,8 @@ class Records:
         matched = "\x1e".join(target.anchor.matched) if target.anchor is not None else ""
         return SEP.join((edge.source, near.digest if near else "", str(edge.line), str(edge.column),
                          edge.written_as, target.raw, target.bound.value, target.path or "",
-                         target.id or "", target.reason, matched, far.digest if far else ""))
+                         target.id or "", target.reason, matched, far.digest if far else "",
+                         target.remote.digest if target.remote else ""))
 
     def _anchor(self, edge: Edge) -> str:
         anchor = edge.target.anchor

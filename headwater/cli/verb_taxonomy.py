@@ -49,8 +49,14 @@ def run_validate(invocation) -> Result:
     resolution = resolve(invocation.root)
     if resolution.problems:
         raise Refusal(f"the taxonomy has {len(resolution.problems)} problem(s)", *resolution.problems)
-    return Result(f"the taxonomy {resolution.package.name} {resolution.package.version} validates "
-                  f"({len(resolution.sources)} sources)\n")
+    text = (f"the taxonomy {resolution.package.name} {resolution.package.version} validates "
+            f"({len(resolution.sources)} sources)\n")
+    if invocation.args.verbose:
+        inert = resolution.read_only
+        text += (f"{len(inert)} construct(s) read with no effect here:\n" if inert
+                 else "every construct it declares has an effect here\n")
+        text += "".join(f"  {item.line()}\n" for item in inert)
+    return Result(text)
 
 
 def run_kinds(invocation) -> Result:

@@ -144,6 +144,20 @@ VERBS: tuple[Verb, ...] = (
                  missing='`new` takes a kind. Try `headwater new decision --title "Adopt an overlay"`'),),
     ),
     Verb(
+        "export", GROUPS[2],
+        "write the corpus's pinnable export and descriptor, or an anchors snapshot",
+        "Writes `.headwater/export.json` (the census, every document and every edge, every value a "
+        "string, no timestamp) and `.headwater/corpus.json`, and prints the digest another "
+        "repository pins under `harvests`. `--anchors PATTERN` instead writes "
+        "`.headwater/anchors.json`, the files the patterns match with the revision of each, which "
+        "another repository pins under `imports`. `--check` writes nothing and exits 1 when the "
+        "committed copy is stale.",
+        "verb_export:run",
+        (Flag("--check", "exit 1 when the committed copy is not what the corpus exports today"),
+         Flag("--anchors", "write the anchors snapshot of the files this pattern matches", "PATTERN",
+              repeat=True)),
+    ),
+    Verb(
         "init", GROUPS[3],
         "bind this repository to a taxonomy package",
         "Writes `.headwater/taxonomy.yml` and `.headwater/overlay.yml`, reading what it can off "
@@ -165,8 +179,10 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "taxonomy validate", GROUPS[3],
         "list every problem of the taxonomy sources, writing nothing",
-        "Resolves the sources in memory and prints one line per problem, naming its address.",
+        "Resolves the sources in memory and prints one line per problem, naming its address. "
+        "`--verbose` also lists each construct that is read and has no effect in this engine.",
         "verb_taxonomy:run_validate",
+        (Flag("--verbose", "also list the constructs read with no effect here, and why"),),
     ),
     Verb(
         "taxonomy kinds", GROUPS[3],

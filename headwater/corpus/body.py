@@ -39,10 +39,21 @@ class Prose:
 
 
 @dataclass(frozen=True)
+class Code:
+    """A code block (`fence` with its info string, or an indented `block`) or an inline `span`."""
+
+    kind: str
+    info: str
+    line: int  # the file line of its first line of code
+    text: str
+
+
+@dataclass(frozen=True)
 class Body:
     headings: tuple[Heading, ...]
     links: tuple[Link, ...]
     prose: tuple[Prose, ...] = ()
+    code: tuple[Code, ...] = ()
 
     @property
     def slugs(self) -> frozenset[str]:
@@ -70,6 +81,7 @@ def parse(body: str, first_line: int) -> Body:
     headings: list[Heading] = []
     links: list[Link] = []
     prose: list[Prose] = []
+    code: list[Code] = []
     seen: dict[str, int] = {}
     source_lines = body.splitlines()
     quoted = 0  # block-quote depth: quoted prose is someone else's words
@@ -87,7 +99,24 @@ def parse(body: str, first_line: int) -> Body:
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
         elif token.type == "inline" and token.children and token.map:
             links.extend(_links(token, first_line, source_lines))
-    return Body(tuple(headings), tuple(links), tuple(prose))
+            code.extend(_spans(token, first_line, source_lines))
+        elif token.type in ("fence", "code_block") and token.map:
+            fenced = token.type == "fence"
+            code.append(Code("fence" if fenced else "block", token.info.strip(),
+                             first_line + token.map[0] + fenced, token.content))
+    return Body(tuple(headings), tuple(links), tuple(prose), tuple(code))
+
+
+def _spans(inline, first_line: int, source_lines: list[str]) -> list[Code]:
+    """Inline code spans, each at the first line of its block that holds its text."""
+    found = []
+    start, end = inline.map
+    for child in inline.children:
+        if child.type == "code_inline":
+            offset = next((i for i in range(start, min(end, len(source_lines)))
+                           if child.content in source_lines[i]), start)
+            found.append(Code("span", "", first_line + offset, child.content))
+    return found
 
 
 def _plain_text(inline) -> str:

@@ -47,9 +47,13 @@ class Document:
 
     @property
     def warrant(self) -> str | None:
-        provenance = self.front.get("provenance")
-        if isinstance(provenance, Map):
-            return scalar_text(provenance.get("warrant"))
+        return self.provenance("warrant")
+
+    def provenance(self, member: str) -> str | None:
+        """A member of the engine-owned `provenance:` block (`warrant`, `evidence_basis`, …)."""
+        block = self.front.get("provenance")
+        if isinstance(block, Map):
+            return scalar_text(block.get(member))
         return None
 
     @property

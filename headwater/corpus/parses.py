@@ -24,7 +24,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from headwater import cachedir, forked
-from headwater.corpus.body import Body, Heading, Link, Prose, parse
+from headwater.corpus.body import Body, Code, Heading, Link, Prose, parse
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -317,10 +317,11 @@ def encode_body(body: Body) -> list:
     """Every field of Body, in order (a test round-trips a corpus, so a new field cannot slip by)."""
     return [[[h.text, h.level, h.line, h.slug] for h in body.headings],
             [[link.href, link.text, link.line, link.column] for link in body.links],
-            [[prose.line, list(prose.lines)] for prose in body.prose]]
+            [[prose.line, list(prose.lines)] for prose in body.prose],
+            [[c.kind, c.info, c.line, c.text] for c in body.code]]
 
 
 def _body_of(entry: list) -> Body:
-    headings, links, prose = entry
+    headings, links, prose, code = entry
     return Body(tuple(Heading(*h) for h in headings), tuple(Link(*link) for link in links),
-                tuple(Prose(line, tuple(lines)) for line, lines in prose))
+                tuple(Prose(line, tuple(lines)) for line, lines in prose), tuple(Code(*c) for c in code))

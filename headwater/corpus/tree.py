@@ -51,14 +51,15 @@ class SourceTree:
 
     def revision(self, paths: tuple[str, ...]) -> str:
         """The content digest of what an anchor matches: path and bytes of each file, sorted."""
-        lines = []
-        for path in sorted(paths):
-            full = self.repo / path
-            if full.is_dir() and not full.is_symlink():
-                lines += [f"{child}\t{self._content(child)}\n" for child in self._listing(path)]
-            else:
-                lines.append(f"{path}\t{self._content(path)}\n")
-        return "sha256:" + sha256_hex("".join(sorted(set(lines))).encode("utf-8"))
+        lines = {line for path in paths for line in self.revision_lines(path)}
+        return "sha256:" + sha256_hex("".join(sorted(lines)).encode("utf-8"))
+
+    def revision_lines(self, path: str) -> list[str]:
+        """`<path>\t<content digest>` for the file, or for each file under the directory."""
+        full = self.repo / path
+        if full.is_dir() and not full.is_symlink():
+            return [f"{child}\t{self._content(child)}\n" for child in self._listing(path)]
+        return [f"{path}\t{self._content(path)}\n"]
 
     def _read_content(self, path: str) -> str:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,

@@ -11,6 +11,7 @@ POINTER = {
         "path": STRING, "kind": STRING, "id": STRING, "name": STRING, "purpose": STRING,
         "summary": STRING, "state": STRING, "unwarranted": {"type": "boolean"},
         "successor": STRING,
+        "harvested": {"type": "boolean"}, "corpus": STRING,  # a document of a pinned corpus, and its name here
         "evidence": {
             "type": "object",
             "properties": {"by": {"type": "string", "enum": ["anchor", "terms", "successor"]},

@@ -163,11 +163,13 @@ READS = (
          "reading. " + PATH_NOTE,
          (Argument("target", "a document path or an identifier"),), _related),
     Tool("resolve_identifier", "Resolve an identifier",
-         "The document an identifier names, by exact match only; or the untyped file that carries it.",
+         "The document an identifier names, by exact match only; or the untyped file that carries it. "
+         "`<corpus>:<id>` names a document of a harvested corpus.",
          (Argument("id", "an identifier, e.g. ACME-DR-0001"),), _resolve),
     Tool("governing_docs_for_path", "Documents governing a code path",
          "The documents that govern a file or directory through a declared governance edge, such as "
-         "`governs: src/ingest/**`. Read structuredContent.pointers. " + PATH_NOTE,
+         "`governs: src/ingest/**`; documents of harvested corpora follow, marked `harvested` with their "
+         "`corpus`. Read structuredContent.pointers. " + PATH_NOTE,
          (Argument("path", "a repository path, e.g. src/ingest/rate_limit.py"),), _governing, schemas.POINTERS),
     Tool("check", "Check the corpus",
          "Run every check the lock generates over the snapshot this server took, with no cache; the "

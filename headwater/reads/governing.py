@@ -16,7 +16,7 @@ from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
 from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, pointer_line
+from headwater.reads.pointer import pointer, pointer_line, remote_pointer, remote_pointer_line
 from headwater.reads.route_state import successors
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
@@ -98,8 +98,11 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Answer:
     tax = snapshot.taxonomy
     documents = governing_documents(snapshot.graph, tax, path)
     after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
+    harvested = snapshot.federation.governors_of(path)  # after this corpus's own
     structured = {"pointers": [pointer(d, tax) | ({"successor": after[d.path]} if d.path in after else {})
-                               for d in documents]}
-    if not documents:
+                               for d in documents] + [remote_pointer(d) for d in harvested]}
+    if not documents and not harvested:
         return Answer(no_governor_sentence(path) + "\n", structured)
-    return Answer("".join(pointer_line(d, tax) + "\n" for d in documents), structured)
+    lines = [pointer_line(d, tax) for d in documents] + [remote_pointer_line(d) for d in harvested]
+    return Answer("".join(line + "\n" for line in lines), structured)
+

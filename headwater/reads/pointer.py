@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from headwater.corpus.document import Document
+from headwater.federation.pinned import RemoteDocument
 from headwater.taxonomy.model import Taxonomy
 
 ASSERTED = "[asserted: nobody accepted this document]"
@@ -36,3 +37,24 @@ def pointer_line(doc: Document, tax: Taxonomy) -> str:
     if tax.is_terminal(shape.get("state")):
         line += f" [{shape['state']}]"
     return line
+
+
+def remote_pointer(doc: RemoteDocument) -> dict:
+    """A document of a harvested corpus, as its pinned export states it, marked with that corpus."""
+    return {"path": doc.path, "kind": doc.kind, "id": doc.id, "name": doc.name, "purpose": doc.purpose,
+            "summary": doc.summary, "state": doc.state,
+            "unwarranted": doc.warrant == "asserted", "harvested": True, "corpus": doc.corpus}
+
+
+def remote_pointer_line(doc: RemoteDocument) -> str:
+    """`<corpus>:path (name) — summary [harvested from <corpus>]`."""
+    line = f"{doc.corpus}:{doc.path}"
+    if doc.name:
+        line += f" ({doc.name})"
+    if doc.summary:
+        line += f" — {doc.summary}"
+    if doc.warrant == "asserted":
+        line += f" {ASSERTED}"
+    if doc.terminal:
+        line += f" [{doc.state}]"
+    return line + f" [harvested from {doc.corpus}]"

@@ -8,7 +8,7 @@ from headwater.corpus.census import Outcome
 from headwater.errors import Refusal
 from headwater.graph import Bound, Edge, Graph
 from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer
+from headwater.reads.pointer import pointer, remote_pointer
 from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -36,6 +36,8 @@ class Neighbour:
         if self.cue:
             text += f": {self.cue}"
             text += "" if self.cue_is_declared else " (the target's own summary)"
+        if self.pointer and self.pointer.get("harvested"):
+            text += f" [harvested from {self.pointer['corpus']}]"
         return text + GOVERNS_NOTE[self.governs]
 
     def as_json(self) -> dict:
@@ -66,10 +68,11 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
     for edge in graph.outbound.get(path, ()):
         bound = edge.target.bound is Bound.DOCUMENT
         far = graph.documents.get(edge.target.path or "") if bound else None
+        remote = edge.target.remote
         declared = edge.attribute("cue")
-        cue = declared or (far.text_of(scent) if far else None)
-        found.append(Neighbour(edge.written_as, False, _targets(edge),
-                               pointer(far, tax) if far else None, cue, bool(declared),
+        cue = declared or (far.text_of(scent) if far else remote.summary if remote else None)
+        shape = pointer(far, tax) if far else remote_pointer(remote) if remote else None
+        found.append(Neighbour(edge.written_as, False, _targets(edge), shape, cue, bool(declared),
                                tax.governs_reading(edge.relation, edge.inverse)))
     for edge in graph.inbound.get(path, ()):
         if edge.source == path:

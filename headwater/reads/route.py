@@ -17,6 +17,7 @@ from enum import Enum
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route_index import RouteIndex
 from headwater.reads.route_purposes import PurposeWords
 from headwater.reads.route_rank import CONFIDENT, Scorer
@@ -97,6 +98,7 @@ class Route:
     pointers: tuple[Offered, ...] = ()
     withheld: int = 0
     silence: Silence | None = None
+    harvested: tuple[HarvestedOffer, ...] = ()  # pointers into pinned corpora, after these
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,10 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
 
     anchors = _named_anchors(task, targets, known)
     anchored = _anchored(graph, tax, anchors)
-    base = Route(task, terms(task), anchors, ungoverned(snapshot, task, known, is_directory))
+    governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
+    base = Route(task, terms(task), anchors,
+                 tuple(u for u in ungoverned(snapshot, task, known, is_directory) if not governed_elsewhere(u.path)),
+                 harvested=harvested_offers(snapshot.federation, task))
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
     words = reader.scorer.index.tokenizer.task_words(base.terms)
     if not words:
@@ -184,7 +189,7 @@ def _offer(place: Place, rank_of: dict, of: int, stems: tuple[str, ...], word_of
 def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],
             silence: Silence) -> Route:
     """A branch that ends early: the anchored pointers in full, or silence when there are none."""
-    if anchored:
+    if anchored or base.harvested:
         return replace(base, pointers=tuple(_ordered(snapshot, anchored)))
     return replace(base, silence=silence)
 

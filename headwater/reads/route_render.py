@@ -73,6 +73,15 @@ def _ungoverned_lines(entry) -> list[str]:
     return lines
 
 
+def _harvested_lines(answer: Route, width: int | None, paint: Paint) -> list[str]:
+    """Pointers into pinned corpora, each with its evidence: what another corpus states, escaped."""
+    lines: list[str] = []
+    for offer in answer.harvested:
+        lines += [visible(line) for line in fold(offer.line(), 2, width)]
+        lines += [paint("dim", visible(line)) for line in fold(offer.evidence_line(), 4, width)]
+    return lines
+
+
 def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
                 paint: Paint = _plain) -> str:
     lines = [paint("heading", f"route {quoted(answer.task)}"),
@@ -83,8 +92,9 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
     for entry in answer.ungoverned:
         lines += [visible(line) for line in _ungoverned_lines(entry)]
     lines += [visible(f"  purpose {name} {score}") for name, score in answer.matched]
+    harvested = _harvested_lines(answer, width, paint)
     if answer.silence is not None:
-        return "\n".join(lines + [visible(f"  {answer.silence.says}")]) + "\n"
+        return "\n".join(lines + harvested + [visible(f"  {answer.silence.says}")]) + "\n"
     for offered in answer.pointers:  # values escaped before painting, so the paint is the only escape
         folded = [visible(line) for line in fold(pointer_line(offered.document, tax), 2, width)]
         path = visible(offered.document.path)
@@ -97,7 +107,7 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
     if answer.withheld:
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + harvested) + "\n"
 
 
 def structured(answer: Route, tax: Taxonomy) -> dict:
@@ -112,7 +122,8 @@ def structured(answer: Route, tax: Taxonomy) -> dict:
         "anchors": list(answer.anchors),
         "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
         "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
-                     | ({"successor": o.successor} if o.successor else {}) for o in answer.pointers],
+                     | ({"successor": o.successor} if o.successor else {}) for o in answer.pointers]
+                    + [offer.as_json() for offer in answer.harvested],
         "withheld": answer.withheld,
         "ungoverned": [entry.as_json() for entry in answer.ungoverned],
         "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},

@@ -45,6 +45,10 @@ def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
 
 def _missing(snapshot: Snapshot, argument: str) -> str:
     text = argument.strip()
+    remote = snapshot.federation.documents.get(text)
+    if remote is not None:
+        return (f"`{argument}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
+                "repository reads only through its pinned export; `resolve_identifier` gives its pointer")
     for scheme in snapshot.taxonomy.schemes.values():
         if scheme.regex.match(text) or (scheme.fixed_prefix and text.startswith(scheme.fixed_prefix)):
             return f"`{argument}` is shaped like an identifier of this corpus, and no document declares it"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.federation.pins import Pin, read_pins
 from headwater.patterns import opening_wildcard
 from headwater.statefolder import refuse_linked
 from headwater.yaml.files import load_file
@@ -30,6 +31,7 @@ class Declaration:
     overlay: str | None
     corpus_root: str
     exclusions: tuple[Exclusion, ...]
+    pins: tuple[Pin, ...] = ()  # `harvests` and `imports`
 
 
 def read_declaration(root: Path) -> Declaration:
@@ -52,6 +54,7 @@ def read_declaration(root: Path) -> Declaration:
         overlay=_optional_text(taxonomy, "overlay"),
         corpus_root=_corpus_root(corpus),
         exclusions=tuple(_exclusions(corpus.get("exclude"))),
+        pins=read_pins(top, root, _where),
     )
 
 

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from headwater.patterns import Pattern, compile_pattern
+from headwater.taxonomy.assurance import Control, Obligation, Surface
 
 FACET_ROLES = ("state", "state_entered", "created", "freshness", "scent", "name")
 FAMILIES = ("succession", "derivation", "governance", "evidence", "composition", "association")
@@ -40,6 +41,7 @@ class Facet:
     required: bool
     role: str | None
     stale_after_days: int | None
+    volatility: str | None  # "stable" | "mutable": a mutable value may not enter a pattern
 
     @staticmethod
     def of(name: str, raw: dict) -> Facet:
@@ -64,6 +66,42 @@ class Facet:
             required=_flag(raw.get("required")),
             role=str(raw["role"]) if raw.get("role") else None,
             stale_after_days=int(stale) if stale is not None else None,
+            volatility=str(raw["volatility"]) if raw.get("volatility") else None,
+        )
+
+
+def _expect(raw: dict) -> list:
+    relations = raw.get("relations")
+    expect = relations.get("expect") if isinstance(relations, dict) else None
+    return expect if isinstance(expect, list) else []
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A participation expectation: a document of the kind, in the `when` facet values, takes
+    part in `relation` (toward `to_kind`) within `within` of the date its `since` role holds."""
+
+    id: str
+    relation: str
+    to_kind: str | None
+    when: dict[str, str]
+    within: str
+    since: str  # "created" | "state_entered"
+    severity: str | None
+    rationale: str
+
+    @staticmethod
+    def of(raw: dict) -> Expectation:
+        when = raw.get("when") if isinstance(raw.get("when"), dict) else {}
+        return Expectation(
+            id=str(raw.get("id", "")),
+            relation=str(raw.get("relation", "")),
+            to_kind=str(raw["to_kind"]) if raw.get("to_kind") else None,
+            when={str(k): str(v) for k, v in when.items()},
+            within=str(raw.get("within", "")),
+            since=str(raw.get("since", "")),
+            severity=str(raw["severity"]) if raw.get("severity") else None,
+            rationale=str(raw.get("rationale", "")),
         )
 
 
@@ -83,6 +121,7 @@ class Kind:
     sections: tuple[str, ...]
     optional_sections: tuple[str, ...]
     write_when: str | None
+    expectations: tuple[Expectation, ...]
 
     @staticmethod
     def of(name: str, raw: dict) -> Kind:
@@ -104,6 +143,7 @@ class Kind:
             sections=_list(sections.get("require")),
             optional_sections=_list(sections.get("optional")),
             write_when=raw.get("write_when"),
+            expectations=tuple(Expectation.of(e) for e in _expect(raw) if isinstance(e, dict)),
         )
 
 
@@ -120,6 +160,7 @@ class Relation:
     invalid_when_both: dict[str, str]
     attributes: dict[str, dict]
     governing_end: str  # "source" | "target" | "neither"
+    evidence_at: str  # the end that is the evidence: "to" (the default) or "from"
 
     @staticmethod
     def of(name: str, raw: dict) -> Relation:
@@ -138,6 +179,7 @@ class Relation:
             invalid_when_both={str(k): str(v) for k, v in invalid.items()},
             attributes=dict(raw.get("attributes") or {}),
             governing_end=str(raw.get("governing_end") or DEFAULT_GOVERNING.get(family, "neither")),
+            evidence_at=str(raw.get("evidence_at") or "to"),
         )
 
 
@@ -314,6 +356,20 @@ class Taxonomy:
         return {n: Scheme.of(n, r or {}) for n, r in self._section("identifier_schemes").items()}
 
     @cached_property
+    def obligations(self) -> dict[str, Obligation]:
+        return {str(k): Obligation.of(str(k), r) for k, r in self._section("obligations").items()
+                if isinstance(r, dict)}
+
+    @cached_property
+    def controls(self) -> dict[str, Control]:
+        return {str(k): Control.of(str(k), r) for k, r in self._section("controls").items()
+                if isinstance(r, dict)}
+
+    @cached_property
+    def surface(self) -> Surface:
+        return Surface.of(self.raw.get("surface"))
+
+    @cached_property
     def regimes(self) -> dict[str, dict]:
         return self._section("regimes")
 
@@ -334,8 +390,12 @@ class Taxonomy:
         raw = (self.regimes.get("voice") or {}).get(voice or "") or {}
         return _list(raw.get("forbid"))
 
+    def language_regime(self, language: str | None) -> dict:
+        raw = (self.regimes.get("language") or {}).get(language or "")
+        return raw if isinstance(raw, dict) else {}
+
     def retired_terms(self, language: str | None) -> tuple[RetiredTerm, ...]:
-        raw = (self.regimes.get("language") or {}).get(language or "") or {}
+        raw = self.language_regime(language)
         return tuple(
             RetiredTerm(str(t.get("term")), str(t.get("reason", "")), t.get("replacement"))
             for t in raw.get("retired_terms") or []
@@ -410,6 +470,10 @@ class Taxonomy:
 
     def write_when_of(self, kind: str) -> str | None:
         return self._nearest(kind, "write_when")
+
+    def expectations_of(self, kind: str) -> list[Expectation]:
+        """Every expectation the kind declares or inherits, the root's first."""
+        return [e for link in reversed(self.chain(kind)) for e in link.expectations]
 
     def required_facets(self, kind: str) -> list[str]:
         """Facets declared `required: true`, then each `require` root first; forbids removed."""

@@ -13,6 +13,7 @@ from typing import Any
 
 SEGMENT = re.compile(r"^[A-Za-z0-9_-]+$")
 OPERATIONS = ("add", "override", "remove", "add_to", "remove_from")
+LABELS = ("taxonomy", "bundle", "extends", "requires")  # read, never compared (as the reference)
 REFERENCE_ROOTS = ("vocabularies",)
 
 
@@ -113,7 +114,7 @@ def apply_overlay(tree: dict, overlay: Any, source: str) -> list[OverlayError]:
     problems = [
         OverlayError(source, key, f"is not an operation (use {', '.join(OPERATIONS)})")
         for key in overlay
-        if key not in OPERATIONS
+        if key not in OPERATIONS and key not in LABELS
     ]
     for op in OPERATIONS:
         body = overlay.get(op)

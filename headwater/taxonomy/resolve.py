@@ -14,6 +14,7 @@ from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
 from headwater.taxonomy import canonical
 from headwater.taxonomy.declaration import DECLARATION, Declaration, read_declaration
+from headwater.taxonomy.dialect import Inert, inert
 from headwater.taxonomy.overlay import apply_overlay, expand_references
 from headwater.taxonomy.package import Package, find_package
 from headwater.taxonomy.validate import validate
@@ -50,6 +51,10 @@ class Resolution:
         return _plain_of(self.sources[0])
 
     @property
+    def read_only(self) -> list[Inert]:
+        return inert(self.tree)
+
+    @property
     def digest(self) -> str:
         return "sha256:" + sha256_hex(self.body.encode("utf-8"))
 
@@ -64,6 +69,8 @@ class Resolution:
                 "sources": [{"path": s.label, "digest": digest(s.data)} for s in self.sources],
             }
         }
+        if self.read_only:  # absent when empty, so a lock without such constructs keeps its bytes
+            head["lock"]["read_only"] = [{"address": i.address, "reason": i.reason} for i in self.read_only]
         indented = "".join("  " + line + "\n" if line else "\n" for line in self.body.splitlines())
         return HEADER + canonical.dump(head, head) + "resolved:\n" + indented
 
@@ -77,7 +84,10 @@ def _plain_of(source: Source) -> dict:
 
 
 def bundle_order(package: Package, selected: tuple[str, ...]) -> list[str]:
-    """Each bundle after the bundles it requires; independent bundles by name."""
+    """Each bundle after the selected bundles it requires; independent bundles by name.
+
+    `requires` orders and never refuses: the reference reads nothing from it, and a bundle's
+    real needs surface as references the validator names."""
     requires: dict[str, list[str]] = {}
     for name in sorted(set(selected)):
         path = package.directory / package.bundle_file(name)
@@ -86,10 +96,7 @@ def bundle_order(package: Package, selected: tuple[str, ...]) -> list[str]:
             raise Refusal(f"{DECLARATION}: the package has no bundle `{name}` (bundles: {known})")
         plain = _plain_of(Source(package.source_label(package.bundle_file(name)), path.read_bytes()))
         needed = plain.get("requires") or []
-        for other in needed if isinstance(needed, list) else [needed]:
-            if other not in selected:
-                raise Refusal(f"{DECLARATION}: the bundle `{name}` requires `{other}`, which is not selected")
-        requires[name] = list(needed) if isinstance(needed, list) else [needed]
+        requires[name] = [n for n in (needed if isinstance(needed, list) else [needed]) if n in selected]
     ordered: list[str] = []
     while len(ordered) < len(requires):
         ready = [n for n in sorted(requires) if n not in ordered and set(requires[n]) <= set(ordered)]

@@ -10,28 +10,33 @@ from typing import Any
 
 from headwater.patterns import opening_wildcard
 from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, STATE_ROLES, Taxonomy
+from headwater.taxonomy.validate_dialect import dialect_problems
 
-TOP = ("taxonomy", "version", "purposes", "vocabularies", "facets", "kinds", "relations",
-       "anchors", "regimes", "shelves", "identifier_schemes")
+# The reference meta-schema's roots and members, plus our extensions (`governing_end`,
+# `write_when`, `function_words`, string `guidance`); `dialect.py` lists what is read only.
+TOP = ("taxonomy", "version", "extends", "purposes", "vocabularies", "facets", "kinds", "relations",
+       "anchors", "regimes", "shelves", "identifier_schemes", "core", "projections", "mappings",
+       "obligations", "controls", "surface")
 KEYS = {
     "purposes": ("intent", "answers"),
-    "facets": ("type", "values", "required", "role", "stale_after_days", "guidance"),
+    "facets": ("type", "values", "required", "role", "stale_after_days", "guidance", "severity",
+               "volatility"),
     "kinds": ("abstract", "is_a", "purpose", "identifier", "lifecycle", "voice", "language",
-              "facets", "sections", "write_when"),
+              "facets", "sections", "relations", "write_when"),
     "relations": ("family", "from", "to", "inverse", "reciprocal", "on_target",
-                  "lifecycle_sensitive", "invalid_when", "attributes", "governing_end"),
-    "anchors": ("resolver", "scope"),
-    "shelves": ("path", "homogeneous", "kind", "discriminator", "kinds", "layout", "title"),
+                  "lifecycle_sensitive", "invalid_when", "attributes", "governing_end", "created_by",
+                  "cardinality", "nuclearity", "nucleus", "inherits", "evidence_at"),
+    "anchors": ("resolver", "scope", "pattern"),
+    "shelves": ("path", "homogeneous", "kind", "discriminator", "kinds", "layout", "title", "group_by"),
     "identifier_schemes": ("pattern", "namespace", "allocation"),
 }
 REGIME_KEYS = {
     "lifecycle": ("initial", "transitions", "retain_terminal"),
     "voice": ("forbid",),
-    "language": ("tag", "retired_terms", "function_words"),
+    "language": ("tag", "controlled", "profile", "source_form", "retired_terms", "outside_root",
+                 "function_words"),
 }
-VOICE_CATEGORIES = ("future_intent", "change_narration", "phased_rollout")
-FACET_TYPES = ("string", "date", "integer")
-ALLOCATIONS = ("reconcile-first", "minted-once")
+FACET_TYPES = ("string", "date", "integer", "boolean", "duration")
 BOOLEAN = ("true", "false")
 NAMESPACE = re.compile(r"^[A-Za-z0-9]+$")
 
@@ -47,6 +52,8 @@ def validate(tree: Any) -> list[str]:
 
 def _shape(tree: dict) -> list[str]:
     problems = [f"{key}: is not a declaration this engine reads" for key in tree if key not in TOP]
+    problems += [f"{root}: must be a mapping" for root in ("obligations", "controls", "surface", "core")
+                 if root in tree and not isinstance(tree[root], dict)]
     for section, allowed in KEYS.items():
         entries = tree.get(section, {})
         if not isinstance(entries, dict):
@@ -74,7 +81,7 @@ def _shape(tree: dict) -> list[str]:
 
 def _references(tax: Taxonomy) -> list[str]:
     return (_facets(tax) + _kinds(tax) + _relations(tax) + _shelves(tax) + _schemes(tax)
-            + _regimes(tax) + _purposes(tax))
+            + _regimes(tax) + dialect_problems(tax))
 
 
 def _facets(tax: Taxonomy) -> list[str]:
@@ -164,8 +171,8 @@ def _relations(tax: Taxonomy) -> list[str]:
             if rel.inverse in names:
                 problems.append(f"{where}.inverse: `{rel.inverse}` is already a relation name")
             names.add(rel.inverse)
-        if rel.reciprocal not in (None, "required", "symmetric"):
-            problems.append(f"{where}.reciprocal: must be required or symmetric")
+        if rel.reciprocal not in (None, "required", "symmetric", "optional"):
+            problems.append(f"{where}.reciprocal: must be required, symmetric or optional")
         if rel.reciprocal == "required" and not rel.inverse:
             problems.append(f"{where}.reciprocal: a required far half needs an `inverse` name")
         if rel.governing_end not in ("source", "target", "neither"):
@@ -210,8 +217,8 @@ def _schemes(tax: Taxonomy) -> list[str]:
         leftover = PLACEHOLDER.sub("", scheme.pattern)
         if "{" in leftover or "}" in leftover:
             problems.append(f"{where}.pattern: only {{namespace}}, {{seq:0Nd}} and {{slug}} are placeholders")
-        if scheme.allocation not in ALLOCATIONS:
-            problems.append(f"{where}.allocation: must be one of {', '.join(ALLOCATIONS)}")
+        if not scheme.allocation.strip():
+            problems.append(f"{where}.allocation: must name an allocation")
         if not scheme.namespace:
             problems.append(
                 f"{where}: carries no namespace after resolution. Add "
@@ -236,17 +243,8 @@ def _regimes(tax: Taxonomy) -> list[str]:
         for state in [life.initial, *life.transitions, *(s for n in life.transitions.values() for s in n)]:
             if states and state not in states:
                 problems.append(f"{where}: `{state}` is not a value of the state facet")
-    for name, raw in (tax.regimes.get("voice") or {}).items():
-        for category in raw.get("forbid") or []:
-            if category not in VOICE_CATEGORIES:
-                problems.append(f"regimes.voice.{name}.forbid: `{category}` is not a category")
     for name, raw in (tax.raw.get("vocabularies") or {}).items():
         for entry in raw if isinstance(raw, list) else []:
             if isinstance(entry, dict) and entry.get("role") and entry["role"] not in STATE_ROLES:
                 problems.append(f"vocabularies.{name}: `{entry['role']}` is not a state role")
     return problems
-
-
-def _purposes(tax: Taxonomy) -> list[str]:
-    served = {tax.purpose_of(k) for k in tax.concrete_kinds}
-    return [f"purposes.{name}: no concrete kind serves it" for name in tax.purposes if name not in served]

@@ -39,22 +39,24 @@ MEMO = """\
     homogeneous: true
     kind: memo
 """
-SECTIONS = {"decision": ("Context", "Decision", "Consequences"), "specification": ("Scope", "Behavior")}
+SECTIONS = {"decision": ("Context", "Decision", "Consequences"), "specification": ("Scope", "Behavior"),
+            "brief": ()}
+SCHEMES = {"docs/decisions/": "decision_id", "docs/briefs/": "decision_id", "docs/specifications/": "specification_id"}
 
 
-def declaration(bundles=(), pin: str | None = None, vendored: bool = False) -> str:
+def declaration(bundles=(), pin: str | None = None, vendored: bool = False, pins: str = "") -> str:
     listed = "[" + ", ".join(bundles) + "]"
     digest = f"  digest: \"{pin}\"\n" if pin else ""
     return ("taxonomy:\n  package: headwater/standard\n  version: 1.0.0\n" + digest +
-            f"  bundles: {listed}\n  overlay: .headwater/overlay.yml\ncorpus:\n  root: docs\n")
+            f"  bundles: {listed}\n  overlay: .headwater/overlay.yml\ncorpus:\n  root: docs\n" + pins)
 
 
 def doc(kind: str, id: str | None = "ACME-DR-0001", status: str = "current", *, title: str = "A record",
         summary: str | None = "One sentence a reader learns here.", verified: str = "2026-10-01",
         warrant: str | None = "{warrant: asserted}", extra: str = "", relations: str = "",
-        sections: tuple[str, ...] | None = None, prose: str = "") -> str:
+        sections: tuple[str, ...] | None = None, prose: str = "", since: str = "2026-10-01") -> str:
     front = [f"id: {id}"] if id is not None else []
-    front += [f"status: {status}", "status_since: 2026-10-01"]
+    front += [f"status: {status}", f"status_since: {since}"]
     if summary is not None:
         front.append(f"summary: \"{summary}\"" if summary else "summary:")
     front += [f"last_verified: {verified}", f"title: {title}"]
@@ -81,11 +83,13 @@ BASE_DOC = {"docs/decisions/0001-base.md": decision()}
 
 def fixture(files: dict[str, str], *, bundles=(), overlay_extra: str = "", pin: str | None = None,
             vendored: bool = False, unclaimed: tuple[str, ...] = (), base: bool = True,
-            prior: dict[str, str] | None = None) -> dict:
-    """`prior`: the base-revision text of changed paths, written as `change/manifest` + copies."""
+            prior: dict[str, str] | None = None, pins: str = "") -> dict:
+    """`prior`: the base-revision text of changed paths, written as `change/manifest` + copies.
+    `pins`: `harvests`/`imports` blocks for the declaration, where `DIGEST(<path>)` stands for
+    the digest of that file of the fixture."""
     return {"files": {**(BASE_DOC if base else {}), **files}, "bundles": bundles,
             "overlay": OVERLAY + overlay_extra, "pin": pin, "vendored": vendored, "unclaimed": unclaimed,
-            "prior": prior}
+            "prior": prior, "pins": pins}
 
 
 def suspect(revision: str) -> str:
@@ -104,6 +108,36 @@ def app_revision() -> str:
 
 
 APP = "print('the application')\n"
+HARVESTED = ".headwater/harvested/decisions.json"
+IMPORTED = ".headwater/imports/svc.json"
+
+
+def harvested_export() -> str:
+    """A one-document export of another corpus, in the bytes `headwater export` writes."""
+    from headwater.federation import formats
+
+    facets = {"id": "ACME-DR-0100", "title": "Deliver at least once"}
+    document = {"path": "docs/decisions/0100-deliver.md", "kind": "decision", "id": "ACME-DR-0100",
+                "name": "Deliver at least once", "digest": "sha256:" + "2" * 64, "facets": facets}
+    return formats.encode({formats.MARKER: formats.EXPORT, "export_version": formats.EXPORT_VERSION,
+                           "census": {"accounted for": 1, "unaccounted for": 0},
+                           "graph": {"documents": [document], "edges": []}, "anchors": []}).decode()
+
+
+def anchors_snapshot() -> str:
+    """A service repository's anchors snapshot, as `headwater export --anchors 'src/**'` writes it."""
+    from headwater.federation import formats
+
+    return formats.encode({formats.MARKER: formats.ANCHORS, "anchors_version": formats.ANCHORS_VERSION,
+                           "patterns": ["src/**"], "files": [{"path": "src/app.py", "revision": "3" * 64}]}).decode()
+
+
+def harvest_pin(digest: str = "DIGEST(.headwater/harvested/decisions.json)") -> str:
+    return f"harvests:\n  decisions:\n    at: {HARVESTED}\n    digest: \"{digest}\"\n"
+
+
+def import_pin(digest: str | None = "DIGEST(.headwater/imports/svc.json)") -> str:
+    return "imports:\n  svc:\n    at: .headwater/imports/svc.json\n" + (f"    digest: \"{digest}\"\n" if digest else "")
 MEMO_FILES = {"docs/memos/m.md": "---\nowner: j.doe\n---\n\n# A memo\n"}
 SUPERSEDES = "  supersedes: ACME-DR-0001\n"
 NEXT = "docs/decisions/0002-next.md"
@@ -239,6 +273,13 @@ def cases() -> dict[str, dict[str, dict]]:
         "taxonomy.pin.diverged": {
             "fail": fixture({}, pin=WRONG_PIN, vendored=True),
             "pass": fixture({}, pin="today", vendored=True)},
+        "harvest.pin.unread": {
+            "fail": fixture({HARVESTED: harvested_export()}, pins=harvest_pin(WRONG_PIN)),
+            "pass": fixture({HARVESTED: harvested_export(), "docs/decisions/0001-base.md": decision(
+                relations="  constrains: decisions:ACME-DR-0100")}, pins=harvest_pin())},
+        "import.pin.unread": {
+            "fail": fixture({IMPORTED: anchors_snapshot()}, pins=import_pin(None)),
+            "pass": fixture({IMPORTED: anchors_snapshot()}, pins=import_pin())},
         "suppression.refused": {
             "fail": fixture({"docs/decisions/0001-base.md": decision(prose=(
                 "<!-- headwater allow=no.such.rule scope=file until=2027-01-01 "
@@ -276,12 +317,16 @@ def check_all() -> dict:
             "be read by [ACME-DR-0002](0001-base.md).")),
         "docs/notes/loose.md": "# Loose notes\n\nNobody typed this file.\n",
         "src/app.py": APP,
+        IMPORTED: harvested_export(),  # an export where an anchors snapshot belongs
         **MEMO_FILES,
     }
     prior = {"docs/decisions/0016-prose.md": decision("ACME-DR-0016", status="superseded"),
              "docs/decisions/0017-gone.md": decision("ACME-DR-0017", status="superseded")}
-    return fixture(files, base=False, bundles=("diataxis",), overlay_extra=MEMO + VOCAB, pin=WRONG_PIN,
-                   vendored=True, unclaimed=("ACME-DR-0007",), prior=prior)
+    from fixtures_reference import BRIEF_FILES, BRIEFS
+
+    return fixture({**files, **BRIEF_FILES}, base=False, bundles=("diataxis",), overlay_extra=MEMO + BRIEFS + VOCAB,
+                   pin=WRONG_PIN, vendored=True, unclaimed=("ACME-DR-0007",), prior=prior,
+                   pins=harvest_pin(WRONG_PIN) + import_pin())
 
 
 def _claims(spec: dict) -> dict[str, str]:
@@ -289,12 +334,12 @@ def _claims(spec: dict) -> dict[str, str]:
 
     claims = {}
     for path, text in sorted(spec["files"].items()):
-        if not path.startswith(("docs/decisions/", "docs/specifications/")):
+        scheme = next((s for prefix, s in SCHEMES.items() if path.startswith(prefix)), None)
+        if scheme is None:
             continue
         front = split(text).front
         node = front.get("id") if front else None
         identifier = getattr(node, "text", "")
-        scheme = "decision_id" if path.startswith("docs/decisions/") else "specification_id"
         if identifier and identifier not in spec["unclaimed"] and "/" not in identifier:
             claims.setdefault(f".headwater/ids/{scheme}/{identifier}", path + "\n")
     return claims
@@ -310,13 +355,22 @@ def write_change(directory: Path, prior: dict[str, str]) -> None:
     (directory / "manifest").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def pins_with_digests(pins: str, files: dict[str, str]) -> str:
+    """The pins with each `DIGEST(<path>)` spelled as that file's digest."""
+    from headwater.hashing import digest
+
+    for path, text in files.items():
+        pins = pins.replace(f"DIGEST({path})", digest(text.encode("utf-8")))
+    return pins
+
+
 def write(target: Path, spec: dict) -> None:
     from headwater.cli.main import run
     from headwater.taxonomy.package import release_digest, release_members
 
     if target.exists():
         shutil.rmtree(target)
-    files = {**spec["files"], **_claims(spec), ".headwater/overlay.yml": spec["overlay"]}
+    files = {**_claims(spec), **spec["files"], ".headwater/overlay.yml": spec["overlay"]}
     for path, text in files.items():
         (target / path).parent.mkdir(parents=True, exist_ok=True)
         (target / path).write_text(text, encoding="utf-8")
@@ -326,7 +380,8 @@ def write(target: Path, spec: dict) -> None:
         shutil.copytree(EMBEDDED, vendored, ignore=shutil.ignore_patterns("__pycache__"))
         if pin == "today":
             pin = release_digest(release_members(vendored))
-    (target / ".headwater" / "taxonomy.yml").write_text(declaration(spec["bundles"], pin), encoding="utf-8")
+    (target / ".headwater" / "taxonomy.yml").write_text(declaration(spec["bundles"], pin, pins=pins_with_digests(
+        spec["pins"], files)), encoding="utf-8")
     if spec["prior"]:
         write_change(target / CHANGE, spec["prior"])
     with contextlib.redirect_stdout(io.StringIO()):
@@ -336,7 +391,9 @@ def write(target: Path, spec: dict) -> None:
 
 def main() -> None:
     sys.path.insert(0, str(REPO))
-    for rule_id, pair in cases().items():
+    from fixtures_reference import reference_cases
+
+    for rule_id, pair in {**cases(), **reference_cases()}.items():
         for side, spec in pair.items():
             write(RULES_DIR / rule_id / side, spec)
     write(CHECK_ALL, check_all())

@@ -138,9 +138,9 @@ def test_a_list_item_is_reported_at_its_first_word(prose):
     assert (line, column) == (lines_of(root), 3)
 
 
-def test_the_voice_table_has_one_row_for_each_category_the_taxonomy_admits():
+def test_the_voice_table_has_one_row_for_each_category_the_engine_matches():
     from headwater.check.rules.body import VOICE
-    from headwater.taxonomy.validate import VOICE_CATEGORIES
+    from headwater.taxonomy.dialect import VOICE_CATEGORIES
 
     assert [row[0] for row in VOICE] == list(VOICE_CATEGORIES)
 

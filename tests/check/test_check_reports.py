@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 
 from headwater.cli.output import Palette, strip
 from headwater.render.common import NOTHING_CHECKED
+from tests.conftest import copy_tree, hw_process
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
@@ -22,29 +22,27 @@ NOW = ("--now", "2026-11-01", "--no-cache")  # fixtures are read in place: no ca
 
 @pytest.mark.parametrize("fixture", ["quickstart", "check-all"])
 @pytest.mark.parametrize("fmt", list(FORMATS))
-def test_each_format_matches_its_golden_file(hw, fixture, fmt):
+def test_each_format_matches_its_golden_file(hw, golden, fixture, fmt):
     ran = hw("check", "--root", str(FIXTURES / fixture), *NOW, "--format", fmt)
     assert ran.status == 0 and ran.err == ""
-    golden = GOLDEN / f"{fixture}.{FORMATS[fmt]}"
-    if os.environ.get("HEADWATER_BLESS") == "1":
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(ran.out, encoding="utf-8")
-    assert ran.out == golden.read_text(encoding="utf-8")
+    golden(GOLDEN / f"{fixture}.{FORMATS[fmt]}", ran.out)
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
-def test_two_runs_write_the_same_bytes(hw, fmt):
-    first = hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--format", fmt)
-    second = hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--format", fmt)
-    assert first.out == second.out
+def test_a_run_in_another_process_with_another_hash_seed_writes_the_same_bytes(hw, fmt):
+    here = hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--format", fmt)
+    elsewhere = hw_process("check", "--root", str(FIXTURES / "check-all"), *NOW, "--format", fmt, hash_seed="4242")
+    assert here.status == elsewhere.status == 0 and here.err == elsewhere.err == ""
+    assert here.out and here.out == elsewhere.out
 
 
 def test_root_given_from_another_directory_gives_the_same_bytes(hw, monkeypatch, tmp_path):
     monkeypatch.chdir(FIXTURES / "check-all")
     here = hw("check", *NOW, "--format", "sarif")
     monkeypatch.chdir(tmp_path)
-    elsewhere = hw("check", "--root", str(FIXTURES / "check-all"), *NOW, "--format", "sarif")
-    assert here.out == elsewhere.out
+    elsewhere = hw_process("check", "--root", str(FIXTURES / "check-all"), *NOW, "--format", "sarif")
+    assert here.status == elsewhere.status == 0 and here.err == elsewhere.err == ""
+    assert '"results": [' in here.out and here.out == elsewhere.out
 
 
 def sarif_of(hw, root: Path) -> dict:
@@ -100,7 +98,7 @@ def lines(log: dict) -> list[int]:
 
 def test_editing_unrelated_prose_moves_lines_but_keeps_every_fingerprint(hw, tmp_path):
     root = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "check-all", root)
+    copy_tree(FIXTURES / "check-all", root)
     before = sarif_of(hw, root)
     for path in sorted((root / "docs" / "decisions").glob("*.md")):
         text = path.read_text(encoding="utf-8")

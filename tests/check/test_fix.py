@@ -78,7 +78,7 @@ def test_the_tutorial_loop_writes_the_far_half_and_then_strict_passes(hw, quicks
 
 @pytest.mark.parametrize("rule", ["relation.reciprocity.missing", "lifecycle.state.not_set_by_edge",
                                   "identifier.claim.missing", "language.retired_term.used"])
-def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(hw, copy_fixture, rule):
+def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(hw, copy_fixture, golden, rule):
     root = copy_fixture(f"rules/{rule}/fail")
     assert rule in live_rules(check(hw, root, "--json").out)
     before = tree(root)
@@ -88,11 +88,7 @@ def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(h
     written = changed(before, tree(root))
     assert fixed.err == "".join(f"headwater: fixed {p} (1 patch)\n" for p in written)
     shown = "".join(f"== {path} ==\n{data.decode()}" for path, data in written.items())
-    golden = GOLDEN / f"{rule}.txt"
-    if os.environ.get("HEADWATER_BLESS") == "1":
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(shown, encoding="utf-8")
-    assert shown == golden.read_text(encoding="utf-8")
+    golden(GOLDEN / f"{rule}.txt", shown)
 
     again = check(hw, root, "--fix", "--json")
     assert again.err == "" and again.out == fixed.out and tree(root) == before | written
@@ -130,25 +126,39 @@ def test_a_far_half_and_a_state_on_one_target_both_land(hw, copy_fixture):
 # -- all or nothing --------------------------------------------------------------------------
 
 
-def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_fixture, monkeypatch):
-    root = copy_fixture("check-all")
-    before = tree(root)
-    calls = []
+CLAIM = ".headwater/ids/decision_id/ACME-DR-0007"
+EDITED = "docs/briefs/evidenced.md"  # the first document check-all's fix writes, after the claim
+LAST = "docs/briefs/old.md"  # the second document it writes
+
+
+def writes_failing(monkeypatch, fails) -> list[Path]:
+    """Make the n-th write fail wherever `fails(n)` (restores included); the paths tried."""
+    calls: list[Path] = []
 
     def failing(real):
         def write(path, data, **where):
             calls.append(path)
-            if len(calls) == 2:
+            if fails(len(calls)):
                 raise PermissionError(13, "Permission denied")
             return real(path, data, **where)
         return write
 
     monkeypatch.setattr(atomic, "write_bytes", failing(atomic.write_bytes))
     monkeypatch.setattr(atomic, "create_exclusive", failing(atomic.create_exclusive))
+    return calls
+
+
+def test_a_batch_whose_second_write_fails_changes_no_file_and_exits_1(hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    calls = writes_failing(monkeypatch, lambda n: n == 2)
     ran = check(hw, root, "--fix")
+    monkeypatch.undo()
     assert ran.status == 1 and ran.out == ""
-    assert ran.err.startswith("headwater: ") and ran.err.count("\n") == 1 and "put back" in ran.err
-    assert len(calls) == 2  # a claim created, then the failed edit; the claim was taken back
+    assert ran.err == (f"headwater: {EDITED} could not be written ([Errno 13] Permission denied), "
+                       "so `--fix` put back every file it had written\n")
+    assert [p.relative_to(root).as_posix() for p in calls] == [CLAIM, EDITED]  # the claim was taken back
+    assert not (root / CLAIM).exists() and (root / EDITED).read_bytes() == before[EDITED]
     assert tree(root) == before
 
 
@@ -168,6 +178,49 @@ def test_a_file_that_moved_after_the_run_read_it_refuses_the_whole_batch(copy_fi
     with pytest.raises(Refusal, match=refused):
         fix(snapshot, report)
     assert tree(root) == before
+
+
+def test_a_batch_failing_after_an_edit_landed_puts_back_the_edited_files_bytes_exactly(hw, copy_fixture,
+                                                                                   monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    calls = writes_failing(monkeypatch, lambda n: n == 3)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert [p.relative_to(root).as_posix() for p in calls] == [CLAIM, EDITED, LAST, EDITED]  # the last: the restore
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == (f"headwater: {LAST} could not be written ([Errno 13] Permission denied), "
+                       "so `--fix` put back every file it had written\n")
+    assert (root / EDITED).read_bytes() == before[EDITED]
+    assert not (root / CLAIM).exists()
+    assert tree(root) == before
+
+
+def test_a_restore_that_fails_names_the_file_it_could_not_put_back_and_still_restores_the_rest(
+        hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    writes_failing(monkeypatch, lambda n: n >= 3)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert ran.status == 1 and ran.out == "" and ran.err.count("\n") == 1
+    assert ran.err.startswith(f"headwater: {LAST} could not be written")
+    assert ran.err.endswith(f"; {EDITED} could not be put back\n")
+    assert not (root / CLAIM).exists()  # the restore went on past the file it could not put back
+    assert (root / EDITED).read_bytes() != before[EDITED]
+    assert {k: v for k, v in tree(root).items() if k != EDITED} == {k: v for k, v in before.items() if k != EDITED}
+
+
+def test_a_finding_without_a_patch_or_a_second_claim_on_one_path_does_not_stop_the_grouping():
+    claim = Patch(".headwater/ids/s/X-1", None, (Create("a.md\n"),))
+    rival = Patch(".headwater/ids/s/X-1", None, (Create("b.md\n"),))
+    edit = Patch("z.md", "sha256:0", (Create("x"),))
+
+    def finding(patch):
+        return Finding("r", Severity.ERROR, "a.md", 1, 1, "m", "r", patch is not None, "s", patch=patch)
+
+    assert patches_by_file((finding(None), finding(claim), finding(rival), finding(edit))) == \
+        {".headwater/ids/s/X-1": [claim], "z.md": [edit]}
 
 
 def test_escaped_findings_and_repeated_claims_reach_the_writer_once_or_not_at_all():
@@ -253,3 +306,95 @@ def test_the_governs_loop_stamps_only_after_the_change_states_the_re_read(hw, co
     revision = load(root, TODAY).tree.revision(("src/app.py",))
     assert f"verified_revision: \"{revision}\"" in doc.read_text()
     assert check(hw, root, "--strict").status == 0
+
+
+# -- the edges of the batch --------------------------------------------------------------------
+
+
+def test_a_file_edited_by_someone_else_while_the_batch_writes_stops_it_and_keeps_their_edit(hw, copy_fixture,
+                                                                                       monkeypatch):
+    root = copy_fixture("check-all")
+    before = tree(root)
+    real_create = atomic.create_exclusive
+
+    def create_then_someone_edits(path, data, **where):
+        real_create(path, data, **where)
+        (root / LAST).write_text((root / LAST).read_text() + "Their edit.\n")
+
+    monkeypatch.setattr(atomic, "create_exclusive", create_then_someone_edits)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == (f"headwater: {LAST} changed while `--fix` wrote the batch, "
+                       "so `--fix` put back every file it had written\n")
+    assert (root / LAST).read_text().endswith("Their edit.\n")
+    assert {k: v for k, v in tree(root).items() if k != LAST} == {k: v for k, v in before.items() if k != LAST}
+
+
+def test_every_file_that_could_not_be_put_back_is_named(hw, copy_fixture, monkeypatch):
+    root = copy_fixture("check-all")
+    writes_failing(monkeypatch, lambda n: n >= 3)
+
+    def cannot_remove(path, **where):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(atomic, "remove", cannot_remove)
+    ran = check(hw, root, "--fix")
+    monkeypatch.undo()
+    assert ran.status == 1
+    assert ran.err.endswith(f"; {EDITED}, {CLAIM} could not be put back\n")
+
+
+def test_a_file_that_stops_being_a_regular_file_refuses_the_batch_in_one_sentence(copy_fixture):
+    root = copy_fixture("check-all")
+    snapshot = load(root, TODAY)
+    report = run(snapshot)
+    (root / LAST).unlink()
+    (root / LAST).mkdir()
+    with pytest.raises(Refusal) as refused:
+        fix(snapshot, report)
+    assert refused.value.sentence == f"{LAST} does not read (no longer a regular file), so `--fix` wrote nothing"
+
+
+def test_a_document_with_a_byte_order_mark_keeps_it_and_gets_its_patch(hw, copy_fixture):
+    root = copy_fixture("rules/relation.reciprocity.missing/fail")
+    target = root / BASE
+    original = target.read_bytes()
+    target.write_bytes(b"\xef\xbb\xbf" + original)
+    fixed = check(hw, root, "--fix")
+    assert fixed.status == 0 and fixed.err == f"headwater: fixed {BASE} (1 patch)\n"
+    after = target.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf---\n") and after.count(b"\xef\xbb\xbf") == 1
+    target.write_bytes(original)
+    assert check(hw, root, "--fix").status == 0
+    assert target.read_bytes() == after[3:]  # the same patch, byte for byte, with the mark or without
+
+
+def test_a_patch_that_does_not_fit_the_file_refuses_naming_the_file_and_why(copy_fixture):
+    root = copy_fixture("rules/relation.reciprocity.missing/fail")
+    snapshot = load(root, TODAY)
+    report = run(snapshot)
+    [patched] = [f for f in report.findings if f.patch is not None]
+    text = (root / BASE).read_text()
+    broken = Finding(patched.rule, patched.severity, patched.path, patched.line, patched.column, patched.message,
+                     patched.remediation, True, patched.subject,
+                     patch=Patch(BASE, patched.patch.expects, (Create("x"),) + patched.patch.edits))
+    with pytest.raises(Refusal) as refused:
+        fix(snapshot, type(report)(**{**report.__dict__, "findings": (broken,)}))
+    assert refused.value.sentence == (f"the patch for {BASE} does not fit the file (a created file takes exactly "
+                                      "one patch, and only where nothing is), so `--fix` wrote nothing")
+    assert (root / BASE).read_text() == text
+
+
+def test_the_mcp_fix_answers_every_line_of_the_account_and_the_plain_report_at_80_columns(copy_fixture, hw):
+    from headwater.check.fix import fix_report
+
+    root = copy_fixture("check-all")
+    answered = fix_report(load(root, TODAY), "text")
+    assert answered.landed
+    assert answered.account == "".join(f"headwater: fixed {p} ({n})\n" for p, n in
+                                       ((CLAIM, "1 patch"), (EDITED, "1 patch"), (LAST, "1 patch"),
+                                        ("docs/decisions/0010-superseded.md", "2 patches"),
+                                        ("docs/decisions/0016-prose.md", "1 patch")))
+    assert "\x1b[" not in answered.report and max(map(len, answered.report.splitlines())) <= 80
+    assert answered.report == check(hw, root).out  # the CLI's plain text, 80 columns unless --wide

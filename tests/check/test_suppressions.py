@@ -130,3 +130,93 @@ def test_fix_leaves_a_suppressed_finding_alone(hw, corpus):
     before = (root / DOC).read_bytes()
     ran = hw("check", "--root", str(root), "--now", NOW, "--no-cache", "--fix")
     assert ran.status == 0 and ran.err == "" and (root / DOC).read_bytes() == before
+
+
+# -- what one directive reads as, line by line -------------------------------------------------
+
+
+def read(*lines: str):
+    """The directives of a document whose body is `lines`, its first line being line 10."""
+    from headwater.check.registry import rule_ids
+    from headwater.check.suppressions import directives
+    from headwater.corpus.document import Document
+    from headwater.yaml.nodes import Map
+
+    body = "".join(line + "\n" for line in lines)
+    document = Document("d.md", None, Map((), 1, 1), body, 0, 10, "sha256:0")
+    return directives(document, frozenset(rule_ids()))
+
+
+LIVE = directive(scope="block")
+
+
+@pytest.mark.parametrize(("lines", "last"), [
+    ((LIVE, "covered", "covered too", "", "not covered"), 12),
+    ((LIVE, "", "covered", "", "not covered"), 12),
+    ((LIVE, "", "", "covered", "covered too", "", "not covered"), 14),
+    ((LIVE, "", "", "", "covered", "", "not covered"), 14),
+    ((LIVE, "", ""), 12),  # nothing follows: the blank lines, which carry no finding
+    ((LIVE,), 10),
+], ids=["run right after", "one blank first", "two blanks first", "three blanks first", "only blanks", "last line"])
+def test_a_block_directive_covers_its_line_and_the_next_run_of_lines_after_blank_ones(lines, last):
+    [read_as] = read(*lines)
+    assert (read_as.line, read_as.last, read_as.problem) == (10, last, None)
+
+
+def test_the_note_is_everything_after_the_first_note_key_and_no_field_is_read_from_it():
+    [read_as] = read("<!-- headwater allow=language.retired_term.used scope=file until=2027-01-01 "
+                     "reason=false_positive note=kept note=as written scope=block -->")
+    assert read_as.note == "kept note=as written scope=block"
+    assert (read_as.scope, read_as.reason, read_as.problem) == ("file", "false_positive", None)
+
+
+@pytest.mark.parametrize(("written", "says"), [
+    ("scope=file until=2027-01-01 reason=false_positive", "no rule of this engine is named ``"),
+    ("allow=language.retired_term.used scope=file until=2027-01-01",
+     "`reason=` is not one of false_positive, accepted_deviation"),
+    ("allow=language.retired_term.used until=2027-01-01 reason=false_positive", "`scope=` is not one of block, file"),
+    ("allow=language.retired_term.used scope=file reason=false_positive", "`until=` is not a date written YYYY-MM-DD"),
+], ids=["allow", "reason", "scope", "until"])
+def test_a_directive_missing_a_field_is_refused_in_a_sentence_naming_the_field_empty(written, says):
+    [read_as] = read(f"<!-- headwater {written} -->")
+    assert read_as.problem == "suppresses nothing: " + says
+    missing = {"allow": read_as.rule, "reason": read_as.reason, "scope": read_as.scope}
+    assert all(value == "" for key, value in missing.items() if f"{key}=" not in written)
+    assert (read_as.until is None) == ("until=" not in written)
+
+
+def test_a_directive_after_a_closed_fence_reads_and_one_inside_an_open_fence_does_not():
+    [after] = read("```", directive(), "```", "", LIVE, "covered")
+    assert (after.line, after.last, after.scope) == (14, 15, "block")
+    assert read("~~~", "text", "~~~", "```", LIVE, "still fenced") == []
+    [indented] = read("   ```", "x", "   ```", LIVE)
+    assert indented.line == 13
+    [not_a_fence] = read("    ```", LIVE)  # four spaces: indented code text, no fence
+    assert not_a_fence.line == 11
+
+
+def finding_at(line: int, rule: str = "language.retired_term.used", path: str = "d.md"):
+    from headwater.check.finding import Finding, Severity
+
+    return Finding(rule, Severity.ERROR, path, line, 1, "m", "r", False, "s")
+
+
+def test_a_block_directive_hides_findings_from_its_own_line_through_its_last_and_no_further():
+    import datetime as dt
+
+    [block] = read(LIVE, "covered", "", "not covered")
+    today = dt.date(2026, 11, 1)
+    assert [block.hides(finding_at(line), today) for line in (9, 10, 11, 12, 13)] == [False, True, True, False, False]
+    assert not block.hides(finding_at(10, rule="voice.forbidden_construction"), today)
+    assert not block.hides(finding_at(10, path="e.md"), today)
+    assert block.hides(finding_at(10), dt.date(2027, 1, 1)) and not block.hides(finding_at(10), dt.date(2027, 1, 2))
+
+
+def test_findings_on_a_path_that_is_no_document_pass_through_untouched():
+    import datetime as dt
+
+    from headwater.check.registry import rule_ids
+    from headwater.check.suppressions import apply
+
+    claim = finding_at(0, path=".headwater/ids/decision_id/ACME-DR-0001")
+    assert apply([claim, claim], {}, frozenset(rule_ids()), dt.date(2026, 11, 1)) == [claim, claim]

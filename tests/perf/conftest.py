@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import copy_tree
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = 200
@@ -34,7 +35,6 @@ def generated(tmp_path_factory) -> Path:
 @pytest.fixture
 def corpus(generated, tmp_path) -> Path:
     target = tmp_path / "corpus"
-    shutil.copytree(generated, target, symlinks=True)
-    return target
+    return copy_tree(generated, target)
 
 

@@ -130,10 +130,13 @@ def test_route_json_validates_against_the_mcp_output_schema_and_equals_its_struc
     assert Session(quickstart).call("route", task=task)["result"]["structuredContent"] == data
 
 
-def test_two_runs_of_a_real_shaped_task_are_byte_identical(quickstart, hw):
-    runs = [hw("route", "why do we retry deliveries with backoff", "--json", "--root", str(quickstart)).out
-            for _ in range(2)]
-    assert runs[0] == runs[1]
+def test_a_real_shaped_task_routed_in_another_process_with_another_hash_seed_is_byte_identical(quickstart, hw):
+    from tests.conftest import hw_process
+
+    task = ("route", "why do we retry deliveries with backoff", "--json", "--root", str(quickstart))
+    here, elsewhere = hw(*task), hw_process(*task, hash_seed="4242")
+    assert here.status == elsewhere.status == 0 and here.err == elsewhere.err == ""
+    assert '"pointers": [' in here.out and here.out == elsewhere.out
 
 
 def test_governing_pointers_carry_the_lifecycle_state(quickstart):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 
 import pytest
@@ -102,3 +103,87 @@ def test_sweep_removes_temp_files_and_staging_folders_but_nothing_else(tmp_path)
     left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
     assert left == [".git", f".git/{TEMP_PREFIX}theirs", "docs", "docs/a.md", "link"]
     assert (outside / f"{TEMP_PREFIX}x").exists()
+
+
+@pytest.fixture
+def umask():
+    """Set the process umask for one test, and put the old one back."""
+    old = os.umask(0o022)
+    os.umask(old)
+    yield os.umask
+    os.umask(old)
+
+
+@pytest.mark.parametrize("kept", [0o640, 0o604, 0o2750])
+def test_a_replaced_file_keeps_its_mode_whatever_the_umask(tmp_path, umask, kept):
+    target = tmp_path / "doc.md"
+    target.write_bytes(b"old\n")
+    target.chmod(kept)
+    umask(0o077)
+    atomic.write_bytes(target, b"new\n", root=tmp_path)
+    assert target.read_bytes() == b"new\n" and target.stat().st_mode & 0o7777 == kept
+
+
+@pytest.mark.parametrize(("mask", "expected"), [(0o022, 0o644), (0o002, 0o664), (0o000, 0o666)])
+def test_a_new_file_follows_the_umask_and_leaves_it_as_it_was(tmp_path, umask, mask, expected):
+    umask(mask)
+    atomic.write_bytes(tmp_path / "new.md", b"a", root=tmp_path)
+    atomic.create_exclusive(tmp_path / "claim", b"b", root=tmp_path)
+    assert (tmp_path / "new.md").stat().st_mode & 0o777 == (tmp_path / "claim").stat().st_mode & 0o777 == expected
+    assert os.umask(mask) == mask  # reading the umask did not change it
+
+
+def test_a_write_that_fails_before_the_rename_leaves_the_target_and_no_temp_file(tmp_path, monkeypatch):
+    target = tmp_path / "doc.md"
+    target.write_bytes(b"kept\n")
+
+    def full(_fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        atomic.write_bytes(target, b"lost\n", root=tmp_path)
+    with pytest.raises(OSError, match="No space left"):
+        atomic.create_exclusive(tmp_path / "claim", b"lost\n", root=tmp_path)
+    assert target.read_bytes() == b"kept\n"
+    assert sorted(os.listdir(tmp_path)) == ["doc.md"]
+
+
+def test_a_created_folder_and_an_appended_file_get_the_modes_the_umask_allows(tmp_path, umask):
+    umask(0o022)
+    atomic.write_bytes(tmp_path / "new" / "doc.md", b"x", root=tmp_path)
+    atomic.append(tmp_path / "log.jsonl", b"one\n", root=tmp_path)
+    assert (tmp_path / "new").stat().st_mode & 0o7777 == 0o755
+    assert (tmp_path / "log.jsonl").stat().st_mode & 0o7777 == 0o644
+
+
+def test_a_path_relative_to_the_root_or_a_root_given_with_a_slash_lands_under_the_root(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path.parent)
+    atomic.write_bytes("docs/a.md", b"relative\n", root=tmp_path)
+    atomic.write_bytes(f"{tmp_path}/docs/b.md", b"slashed\n", root=f"{tmp_path}/")
+    assert (tmp_path / "docs/a.md").read_bytes() == b"relative\n"
+    assert (tmp_path / "docs/b.md").read_bytes() == b"slashed\n"
+
+
+def test_a_folder_the_working_directory_also_holds_is_the_roots_own(tmp_path, monkeypatch):
+    root, elsewhere = tmp_path / "root", tmp_path / "elsewhere"
+    (elsewhere / "docs").mkdir(parents=True)
+    root.mkdir()
+    monkeypatch.chdir(elsewhere)
+    atomic.write_bytes(root / "docs" / "a.md", b"mine\n", root=root)
+    assert (root / "docs/a.md").read_bytes() == b"mine\n" and os.listdir(elsewhere / "docs") == []
+
+
+def test_a_file_where_a_folder_should_be_is_not_a_folder_and_not_called_a_symlink(tmp_path):
+    (tmp_path / "docs").write_bytes(b"a file\n")
+    with pytest.raises(NotADirectoryError):
+        atomic.write_bytes(tmp_path / "docs" / "a.md", b"x", root=tmp_path)
+    assert (tmp_path / "docs").read_bytes() == b"a file\n"
+
+
+def test_a_symlink_deep_in_the_path_is_named_by_its_path_from_the_root(tmp_path):
+    root = tmp_path / "root"
+    (root / "docs").mkdir(parents=True)
+    os.symlink(tmp_path, root / "docs" / "linked")
+    with pytest.raises(Unconfined, match="^`docs/linked` is a symlink, and headwater writes nothing through a symlink"):
+        atomic.write_bytes(root / "docs" / "linked" / "a.md", b"x", root=root)

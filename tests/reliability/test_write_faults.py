@@ -9,6 +9,7 @@ import pytest
 from headwater import atomic
 from headwater.writes import minting
 from headwater.writes import new as new_module
+from tests.conftest import copy_tree
 
 ARGS = ["new", "decision", "--title", "Deliver in order", "--summary", "Events arrive in order.",
         "--relates", "supersedes=ACME-DR-0002", "--now", "2026-11-01"]
@@ -81,12 +82,10 @@ def _fix(hw, root):
 
 def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(copy_fixture, hw, monkeypatch):
     """Count the writes a batch makes, then fail each one in turn: all or nothing, every time."""
-    import shutil
-
     pristine = copy_fixture("check-all")
     writes: list[Path] = []
     probe = pristine.parent / "probe"
-    shutil.copytree(pristine, probe, symlinks=True)
+    copy_tree(pristine, probe)
     real_write, real_create = atomic.write_bytes, atomic.create_exclusive
     monkeypatch.setattr(atomic, "write_bytes", lambda p, d, **w: (writes.append(p), real_write(p, d, **w))[1])
     monkeypatch.setattr(atomic, "create_exclusive", lambda p, d, **w: (writes.append(p), real_create(p, d, **w))[1])
@@ -95,7 +94,7 @@ def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(c
     assert len(writes) >= 3
     for failing_at in range(1, len(writes) + 1):
         root = pristine.parent / f"fail-{failing_at}"
-        shutil.copytree(pristine, root, symlinks=True)
+        copy_tree(pristine, root)
         before = tree(root)
         calls: list[Path] = []
 
@@ -112,5 +111,9 @@ def test_a_full_disk_at_every_write_of_a_fix_batch_leaves_every_file_as_it_was(c
         ran = _fix(hw, root)
         monkeypatch.undo()
         assert ran.status == 1 and ran.out == "", failing_at
-        assert ran.err.count("\n") == 1 and "Traceback" not in ran.err
+        failed = calls[failing_at - 1].relative_to(root).as_posix()
+        assert ran.err.startswith(f"headwater: {failed} could not be written ([Errno 28] No space left on device)")
+        assert ran.err.endswith(", so `--fix` put back every file it had written\n") and ran.err.count("\n") == 1
+        for landed in {p.relative_to(root).as_posix() for p in calls[:failing_at - 1]}:
+            assert (root / landed).read_bytes() == before[landed] if landed in before else not (root / landed).exists()
         assert tree(root) == before, f"the batch failing at write {failing_at} left a change behind"

@@ -26,7 +26,9 @@ def test_a_path_typed_any_way_answers_as_its_plain_form(quickstart, hw, spelling
     if spelling == "ABSOLUTE":
         spelling = str(quickstart / QS_DECISION)
     plain = hw("explain", QS_DECISION, "--root", str(quickstart))
-    assert hw("explain", spelling, "--root", str(quickstart)).out == plain.out
+    typed = hw("explain", spelling, "--root", str(quickstart))
+    assert plain.status == typed.status == 0 and typed.err == ""
+    assert typed.out.startswith(QS_DECISION + "\n") and typed.out == plain.out
 
 
 @pytest.mark.parametrize(
@@ -88,6 +90,10 @@ def test_show_prints_the_bytes_exactly(quickstart, capsysbinary):
     assert capsysbinary.readouterr().out == path.read_bytes()
 
 
-def test_two_explains_are_byte_identical(quickstart, hw):
-    assert hw("explain", "ACME-DR-0001", "--root", str(quickstart)).out == \
-        hw("explain", "ACME-DR-0001", "--root", str(quickstart)).out
+def test_an_explain_in_another_process_with_another_hash_seed_is_byte_identical(quickstart, hw):
+    from tests.conftest import hw_process
+
+    here = hw("explain", "ACME-DR-0001", "--root", str(quickstart))
+    elsewhere = hw_process("explain", "ACME-DR-0001", "--root", str(quickstart), hash_seed="4242")
+    assert here.status == elsewhere.status == 0 and here.err == elsewhere.err == ""
+    assert "ACME-DR-0001" in here.out and here.out == elsewhere.out

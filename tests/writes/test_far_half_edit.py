@@ -1,11 +1,10 @@
 """The far half goes in by a round-trip edit: every byte of the target outside the inserted lines
 stays as the author wrote it (comments, key order, quoting, spacing). Golden files re-record
-only with HEADWATER_BLESS=1."""
+only under `pytest --bless`."""
 
 from __future__ import annotations
 
 import difflib
-import os
 from pathlib import Path
 
 import pytest
@@ -62,13 +61,6 @@ TARGETS = {
 }
 
 
-def _check_golden(name: str, text: str) -> None:
-    golden = GOLDEN / f"{name}.md"
-    if os.environ.get("HEADWATER_BLESS"):
-        golden.write_text(text)
-    assert text == golden.read_text()
-
-
 def _only_inserted(before: str, after: str) -> list[str]:
     """The lines `after` adds to `before`; fails when any line of `before` changed or moved."""
     old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
@@ -81,7 +73,7 @@ def _only_inserted(before: str, after: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))
-def test_new_writes_the_far_half_and_keeps_every_other_byte_of_the_target(hw, quickstart, name):
+def test_new_writes_the_far_half_and_keeps_every_other_byte_of_the_target(hw, quickstart, golden, name):
     target = quickstart / "docs/decisions/0009-odd-formatting.md"
     target.write_text(TARGETS[name])
     ran = hw("new", "decision", "--title", "Replace the odd one", "--relates", "supersedes=ACME-DR-0009",
@@ -89,7 +81,7 @@ def test_new_writes_the_far_half_and_keeps_every_other_byte_of_the_target(hw, qu
     assert ran.status == 0, ran.err
     assert "edited docs/decisions/0009-odd-formatting.md" in ran.out.splitlines()
     after = target.read_text()
-    _check_golden(name, after)
+    golden(GOLDEN / f"{name}.md", after)
     added = _only_inserted(TARGETS[name], after)
     assert any("ACME-DR-0010" in line for line in added)
 

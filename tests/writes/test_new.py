@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import os
-
-import pytest
 
 from headwater.corpus.census import Outcome
 from headwater.snapshot import load
@@ -40,7 +37,6 @@ def test_a_fresh_decision_with_a_summary_is_typed_and_meets_every_requirement(hw
     assert explained.status == 0 and path in explained.out and "kind decision" in explained.out
 
 
-@pytest.mark.skipif(importlib.util.find_spec("headwater.cli.verb_check") is None, reason="check is not built yet")
 def test_a_fresh_decision_with_a_summary_passes_check_strict(hw, quickstart):
     assert _new(hw, quickstart, "decision", "--title", "Queue everything in Kafka", "--summary", SUMMARY).status == 0
     ran = hw("check", "--strict", "--root", str(quickstart), "--now", NOW)

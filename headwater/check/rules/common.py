@@ -5,6 +5,7 @@ from __future__ import annotations
 from headwater.check.finding import Hit
 from headwater.corpus.document import Document
 from headwater.graph import Problem
+from headwater.taxonomy.declaration import LOCK
 from headwater.yaml.nodes import Node
 
 
@@ -24,3 +25,27 @@ def problem_hit(problem: Problem, remediation: str) -> Hit:
 
 def ticked(values) -> str:
     return ", ".join(f"`{v}`" for v in values)
+
+
+def lock_position(ctx, *keys: str) -> tuple[int, int]:
+    """Where the lock's `resolved:` block writes a declaration (`obligations`, `OB-1`), as
+    (line, column); (0, 0) when it is not found. The lock is canonical: two spaces a level."""
+    from headwater.taxonomy.canonical import scalar
+
+    try:
+        lines = (ctx.snapshot.root / LOCK).read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return (0, 0)
+    depth, start = 1, next((i for i, line in enumerate(lines) if line == "resolved:"), len(lines))
+    for key in keys:
+        want = "  " * depth + scalar(key) + ":"
+        found = next((i for i in range(start + 1, len(lines)) if lines[i].startswith(want)), None)
+        if found is None:
+            return (0, 0)
+        start, depth = found, depth + 1
+    return (start + 1, 2 * depth - 1)
+
+
+def lock_hit(ctx, keys: tuple[str, ...], message: str, remediation: str, subject: str, **more) -> Hit:
+    line, column = lock_position(ctx, *keys)
+    return Hit(LOCK, line, column, message, remediation, subject, **more)

@@ -19,8 +19,14 @@ DECLARATION_PROBLEMS = {
                                   "lists the ones this kind may write",
     ProblemKind.ENTRY_WITHOUT_TO: "give the entry a `to:` naming its target",
     ProblemKind.DUPLICATE_TARGET: "delete the repeated entry",
+    ProblemKind.LIST_TARGET: "write each identifier as its own entry of the list under the relation",
 }
 NOT_A_DOCUMENT = "the target is not a document, which `relation.target.unresolved` reports if it binds nothing"
+HARVESTED = "the target is a document of a harvested corpus, which this repository reads and never writes"
+
+
+def _no_far_document(edge: Edge) -> Skip:
+    return Skip(HARVESTED if edge.target.remote is not None else NOT_A_DOCUMENT)
 
 
 def _at_edge(edge: Edge, message: str, remediation: str, **more) -> Hit:
@@ -41,10 +47,11 @@ def _canonical(ctx: Context, edge: Edge) -> tuple[Document | None, Document | No
 # -- declaration and identity ---------------------------------------------------------------
 
 
-@rule("relation.declaration.unusable", 1, Scope.DOCUMENT, Severity.ERROR,
+@rule("relation.declaration.unusable", 2, Scope.DOCUMENT, Severity.ERROR,
       short="The `relations:` block cannot be read as declared relations.",
       full="`relations:` is not a mapping, names a relation the taxonomy does not declare, has "
-           "an entry without `to`, or names one target twice.",
+           "an entry without `to`, has a list-shaped entry under a relation that reaches only "
+           "documents, or names one target twice.",
       help="""
 `relations:` maps relation names (or their inverse names) to a target, a list of targets, or
 `{to: target, <attribute>: value}` entries. Each problem here stops one entry from becoming
@@ -103,7 +110,7 @@ def identifier_claim_missing(ctx: Context, doc: Document):
 # -- targets and endpoints ------------------------------------------------------------------
 
 
-@rule("relation.target.unresolved", 3, Scope.EDGE, Severity.ERROR,
+@rule("relation.target.unresolved", 4, Scope.EDGE, Severity.ERROR,
       short="A relation's target binds to nothing.",
       full="The target names no typed document and no file: an unknown identifier, an untyped "
            "file, a pattern matching nothing, or a path written where an identifier belongs.",
@@ -194,7 +201,7 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
     far = ctx.far(edge)
     near = ctx.document(edge.source)
     if far is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     if near.id is None:
         return Skip("the declaring document has no identifier the far half could name")
     symmetric = edge.relation.reciprocal == "symmetric"
@@ -221,7 +228,7 @@ one holds, and move the other to a terminal state (or supersede it).
 def relation_pair_invalid(ctx: Context, edge: Edge):
     near, far = ctx.document(edge.source), ctx.far(edge)
     if far is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     condition = edge.relation.invalid_when_both
     if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
         return []
@@ -261,6 +268,8 @@ def relation_target_suspect(ctx: Context, edge: Edge):
         today = ctx.snapshot.tree.revision(target.anchor.matched)
     elif target.bound is Bound.DOCUMENT and ctx.far(edge) is not None:
         today = ctx.far(edge).digest
+    elif target.remote is not None:
+        today = target.remote.digest  # as the pinned export states it
     elif recorded is None:
         return []
     else:
@@ -347,7 +356,7 @@ holds. Re-point the relation at the document that holds now, or retire the depen
 def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
     dependent, base = _resting(ctx, edge)
     if dependent is None or base is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     state_of_base = ctx.state(base)
     if not (ctx.taxonomy.is_live(ctx.state(dependent)) and ctx.taxonomy.is_terminal(state_of_base)):
         return []
@@ -372,7 +381,7 @@ the date it entered that state. The fix sets both on a live target.
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = _canonical(ctx, edge)
     if source is None or target is None:
-        return Skip(NOT_A_DOCUMENT)
+        return _no_far_document(edge)
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:
         return Skip("the target declares no state, which the facet rules report")

@@ -1,4 +1,4 @@
-"""Runner: judged after every instance ran — coverage, the taxonomy pin, suppression directives."""
+"""Runner: judged after every instance ran — coverage, the taxonomy and federation pins, suppression directives."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
 from headwater.check.suppressions import directives
 from headwater.errors import Refusal
+from headwater.federation.pins import Family
 from headwater.taxonomy.declaration import DECLARATION
 from headwater.taxonomy.package import find_package, release_digest, release_members
 from headwater.yaml.files import load_file
@@ -78,6 +79,46 @@ def taxonomy_pin_diverged(ctx: Context, _tally) -> list[Hit]:
                 "into the overlay", "taxonomy.digest")]
 
 
+def _unread(ctx: Context, family: Family, remedy: str) -> list[Hit]:
+    return [Hit(DECLARATION, u.pin.line, u.pin.column, f"`{u.pin.address}` binds nothing: {u.reason}",
+                remedy.format(at=u.pin.at), u.pin.address)
+            for u in ctx.snapshot.federation.unread_in(family)]
+
+
+@rule("harvest.pin.unread", 1, Scope.RUNNER, Severity.ERROR,
+      short="A pinned export under `harvests` binds nothing.",
+      full="`harvests.<name>` names an export of another corpus and the digest it must hash to; "
+           "the pin has no digest, the file is missing, it fails the digest, or it is not a "
+           "headwater export, so no document or anchor of that corpus is bound.",
+      help="""
+A harvest reads a committed copy of another corpus's `.headwater/export.json`, never a live
+one. Refresh the pin: copy the export the other corpus's `headwater export` wrote to the `at`
+path, and write its digest (the one `headwater export` printed) as `digest`. Until then every
+relation naming `<name>:…` binds nothing.
+""",
+      tags=("federation", "pin"))
+def harvest_pin_unread(ctx: Context, _tally) -> list[Hit]:
+    return _unread(ctx, Family.HARVEST, "copy the other corpus's `.headwater/export.json` to {at} and pin "
+                   "the digest `headwater export` printed for it")
+
+
+@rule("import.pin.unread", 1, Scope.RUNNER, Severity.ERROR,
+      short="A pinned anchors snapshot under `imports` binds nothing.",
+      full="`imports.<name>` names another repository's anchors snapshot and the digest it must "
+           "hash to; the pin has no digest, the file is missing or unreadable, it fails the "
+           "digest, or it is not an anchors snapshot, so no path of that repository is bound.",
+      help="""
+An import reads a committed copy of another repository's `.headwater/anchors.json`, which
+`headwater export --anchors <pattern>` writes there. Copy it to the `at` path (by default
+`.headwater/imports/<name>.json`) and pin its digest; until then every anchor naming
+`<name>:…` matches nothing.
+""",
+      tags=("federation", "pin"))
+def import_pin_unread(ctx: Context, _tally) -> list[Hit]:
+    return _unread(ctx, Family.IMPORT, "copy the other repository's `.headwater/anchors.json` to {at} "
+                   "and pin the digest `headwater export --anchors` printed for it")
+
+
 @rule("suppression.refused", 1, Scope.RUNNER, Severity.ERROR,
       short="A suppression directive names an unknown rule, an unknown reason or a bad date.",
       full="A `<!-- headwater allow=… -->` directive that cannot be read hides nothing; it names "
@@ -95,4 +136,5 @@ def suppression_refused(ctx: Context, _tally) -> list[Hit]:
             for doc in ctx.graph.census.documents for d in directives(doc, ctx.rule_ids) if d.problem]
 
 
-RULES = (coverage_document_unchecked, taxonomy_pin_diverged, suppression_refused)
+RULES = (coverage_document_unchecked, taxonomy_pin_diverged, harvest_pin_unread, import_pin_unread,
+         suppression_refused)

@@ -1,0 +1,1 @@
+"""Federation: a corpus exports itself; another repository pins, harvests or imports that export."""

@@ -1,0 +1,41 @@
+"""Harvested pointers for `route`: documents of pinned corpora whose exported edges govern a
+path the task names. They follow this corpus's own pointers, marked with the corpus they come
+from, and like any anchored pointer they are identity, never cut by the budget."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from headwater.federation.pinned import Federation, RemoteDocument
+from headwater.reads.pointer import remote_pointer, remote_pointer_line
+from headwater.reads.terms import read_path
+
+
+@dataclass(frozen=True)
+class HarvestedOffer:
+    document: RemoteDocument
+    anchors: tuple[str, ...]
+
+    def as_json(self) -> dict:
+        return remote_pointer(self.document) | {"evidence": {"by": "anchor", "anchors": list(self.anchors)}}
+
+    def line(self) -> str:
+        return remote_pointer_line(self.document)
+
+    def evidence_line(self) -> str:
+        return "governs " + " ".join(self.anchors)
+
+
+def harvested_offers(federation: Federation, task: str) -> tuple[HarvestedOffer, ...]:
+    if not federation.governing:
+        return ()
+    governs: dict[tuple[str, str], list[str]] = {}
+    documents: dict[tuple[str, str], RemoteDocument] = {}
+    for word in task.split():
+        path = read_path(word, lambda p: bool(federation.governors_of(p)))
+        for document in federation.governors_of(path) if path else ():
+            key = (document.corpus, document.path)
+            documents.setdefault(key, document)
+            if path not in governs.setdefault(key, []):
+                governs[key].append(path)
+    return tuple(HarvestedOffer(documents[k], tuple(governs[k])) for k in sorted(documents))

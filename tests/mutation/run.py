@@ -1,0 +1,125 @@
+"""Mutation testing on demand: `python tests/mutation/run.py [module ...] [--show]`.
+
+Each module is mutated by mutmut in its own scratch copy of the repository (so `mutants/`
+never lands in the work tree) and checked only against the tests that exercise it, so a run
+takes minutes. The report gives mutants, killed and survived per module; `--show` prints the
+diff of every survivor. Not part of the default pytest run (this file is no test module).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Each module, and the tests that exercise it in-process (a subprocess would import the
+# unmutated engine, and every mutant would look like a survivor).
+MODULES: dict[str, tuple[str, ...]] = {
+    "headwater/atomic.py": ("tests/reliability/test_atomic_writes.py", "tests/reliability/test_write_faults.py",
+                            "tests/check/test_fix.py"),
+    "headwater/check/fix.py": ("tests/check/test_fix.py", "tests/reliability/test_write_faults.py",
+                               "tests/mcp/test_fix_seal.py", "tests/reliability/test_planted_cache.py"),
+    "headwater/check/suppressions.py": ("tests/check/test_suppressions.py",),
+    "headwater/reads/route_rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route_rank_edges.py",
+                                      "tests/reads/test_route.py",
+                                      "tests/reads/test_route_acceptance.py"),
+    "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",
+                                      "tests/snapshot/test_resolve_and_lock.py", "tests/cli/test_init_and_kinds.py"),
+    "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),
+}
+KILLED = {"killed", "timeout", "segfault", "caught by type check"}
+
+
+@dataclass(frozen=True)
+class Tally:
+    module: str
+    mutants: int
+    killed: int
+    survived: tuple[str, ...]
+    other: tuple[str, ...]  # not checked, no tests, suspicious: neither a kill nor a survivor
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.killed / self.mutants if self.mutants else 100.0
+
+
+def scratch_copy(into: Path, module: str, tests: tuple[str, ...]) -> None:
+    """The repository's files as git lists them, with mutmut told what to mutate and run."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    for name in listed:
+        source = REPO / name
+        if source.is_file() and not name.startswith("mutants/"):
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+    # only the tests named: the stats run (which test reaches which function) stays short
+    config = {
+        "source_paths": ["headwater"],
+        "only_mutate": [module],
+        "also_copy": ["corpus_fixtures", "taxonomy"],
+        "pytest_add_cli_args_test_selection": list(tests),
+        "pytest_add_cli_args": ["-p", "no:randomly", "-x"],
+    }
+    lines = ["", "[tool.mutmut]", *(f"{key} = {json.dumps(value)}" for key, value in config.items())]
+    with (into / "pyproject.toml").open("a", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def tally(work: Path, module: str) -> Tally:
+    from mutmut.stats import status_by_exit_code
+
+    meta = json.loads((work / "mutants" / f"{module}.meta").read_text(encoding="utf-8"))
+    statuses = {key: status_by_exit_code[code] for key, code in meta["exit_code_by_key"].items()}
+    killed = sum(1 for s in statuses.values() if s in KILLED)
+    survived = tuple(sorted(k for k, s in statuses.items() if s == "survived"))
+    other = tuple(sorted(f"{k}: {s}" for k, s in statuses.items() if s not in KILLED and s != "survived"))
+    return Tally(module, len(statuses), killed, survived, other)
+
+
+def measure(module: str, children: int, show: bool) -> Tally:
+    with tempfile.TemporaryDirectory(prefix="headwater-mutation-") as scratch:
+        work = Path(scratch)
+        scratch_copy(work, module, MODULES[module])
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        ran = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(children)],
+                             cwd=work, env=env, capture_output=True, text=True)
+        if ran.returncode != 0 or not (work / "mutants" / f"{module}.meta").is_file():
+            sys.exit(f"mutmut failed on {module}:\n{ran.stdout[-3000:]}\n{ran.stderr[-3000:]}")
+        result = tally(work, module)
+        if show:
+            for name in result.survived:
+                diff = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=work, env=env,
+                                      capture_output=True, text=True).stdout
+                print(diff)
+        return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="paths as in MODULES (default: all)")
+    parser.add_argument("--children", type=int, default=2, help="parallel mutant runs (default 2)")
+    parser.add_argument("--show", action="store_true", help="print the diff of every survivor")
+    args = parser.parse_args()
+    unknown = set(args.modules) - set(MODULES)
+    if unknown:
+        parser.error(f"not a measured module: {', '.join(sorted(unknown))}")
+    print("| module | mutants | killed | survived | other | killed % |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for module in args.modules or list(MODULES):
+        result = measure(module, args.children, args.show)
+        print(f"| `{module}` | {result.mutants} | {result.killed} | {len(result.survived)} | "
+              f"{len(result.other)} | {result.percent:.1f} |", flush=True)
+        for line in (*result.survived, *result.other):
+            print(f"<!-- {line} -->", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The taxonomy language reads the reference dialect: what it accepts, what it refuses, and what
+it reads with no effect."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from headwater.taxonomy.resolve import resolve
+
+EMBEDDED = Path(__file__).resolve().parents[2] / "taxonomy" / "headwater-standard"
+
+
+def problems(root: Path, overlay: str = "", bundles: str = "") -> list[str]:
+    """Resolve a one-decision fixture with `overlay` appended under its `add:` (and `bundles`)."""
+    declaration = root / ".headwater/taxonomy.yml"
+    declaration.write_text(declaration.read_text().replace("bundles: []", f"bundles: [{bundles}]"))
+    with (root / ".headwater/overlay.yml").open("a") as handle:
+        handle.write(overlay)
+    return list(resolve(root).problems)
+
+
+@pytest.fixture
+def repo(copy_fixture) -> Path:
+    return copy_fixture("rules/link.identifier.mismatch/pass")
+
+
+def test_boolean_and_duration_facets_and_relation_descriptors_validate(repo):
+    assert problems(repo, """\
+  facets.reviewed: {type: boolean, volatility: mutable, severity: warn}
+  facets.window: {type: duration, volatility: stable}
+  relations.supersedes.created_by: scaffold
+  relations.supersedes.nuclearity: multinuclear
+  relations.constrains.nucleus: from
+  relations.constrains.cardinality: one
+  relations.traces_to.evidence_at: from
+  relations.traces_to.reciprocal: optional
+""") == []
+
+
+def test_a_mutable_facet_in_a_layout_is_refused(repo):
+    assert problems(repo, """\
+  facets.status.volatility: mutable
+override:
+  shelves.decisions.layout: "{status}-{seq:04d}-{slug}.md"
+""") == ["shelves.decisions.layout: names the mutable facet `status`, whose value moves"]
+
+
+def test_an_obligation_with_two_dispositions_is_refused_by_its_shape(repo):
+    found = problems(repo, """\
+  obligations.OB-1:
+    statement: s
+    rationale: r
+    class: cohesion
+    prevents: content.unclear
+    severity: urgent
+    disposition: {gap: {owner: me}, unverifiable: {reasoning: prose}}
+""")
+    assert found == ["obligations.OB-1.severity: must be one of high, medium, low",
+                     "obligations.OB-1.disposition: must be exactly one of gap, unverifiable"]
+
+
+def test_an_expectation_names_a_relation_a_duration_and_an_origin(repo):
+    found = problems(repo, """\
+  kinds.decision.relations:
+    expect:
+      - {id: e, relation: cites, within: soon, since: created_at, rationale: r}
+""")
+    assert found == ["kinds.decision.relations.expect[0].relation: names `cites`, which is not a relation",
+                     "kinds.decision.relations.expect[0].within: `soon` is not a duration such as 90d or 12w",
+                     "kinds.decision.relations.expect[0].since: must be created or state_entered"]
+
+
+def test_core_requires_is_checked_on_the_resolved_tree(repo):
+    found = problems(repo, """\
+  core:
+    requires:
+      - facet_role: freshness
+      - purpose: obligation
+      - relation_family: derivation
+""")
+    assert found == ["core.requires[1]: the purpose `obligation` is gone",
+                     "core.requires[2]: no relation of the `derivation` family is declared"]
+
+
+def test_a_control_discharging_an_unknown_obligation_is_refused(repo):
+    found = problems(repo, """\
+  controls.CT-1: {mechanism: "check:x", discharges: [OB-9], trigger: weekly, posture: advisory, acts: detective}
+""")
+    assert found == ["controls.CT-1.discharges: names `OB-9`, which is not an obligation"]
+
+
+def test_an_unknown_voice_category_and_a_new_allocation_are_read_with_no_effect(repo):
+    assert problems(repo, """\
+  regimes.voice.cautious.forbid: [hedging]
+override:
+  identifier_schemes.specification_id.allocation: per-branch
+""") == []
+    inert = {i.address: i.reason for i in resolve(repo).read_only}
+    assert "regimes.voice.cautious.forbid.hedging" in inert
+    assert "mints it as reconcile-first" in inert["identifier_schemes.specification_id.allocation"]
+
+
+def test_a_bundle_requiring_an_unselected_bundle_resolves_when_its_own_adds_stand(repo):
+    package = repo / ".headwater/packages/headwater-standard"
+    shutil.copytree(EMBEDDED, package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "bundles/notes").mkdir()
+    (package / "bundles/notes/bundle.yml").write_text(
+        "bundle: notes\nextends: headwater/standard@1.0.0\nrequires: [requirements]\nadd:\n"
+        "  facets.audience: {type: string, volatility: stable}\n")
+    assert problems(repo, bundles="notes") == []
+
+
+@pytest.mark.parametrize(("snippet", "problem"), [
+    ("  obligations: [OB-1]\n", "obligations: must be a mapping"),
+    ("  surface: [docs]\n", "surface: must be a mapping"),
+    ("  extends: {base: standard}\n", "extends: must be a single value"),
+    ("  shelves.decisions.group_by: [status]\n", "shelves.decisions.group_by: must be a single value"),
+    ("  regimes.language.default.outside_root: {a: b}\n",
+     "regimes.language.default.outside_root: must be a pattern or a list of patterns"),
+    ("  core: {requires: [purpose]}\n", "core.requires[0]: must be a mapping"),
+    ("  projections: {index: {}}\n", "projections: must be a list"),
+])
+def test_a_misshapen_reference_member_is_a_named_problem_not_a_defect(repo, snippet, problem):
+    assert problems(repo, snippet) == [problem]
