@@ -132,10 +132,10 @@ class Scorer:
                 pseudo = dict(zip(positions, values))  # noqa: B905 (equal by build)
                 where = dict.fromkeys(positions, bit)
                 continue
-            get, held = pseudo.get, where.get
+            get, bits = pseudo.get, where.get
             for p, value in zip(positions, values):  # noqa: B905 (equal by build)
                 pseudo[p] = get(p, 0.0) + value
-                where[p] = held(p, 0) | bit
+                where[p] = bits(p, 0) | bit
         positions, idf = self.holders[stem], self.idf[stem]
         return Postings(tuple(positions), tuple([idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
                         tuple(map(where.__getitem__, positions)))
