@@ -63,6 +63,10 @@ class Document:
 
     @cached_property
     def body(self) -> Body:
+        return self.read_body()
+
+    def read_body(self) -> Body:
+        """The body, parsed or from the parse cache, without keeping it on the document."""
         if self.parses is not None:
             return self.parses.body(self.digest, self.body_text, self.body_line)
         return parse(self.body_text, self.body_line)

@@ -4,7 +4,8 @@ Five fields: the name-role facet (else the first heading), the scent-role facet,
 (markdown-it's, so never a line inside a code fence), the path's segments (split on `/ . _ -`,
 without `index`, `README`, the file extension or the corpus root's own folders) and the body's
 prose outside code and quotes. Bodies come through the parse cache, so a run after a `check`
-reuses the bodies it parsed. The ranking (route_rank) weighs the fields; this module only counts.
+reuses the bodies it parsed, and are let go once counted: a server holds counts, not bodies.
+The ranking (route_rank) weighs the fields; this module only counts.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class RouteIndex:
 
 
 def entry(document: Document, tax: Taxonomy, tokenizer: Tokenizer, path_noise: frozenset[str]) -> Entry:
-    body = document.body
+    body = document.read_body()  # not kept on the document: the counts are all route needs of it
     heading_lines = {h.line for h in body.headings}
     title = document.text_of(tax.facet_for_role("name")) or next(
         (h.text for h in body.headings if h.level == 1), "")
@@ -57,4 +58,4 @@ def entry(document: Document, tax: Taxonomy, tokenizer: Tokenizer, path_noise: f
         " ".join(word for word in tokens(document.path) if word not in path_noise),
         "\n".join(line for p in body.prose if p.line not in heading_lines for line in p.lines),
     )
-    return Entry(document, tuple(Counter(tokenizer.stems(text)) for text in texts))
+    return Entry(document, tuple(tokenizer.counts(text) for text in texts))

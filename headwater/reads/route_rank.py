@@ -4,8 +4,8 @@ A document's pseudo-frequency for a stem sums each field's occurrences times the
 each normalised by the field's length against the corpus mean (b); it saturates through k1, and
 the stem's IDF scales it. The body's share is capped (CAPS): a long proposal that says "page" a
 hundred times is about that word no more than a title that says it once, so a body alone never
-carries a stem to saturation. Everything that does not depend on the task (the saturation of every
-stem in every document) is computed once per snapshot, so a call costs its stems' postings.
+carries a stem to saturation. Which documents hold each stem, and each field's length norm, are
+found once per snapshot; a stem's saturated postings on the first task that holds it, then kept.
 
 Confidence is a property of the task, not of a pointer: the best document's score over the
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
@@ -70,9 +70,12 @@ class Postings:
 @dataclass(frozen=True)
 class Scorer:
     index: RouteIndex
-    postings: dict[str, Postings]
+    holders: dict[str, list[int]]  # stem → the positions of the documents holding it, ascending
+    held: tuple[dict[str, tuple[list[int], list[int]]], ...]  # per field, stem → (positions, counts)
+    norms: tuple[tuple[float, ...], ...]  # per field, per position: its weight over its length norm
     idf: dict[str, float]
     max_idf: float
+    _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
@@ -82,28 +85,60 @@ class Scorer:
         means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
                  for f in range(len(FIELDS))]
         weights = [WEIGHTS[name] for name in FIELDS]
-        caps = [CAPS.get(name, math.inf) for name in FIELDS]
-        gathered: dict[str, list[tuple[int, float, int]]] = {}
+        norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for row in lengths)
+                      for f in range(len(FIELDS)))
+        holders: dict[str, list[int]] = {}
+        held: list[dict[str, tuple[list[int], list[int]]]] = [{} for _ in FIELDS]
         for position, entry in enumerate(entries):
-            pseudo: dict[str, float] = {}
-            where: dict[str, int] = {}
-            for f, counts in enumerate(entry.counts):
-                norm = weights[f] / (1 - B + B * lengths[position][f] / means[f])
-                bit = 1 << f
-                cap = caps[f]
-                for stem, count in counts.items():
-                    pseudo[stem] = pseudo.get(stem, 0.0) + min(count * norm, cap)
-                    where[stem] = where.get(stem, 0) | bit
-            for stem, tf in pseudo.items():
-                found = gathered.get(stem)
+            for stem in set().union(*entry.counts):
+                found = holders.get(stem)
                 if found is None:
-                    found = gathered[stem] = []
-                found.append((position, tf / (K1 + tf), where[stem]))
-        idf = {stem: _idf(total, len(found)) for stem, found in gathered.items()}
-        postings = {stem: Postings(tuple(p for p, _, _ in found), tuple(idf[stem] * v for _, v, _ in found),
-                                   tuple(w for _, _, w in found))
-                    for stem, found in gathered.items()}
-        return Scorer(index, postings, idf, _idf(total, 0))
+                    holders[stem] = [position]
+                else:
+                    found.append(position)
+            for f, counts in enumerate(entry.counts):
+                column = held[f]
+                for stem, count in counts.items():
+                    pair = column.get(stem)
+                    if pair is None:
+                        column[stem] = ([position], [count])
+                    else:
+                        pair[0].append(position)
+                        pair[1].append(count)
+        idf = {stem: _idf(total, len(found)) for stem, found in holders.items()}
+        return Scorer(index, holders, tuple(held), norms, idf, _idf(total, 0))
+
+    def postings(self, stem: str) -> Postings | None:
+        """The stem's postings, saturated on its first asking and kept: a session pays for the
+        stems its tasks hold, not for every stem of the corpus."""
+        found = self._postings.get(stem)
+        if found is None and stem in self.holders:
+            found = self._postings[stem] = self._saturated(stem)
+        return found
+
+    def _saturated(self, stem: str) -> Postings:
+        pseudo: dict[int, float] = {}
+        where: dict[int, int] = {}
+        for f, column in enumerate(self.held):  # fields in order: each sum adds as the build did
+            found = column.get(stem)
+            if found is None:
+                continue
+            positions, counts = found
+            norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f]), 1 << f
+            values = [count * norm[p] for p, count in zip(positions, counts)]  # noqa: B905 (equal by build)
+            if cap is not None:
+                values = [min(value, cap) for value in values]
+            if not pseudo:  # the first field's values as they are: 0.0 + v is v
+                pseudo = dict(zip(positions, values))  # noqa: B905 (equal by build)
+                where = dict.fromkeys(positions, bit)
+                continue
+            get, bits = pseudo.get, where.get
+            for p, value in zip(positions, values):  # noqa: B905 (equal by build)
+                pseudo[p] = get(p, 0.0) + value
+                where[p] = bits(p, 0) | bit
+        positions, idf = self.holders[stem], self.idf[stem]
+        return Postings(tuple(positions), tuple([idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
+                        tuple(map(where.__getitem__, positions)))
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
@@ -115,7 +150,7 @@ class Scorer:
         scores: dict[int, float] = {}
         get = scores.get
         for stem in stems:
-            found = self.postings.get(stem)
+            found = self.postings(stem)
             if found is None:
                 continue
             if not scores:  # the first stem's values as they are: 0.0 + v is v, in one call
@@ -129,7 +164,7 @@ class Scorer:
                    for stem in stems)
         best = max(scores.values())
         leader = min([p for p, score in scores.items() if score == best])  # ties: the first path
-        reached = tuple(s for s in stems if s in self.postings)
+        reached = tuple(s for s in stems if s in self.holders)
         confidence = best / mass if mass else 0.0
         coverage = sum(self.idf[stem] for stem, _ in self.fields(leader, stems)) / mass if mass else 0.0
         if not _trusted(confidence, coverage, confident):
@@ -145,7 +180,7 @@ class Scorer:
         """(stem, the fields it sits in) for each of the stems this document holds, in order."""
         found = []
         for stem in stems:
-            postings = self.postings.get(stem)
+            postings = self.postings(stem)
             if postings is None:
                 continue
             at = bisect_left(postings.positions, position)

@@ -9,6 +9,7 @@ lives as long as the snapshot, so a long MCP session stems each distinct word on
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import snowballstemmer
@@ -53,6 +54,16 @@ class Tokenizer:
         """Every stem of the text's words that are not stop words, repeats kept (they count)."""
         stop, known, stem = self.stop_words, self._stems, self.stem
         return [known.get(word) or stem(word) for word in tokens(text) if word not in stop]
+
+    def counts(self, text: str) -> Counter[str]:
+        """`Counter(self.stems(text))`, each distinct word looked up and stemmed once."""
+        stop, known, stem = self.stop_words, self._stems, self.stem
+        found: dict[str, int] = {}
+        for word, count in Counter(tokens(text)).items():
+            if word not in stop:
+                key = known.get(word) or stem(word)
+                found[key] = found.get(key, 0) + count
+        return Counter(found)
 
     def task_words(self, words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """(word, stem) for each task term that is not a stop word, first stem wins, in order."""
