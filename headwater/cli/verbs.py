@@ -57,7 +57,8 @@ GLOBAL_FLAGS = (
     Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
     Flag("--no-color", "no colour; also NO_COLOR, TERM=dumb, or stdout not a terminal (FORCE_COLOR forces it)"),
     Flag("--quiet", "nothing on stderr but refusals and failures: no progress, no account", short="-q"),
-    Flag("--verbose", "also the accounts a run keeps, such as the cache's hits and misses"),
+    Flag("--verbose", "also the accounts a run keeps (the cache's hits and misses; what `taxonomy validate` "
+                      "reads with no effect here)"),
     Flag("--no-banner", "drop the masthead from the root help screen"),
     Flag("--help", "print help and exit", short="-h"),
 )
@@ -249,7 +250,7 @@ VERBS: tuple[Verb, ...] = (
         "Resolves the sources in memory and prints one line per problem, naming its address. "
         "`--verbose` also lists each construct that is read and has no effect in this engine.",
         "verb_taxonomy:run_validate",
-        (Flag("--verbose", "also list the constructs read with no effect here, and why"),),
+        (),
     ),
     Verb(
         "taxonomy kinds", GROUPS[3],

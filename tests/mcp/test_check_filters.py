@@ -45,7 +45,8 @@ def test_each_filter_answers_a_summary_then_the_bytes_the_cli_writes_with_it(che
 
 def test_the_summary_states_what_a_limit_left_out(check_all):
     summary, report = blocks(check_all, format="text", limit=2)
-    assert summary == ("35 findings (27 error, 8 warn); 33 of 35 not written, past the limit, over 18 documents. "
+    assert summary == ("54 findings (35 error, 19 warn); 53 of 55 not written, past the limit; 1 not reported, "
+                       "over 23 documents. "
                        "Pass a larger `limit`, or narrow by `paths`, `rules` or `min_severity`, to read the rest.\n")
     assert report.count("✗ error") == 1 + 2  # the count of every error at the top, then the two written
 
@@ -53,7 +54,7 @@ def test_the_summary_states_what_a_limit_left_out(check_all):
 def test_without_a_limit_the_answer_is_bounded_by_default(check_all, monkeypatch):
     monkeypatch.setattr(tools, "CHECK_LIMIT", 4)
     summary, report = blocks(check_all, format="json")
-    assert len(json.loads(report)["findings"]) == 4 and "31 of 35 not written" in summary
+    assert len(json.loads(report)["findings"]) == 4 and "51 of 55 not written" in summary
 
 
 @pytest.mark.parametrize(("arguments", "field"), [

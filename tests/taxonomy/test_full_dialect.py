@@ -94,7 +94,8 @@ def team(tmp_path_factory):
     for part in ("ids", "imports", "harvested"):
         if (CORPUS / ".headwater" / part).is_dir():
             shutil.copytree(CORPUS / ".headwater" / part, root / ".headwater" / part)
-    shutil.copy(CORPUS / ".headwater" / "observations.yml", root / ".headwater" / "observations.yml")
+    for state in ("observations.yml", "adoption.yml"):
+        shutil.copy(CORPUS / ".headwater" / state, root / ".headwater" / state)
     shutil.copy(FIXTURES / "full-dialect" / "overlay.yml", root / ".headwater" / "overlay.yml")
     pins = (CORPUS / ".headwater" / "taxonomy.yml").read_text().partition("\n  root: docs\n")[2]
     (root / ".headwater" / "taxonomy.yml").write_text(DECLARATION + pins)  # check-all's federation pins
