@@ -27,6 +27,8 @@ from headwater.snapshot import Snapshot
 from headwater.writes.minting import claim_path
 from headwater.yaml.nodes import Map, Scalar, Seq
 
+ADOPT = "`headwater adopt`"  # the verb its batch refusals name
+
 
 @dataclass(frozen=True)
 class Found:
@@ -48,7 +50,7 @@ class Adoption:
         grouped: dict[str, list[Patch]] = {}
         for patch in self.patches:
             grouped.setdefault(patch.path, []).append(patch)
-        return plan(snapshot.root, dict(sorted(grouped.items())))
+        return plan(snapshot.root, dict(sorted(grouped.items())), ADOPT)
 
 
 def _records(snapshot: Snapshot) -> list[Found]:
@@ -186,7 +188,7 @@ def adopt(snapshot: Snapshot, dry_run: bool) -> list[str]:
         found.planned(snapshot)  # a dry run still says whether every edit fits
         return list(found.lines)
     with writelock.held(snapshot.root):  # one writer at a time; an interrupt puts back the batch
-        write(snapshot.root, found.planned(snapshot))
+        write(snapshot.root, found.planned(snapshot), ADOPT)
     return list(found.lines)
 
 

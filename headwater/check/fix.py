@@ -27,7 +27,7 @@ from headwater.snapshot import Snapshot, load
 from headwater.writes.roundtrip import UnsafeEdit
 
 BOM = "\ufeff"
-NOTHING = "so `--fix` wrote nothing"
+FIX = "`--fix`"  # the verb a batch refusal names; `adopt` passes its own
 
 
 @dataclass(frozen=True)
@@ -59,62 +59,62 @@ def patches_by_file(findings: tuple[Finding, ...]) -> dict[str, list[Patch]]:
     return dict(sorted(out.items()))
 
 
-def plan(root: Path, grouped: dict[str, list[Patch]]) -> list[Planned]:
+def plan(root: Path, grouped: dict[str, list[Patch]], verb: str = FIX) -> list[Planned]:
     """Read every file and compute every new text, writing nothing; refuse on the first misfit."""
-    return [_planned(root, path, patches) for path, patches in grouped.items()]
+    return [_planned(root, path, patches, f"so {verb} wrote nothing") for path, patches in grouped.items()]
 
 
-def _planned(root: Path, path: str, patches: list[Patch]) -> Planned:
-    _confine(root, path)
-    before = _current(root, path)
+def _planned(root: Path, path: str, patches: list[Patch], nothing: str) -> Planned:
+    _confine(root, path, nothing)
+    before = _current(root, path, nothing)
     if patches[0].creates:
         if before is not None:
-            raise Refusal(f"{path} appeared since this run read the corpus, {NOTHING}; run it again")
+            raise Refusal(f"{path} appeared since this run read the corpus, {nothing}; run it again")
         return Planned(path, None, apply(patches, None).encode("utf-8"), len(patches))
     if before is None or any(digest(before) != p.expects for p in patches):
-        raise Refusal(f"{path} changed since this run read it, {NOTHING}; run it again")
+        raise Refusal(f"{path} changed since this run read it, {nothing}; run it again")
     try:
         text = before.decode("utf-8")
         bom = BOM if text.startswith(BOM) else ""
         after = apply(patches, text.removeprefix(BOM))
         split(after)  # the edited front matter must still read
     except (UnicodeDecodeError, UnsafeEdit, FrontMatterRefusal) as error:
-        raise Refusal(f"the patch for {path} does not fit the file ({error}), {NOTHING}") from None
+        raise Refusal(f"the patch for {path} does not fit the file ({error}), {nothing}") from None
     return Planned(path, before, (bom + after).encode("utf-8"), len(patches))
 
 
-def _confine(root: Path, path: str) -> None:
+def _confine(root: Path, path: str, nothing: str) -> None:
     """A patch lands on a repository-relative path with no symlink on the way, whoever made it."""
     try:
         inside = bool(path) and normalize(path) == path
     except OutsidePath:
         inside = False
     if not inside:
-        raise Refusal(f"a patch names `{path}`, which is not a path under the repository root, {NOTHING}")
+        raise Refusal(f"a patch names `{path}`, which is not a path under the repository root, {nothing}")
     link = symlink_on_the_way(path, root)
     if link:
-        raise Refusal(f"`{link}` is a symlink, and the patch for {path} would write through it, {NOTHING}")
+        raise Refusal(f"`{link}` is a symlink, and the patch for {path} would write through it, {nothing}")
 
 
-def _current(root: Path, path: str) -> bytes | None:
+def _current(root: Path, path: str, nothing: str) -> bytes | None:
     target = root / path
     if not target.exists() and not target.is_symlink():
         return None
     try:
         return read_regular(target)
     except OSError as error:
-        raise Refusal(f"{path} does not read ({error.strerror or error}), {NOTHING}") from None
+        raise Refusal(f"{path} does not read ({error.strerror or error}), {nothing}") from None
 
 
-def write(root: Path, planned: list[Planned]) -> None:
+def write(root: Path, planned: list[Planned], verb: str = FIX) -> None:
     """Write the batch; on any failure put back what was written and refuse."""
     done: list[Planned] = []
     item = None
     try:
         for item in planned:
             with writelock.steady():  # an interrupt lands before this write or after its note
-                if _current(root, item.path) != item.before:
-                    raise Refusal(f"{item.path} changed while `--fix` wrote the batch")
+                if _current(root, item.path, f"so {verb} wrote nothing") != item.before:
+                    raise Refusal(f"{item.path} changed while {verb} wrote the batch")
                 if item.before is None:
                     atomic.create_exclusive(root / item.path, item.after, root=root)
                 else:
@@ -125,7 +125,7 @@ def write(root: Path, planned: list[Planned]) -> None:
             failed = _restore(root, done)
         why = error.sentence if isinstance(error, Refusal) else f"{item.path} could not be written ({error})"
         kept = f"; {', '.join(failed)} could not be put back" if failed else ""
-        raise Refusal(f"{why}, so `--fix` put back every file it had written{kept}") from None
+        raise Refusal(f"{why}, so {verb} put back every file it had written{kept}") from None
 
 
 def _restore(root: Path, done: list[Planned]) -> list[str]:

@@ -87,7 +87,8 @@ def test_a_dry_run_says_what_it_would_write_and_writes_nothing(nygard, hw):
 def test_a_record_that_cannot_take_its_edit_means_nothing_is_written(nygard, hw):
     (nygard / "doc/adr/0002-use-madr.md").write_text("---\nrelations: [not, a, mapping]\n---\n" + SECOND)
     ran = hw("adopt", "--root", str(nygard), *NOW)
-    assert ran.status == 1 and ran.out == "" and "wrote nothing" in ran.err
+    assert ran.status == 1 and ran.out == "" and ran.err.startswith("headwater: the patch for ")
+    assert ran.err.endswith(", so `headwater adopt` wrote nothing\n") and "--fix" not in ran.err
     assert (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text() == FIRST
     assert not (nygard / ".headwater/ids").exists()
 
