@@ -142,7 +142,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
 def _check_summary(report) -> str:
     from headwater.render.common import plural, tally
 
-    text = f"{tally(report)}, over {plural(report.coverage.classified, 'document')}."
+    text = f"Over {plural(report.coverage.classified, 'document')}: {tally(report)}."
     if report.omitted:
         text += " Pass a larger `limit`, or narrow by `paths`, `rules` or `min_severity`, to read the rest."
     return text + "\n"

@@ -37,7 +37,8 @@ def test_each_filter_answers_a_summary_then_the_bytes_the_cli_writes_with_it(che
     for fmt in ("json", "concise"):
         summary, report = blocks(check_all, format=fmt, **arguments)
         assert report == cli(hw, check_all, "--format", fmt, *flags)
-        assert summary.startswith(cli(hw, check_all, "--format", "concise", *flags).splitlines()[-1])
+        counts = cli(hw, check_all, "--format", "concise", *flags).splitlines()[-1]
+        assert summary.startswith("Over 23 documents: " + counts)
     every = json.loads(blocks(check_all, format="json")[1])["findings"]
     chosen = json.loads(blocks(check_all, format="json", **arguments)[1])["findings"]
     assert len(chosen) < len(every)
@@ -45,8 +46,8 @@ def test_each_filter_answers_a_summary_then_the_bytes_the_cli_writes_with_it(che
 
 def test_the_summary_states_what_a_limit_left_out(check_all):
     summary, report = blocks(check_all, format="text", limit=2)
-    assert summary == ("54 findings (35 error, 19 warn); 53 of 55 not written, past the limit; 1 not reported, "
-                       "over 23 documents. "
+    assert summary == ("Over 23 documents: 54 findings (35 error, 19 warn); 53 of 55 not written, past the limit; "
+                       "1 not reported. "
                        "Pass a larger `limit`, or narrow by `paths`, `rules` or `min_severity`, to read the rest.\n")
     assert report.count("✗ error") == 1 + 2  # the count of every error at the top, then the two written
 

@@ -162,5 +162,5 @@ def test_the_check_tool_answers_a_summary_then_the_bytes_of_check_no_cache_at_th
     for fmt in FORMAT_NAMES:
         cli = hw("check", "--format", fmt, "--no-cache", "--now", "2026-11-01", "--root", str(session.root))
         summary, report = (b["text"] for b in session.call("check", format=fmt)["result"]["content"])
-        assert summary == "0 findings, over 5 documents.\n"
+        assert summary == "Over 5 documents: 0 findings.\n"
         assert report == cli.out, fmt
