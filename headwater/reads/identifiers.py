@@ -13,6 +13,9 @@ from headwater.snapshot import Snapshot
 
 
 def resolve_identifier(snapshot: Snapshot, identifier: str) -> Answer:
+    if not identifier.strip():  # exact match only: a blank id would "resolve" to a silent miss
+        return Answer("an identifier is a word such as ACME-DR-0001, and this one is blank\n",
+                      {"pointers": []}, refused=True)
     graph, tax = snapshot.graph, snapshot.taxonomy
     document = graph.document_by_id(identifier)
     if document is not None:

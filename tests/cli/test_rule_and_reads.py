@@ -105,6 +105,14 @@ def test_resolve_on_the_command_line_equals_the_mcp_answer(hw, quickstart, ident
     assert ran.status == 0 and ran.out == tool["content"][0]["text"]
 
 
+@pytest.mark.parametrize("identifier", ["", "   "])
+def test_a_blank_identifier_is_a_refusal_on_the_command_line_and_the_mcp_sentence(hw, quickstart, identifier):
+    tool = tool_text(quickstart, "resolve_identifier", id=identifier)
+    ran = hw("resolve", identifier, "--root", str(quickstart))
+    assert tool["content"][0]["text"] == "an identifier is a word such as ACME-DR-0001, and this one is blank\n"
+    assert ran.status == 1 and ran.out == "" and ran.err == "headwater: " + tool["content"][0]["text"]
+
+
 def test_resolve_json_is_the_structured_answer_of_the_library_read(hw, quickstart):
     from headwater.reads.identifiers import resolve_identifier
 
