@@ -13,7 +13,7 @@ from headwater.check.finding import Hit, Severity
 from headwater.check.links import landings, named, stands
 from headwater.check.patches import Patch, ReplaceSpan
 from headwater.check.rule import Precision, Reads, Scope, rule
-from headwater.check.rules.common import ticked
+from headwater.check.rules.hits import ticked
 from headwater.corpus.body import Link
 from headwater.corpus.document import Document
 
@@ -249,7 +249,7 @@ def _term_words(term: str) -> tuple[str, ...]:
     return (term.split()[0].lower(),) if term.isascii() and term.split() else ()
 
 
-def _cased(written: str, replacement: str) -> str:
+def _cased_as_written(written: str, replacement: str) -> str:
     """The replacement in the case the author wrote the term: `Whitelist` → `Allowlist`."""
     if written.isupper() and len(written) > 1:
         return replacement.upper()
@@ -296,7 +296,7 @@ def _retired_hit(doc: Document, language: str, term, written: str, line: int, co
     if not term.replacement:
         return Hit(doc.path, line, column, message, f"reword the sentence without `{term.term}`",
                    term.term, Severity.WARN)
-    new = _cased(written, term.replacement)
+    new = _cased_as_written(written, term.replacement)
     return Hit(doc.path, line, column, message, f"write `{new}` instead", term.term,
                patch=Patch(doc.path, doc.digest, (ReplaceSpan(line, column, written, new),)))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.common import hit, ticked
+from headwater.check.rules.hits import hit, ticked
 from headwater.corpus.census import Classifier, Outcome, Row, excluded_by
 from headwater.corpus.document import Document
 from headwater.hashing import digest

@@ -6,7 +6,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import AddToList, Create, Patch, ReplaceSpan, SetScalar, replace_value
 from headwater.check.rule import Precision, Reads, Scope, rule
-from headwater.check.rules.common import hit, problem_hit, ticked
+from headwater.check.rules.hits import hit, problem_hit, ticked
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
 from headwater.taxonomy.canonical import scalar

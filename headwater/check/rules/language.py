@@ -11,7 +11,7 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, ReplaceSpan
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.body import NOT_PROSE, Run, _blank, runs
-from headwater.check.rules.common import lock_hit
+from headwater.check.rules.hits import lock_hit
 from headwater.check.spelling import TAGS, american
 from headwater.corpus.document import Document
 from headwater.paths import OutsidePath, normalize

@@ -7,7 +7,7 @@ from collections import defaultdict
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.common import ticked
+from headwater.check.rules.hits import ticked
 from headwater.check.rules.graph import NOT_A_DOCUMENT, _at_edge, _canonical
 from headwater.graph import Bound, Edge
 

@@ -8,7 +8,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.common import at
+from headwater.check.rules.hits import at
 from headwater.check.rules.graph import NOT_A_DOCUMENT, _at_edge
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document

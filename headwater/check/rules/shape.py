@@ -8,7 +8,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
 from headwater.check.patches import Create, Patch, SetScalar
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.common import hit, problem_hit, ticked
+from headwater.check.rules.hits import hit, problem_hit, ticked
 from headwater.clock import parse_date
 from headwater.corpus.census import Classifier
 from headwater.corpus.document import Document
