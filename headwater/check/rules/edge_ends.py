@@ -14,16 +14,16 @@ NOT_A_DOCUMENT = "the target is not a document, which `relation.target.unresolve
 HARVESTED = "the target is a document of a harvested corpus, which this repository reads and never writes"
 
 
-def _no_far_document(edge: Edge) -> Skip:
+def no_far_document(edge: Edge) -> Skip:
     return Skip(HARVESTED if edge.target.remote is not None else NOT_A_DOCUMENT)
 
 
-def _at_edge(edge: Edge, message: str, remediation: str, **more) -> Hit:
+def at_edge(edge: Edge, message: str, remediation: str, **more) -> Hit:
     return Hit(edge.source, edge.line, edge.column, message, remediation,
                f"{edge.written_as}>{edge.target.text}", **more)
 
 
-def _canonical(ctx: Context, edge: Edge) -> tuple[Document | None, Document | None]:
+def canonical(ctx: Context, edge: Edge) -> tuple[Document | None, Document | None]:
     """(source, target) in the relation's own direction, undoing an inverse spelling."""
     near, far = ctx.document(edge.source), ctx.far(edge)
     return (far, near) if edge.inverse else (near, far)

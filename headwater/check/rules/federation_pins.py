@@ -8,7 +8,7 @@ from headwater.federation.pins import Family
 from headwater.taxonomy.declaration import DECLARATION
 
 
-def _unread(ctx: Context, family: Family, remedy: str) -> list[Hit]:
+def unread(ctx: Context, family: Family, remedy: str) -> list[Hit]:
     return [Hit(DECLARATION, u.pin.line, u.pin.column, f"`{u.pin.address}` binds nothing: {u.reason}",
                 remedy.format(at=u.pin.at), u.pin.address)
             for u in ctx.snapshot.federation.unread_in(family)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.federation_pins import _unread
+from headwater.check.rules.federation_pins import unread
 from headwater.federation.pins import Family
 
 
@@ -22,7 +22,7 @@ relation naming `<name>:…` binds nothing.
 """,
       tags=("federation", "pin"))
 def harvest_pin_unread(ctx: Context, _tally) -> list[Hit]:
-    return _unread(ctx, Family.HARVEST, "copy the other corpus's `.headwater/export.json` to {at} and pin "
+    return unread(ctx, Family.HARVEST, "copy the other corpus's `.headwater/export.json` to {at} and pin "
                    "the digest `headwater export` printed for it")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.federation_pins import _unread
+from headwater.check.rules.federation_pins import unread
 from headwater.federation.pins import Family
 
 
@@ -24,7 +24,7 @@ An import reads a committed copy of another repository's `.headwater/anchors.jso
 """,
       tags=("federation", "pin"))
 def import_pin_unread(ctx: Context, _tally) -> list[Hit]:
-    return _unread(ctx, Family.IMPORT, "copy the other repository's `.headwater/anchors.json` to {at} "
+    return unread(ctx, Family.IMPORT, "copy the other repository's `.headwater/anchors.json` to {at} "
                    "and pin the digest `headwater export --anchors` printed for it")
 
 

@@ -9,9 +9,9 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, SetScalar, replace_value
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, _at_edge, _canonical, _no_far_document
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical, no_far_document
 from headwater.check.rules.hits import hit, ticked
-from headwater.check.rules.prior import _prior_front, prior_row
+from headwater.check.rules.prior import prior_front, prior_row
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge
@@ -85,11 +85,11 @@ holds. Re-point the relation at the document that holds now, or retire the depen
 def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
     dependent, base = _resting(ctx, edge)
     if dependent is None or base is None:
-        return _no_far_document(edge)
+        return no_far_document(edge)
     state_of_base = ctx.state(base)
     if not (ctx.taxonomy.is_live(ctx.state(dependent)) and ctx.taxonomy.is_terminal(state_of_base)):
         return []
-    return [_at_edge(edge, f"{ctx.label(dependent)} ({ctx.state(dependent)}) rests through "
+    return [at_edge(edge, f"{ctx.label(dependent)} ({ctx.state(dependent)}) rests through "
                      f"`{edge.relation.name}` on {ctx.label(base)}, which is {state_of_base}",
                      f"re-point the relation at the document that holds now, or move "
                      f"{ctx.label(dependent)} to a terminal state too")]
@@ -108,9 +108,9 @@ the date it entered that state. The fix sets both on a live target.
       routes=lambda ctx, edge: edge.relation.set_state is not None,
       patch=True, reads_clock=True)  # the patch dates the state it sets
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
-    source, target = _canonical(ctx, edge)
+    source, target = canonical(ctx, edge)
     if source is None or target is None:
-        return _no_far_document(edge)
+        return no_far_document(edge)
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:
         return Skip("the target declares no state, which the facet rules report")
@@ -123,7 +123,7 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     values = {facet: wanted, **({entered: ctx.today.isoformat()} if entered else {})}
     edits = tuple(_set_facet(target, f, v) for f, v in values.items())
     remedy = " and ".join(f"`{f}: {v}`" for f, v in values.items())
-    return [_at_edge(edge, f"{ctx.label(source)} {edge.relation.name} {ctx.label(target)}, which is "
+    return [at_edge(edge, f"{ctx.label(source)} {edge.relation.name} {ctx.label(target)}, which is "
                      f"still {state}; `{edge.relation.name}` sets its target to {wanted}",
                      f"set {remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
                      patch=Patch(target.path, target.digest, edits) if live else None)]
@@ -149,7 +149,7 @@ def lifecycle_dependency_on_initial(ctx: Context, edge: Edge):
     tax = ctx.taxonomy
     if tax.state_role(state or "") != "live" or tax.state_role(far_state or "") != "initial":
         return []
-    return [_at_edge(edge, f"{ctx.label(writer)} ({state}) names {ctx.label(target)} through "
+    return [at_edge(edge, f"{ctx.label(writer)} ({state}) names {ctx.label(target)} through "
                      f"`{edge.written_as}`, and {ctx.label(target)} is still {far_state}",
                      f"promote {ctx.label(target)} once it is settled, or point the relation at a "
                      "document that stands")]
@@ -169,7 +169,7 @@ def lifecycle_state_set_twice(ctx: Context, _subject):
     setting: dict[str, list[Edge]] = defaultdict(list)
     for edge in ctx.graph.edges:
         if edge.relation.set_state:
-            _, target = _canonical(ctx, edge)
+            _, target = canonical(ctx, edge)
             if target is not None:
                 setting[target.path].append(edge)
     hits = []
@@ -213,7 +213,7 @@ document for the new position.
       routes=lambda ctx, doc: ctx.taxonomy.lifecycle_of(doc.kind) is not None,
       needs_change=True)
 def lifecycle_transition_not_permitted(ctx: Context, doc: Document):
-    front = _prior_front(ctx, doc)
+    front = prior_front(ctx, doc)
     if front is None or isinstance(front, Skip):
         return front or []
     facet = ctx.taxonomy.facet_for_role("state")

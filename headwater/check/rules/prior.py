@@ -27,7 +27,7 @@ def prior_row(ctx: Context, path: str) -> Row | None:
     return Classifier(ctx.taxonomy).classify(path, text, digest(data))
 
 
-def _prior_front(ctx: Context, doc: Document) -> Map | None | Skip:
+def prior_front(ctx: Context, doc: Document) -> Map | None | Skip:
     """The front matter at the base revision; None when the document did not move (or is new)."""
     row = prior_row(ctx, doc.path)
     if row is None:

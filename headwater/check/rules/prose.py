@@ -60,7 +60,7 @@ class Run:
             start = end
 
 
-def _blank(match: re.Match) -> str:
+def blank(match: re.Match) -> str:
     return NOT_NEWLINE.sub(" ", match.group(0))
 
 
@@ -69,7 +69,7 @@ def runs(ctx: Context, document: Document) -> list[Run]:
     other, so the latest document's runs are kept for the second of them."""
     path, found = ctx.memo.get("runs", (None, None))
     if path != document.path:
-        found = [Run(p.line, "\n".join(p.lines), NOT_PROSE.sub(_blank, "\n".join(p.lines)))
+        found = [Run(p.line, "\n".join(p.lines), NOT_PROSE.sub(blank, "\n".join(p.lines)))
                  for p in document.body.prose]
         ctx.memo["runs"] = (document.path, found)
     return found

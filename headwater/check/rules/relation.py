@@ -10,7 +10,7 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
 from headwater.check.patches import AddToList, Patch, ReplaceSpan, replace_value
 from headwater.check.rule import Precision, Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, _at_edge, _no_far_document
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, no_far_document
 from headwater.check.rules.hits import at, problem_hit, ticked
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
@@ -70,7 +70,7 @@ def relation_target_unresolved(ctx: Context, edge: Edge):
     else:
         ends = edge.relation.sources if edge.inverse else edge.relation.targets
         remedy = f"name the identifier of an existing {' or '.join(ends)}, or delete the entry"
-    return [_at_edge(edge, f"{_written(edge)} binds to nothing: {reason}", remedy)]
+    return [at_edge(edge, f"{_written(edge)} binds to nothing: {reason}", remedy)]
 
 
 @rule("relation.target.is_source", 3, Scope.EDGE, Severity.ERROR,
@@ -87,7 +87,7 @@ def relation_target_is_source(ctx: Context, edge: Edge):
         target.anchor is not None and target.anchor.patterns == (edge.source,))
     if not own:
         return []
-    return [_at_edge(edge, f"{_written(edge)} names this document itself",
+    return [at_edge(edge, f"{_written(edge)} names this document itself",
                      "name the other end of the relation, or delete the entry")]
 
 
@@ -112,7 +112,7 @@ def relation_endpoint_not_permitted(ctx: Context, edge: Edge):
     near, far = ctx.document(edge.source), ctx.far(edge)
     problems = [_end_problem(ctx, near_ends, near.kind, "this document"),
                 _end_problem(ctx, far_ends, far.kind if far else None, f"`{edge.target.text}`")]
-    return [_at_edge(edge, f"{_written(edge)}: {problem}",
+    return [at_edge(edge, f"{_written(edge)}: {problem}",
                      "use a relation that joins these kinds, or delete the entry")
             for problem in problems if problem]
 
@@ -137,7 +137,7 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
     far = ctx.far(edge)
     near = ctx.document(edge.source)
     if far is None:
-        return _no_far_document(edge)
+        return no_far_document(edge)
     if near.id is None:
         return Skip("the declaring document has no identifier the far half could name")
     symmetric = edge.relation.reciprocal == "symmetric"
@@ -146,7 +146,7 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
         return []
     name = edge.relation.name if symmetric or edge.inverse else edge.relation.inverse
     half = f"`{name}: {near.id}`"
-    return [_at_edge(edge, f"{_written(edge)} needs its far half, and {far.path} lacks {half}",
+    return [at_edge(edge, f"{_written(edge)} needs its far half, and {far.path} lacks {half}",
                      f"add {half} under `relations:` in {far.path}",
                      patch=Patch(far.path, far.digest, (AddToList(("relations", name), near.id),)))]
 
@@ -164,12 +164,12 @@ one holds, and move the other to a terminal state (or supersede it).
 def relation_pair_invalid(ctx: Context, edge: Edge):
     near, far = ctx.document(edge.source), ctx.far(edge)
     if far is None:
-        return _no_far_document(edge)
+        return no_far_document(edge)
     condition = edge.relation.invalid_when_both
     if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
         return []
     held = ", ".join(f"`{f}: {v}`" for f, v in condition.items())
-    return [_at_edge(edge, f"{_written(edge)} joins two documents that both hold {held}, which "
+    return [at_edge(edge, f"{_written(edge)} joins two documents that both hold {held}, which "
                      f"`{edge.relation.name}` declares invalid",
                      "settle which document holds, and move the other out of that state")]
 
@@ -350,7 +350,7 @@ def relation_target_verification_suspect(ctx: Context, edge: Edge):
         return Skip(NOT_A_DOCUMENT)
     if entry.fields["criterion_digest"] == far.digest:
         return []
-    return [_at_edge(edge, f"{ctx.label(near)} verified {ctx.label(far)} at "
+    return [at_edge(edge, f"{ctx.label(near)} verified {ctx.label(far)} at "
                      f"{entry.fields['criterion_digest'][:19]}…, and {ctx.label(far)} now hashes to "
                      f"{far.digest[:19]}…", "re-run the verification against the criterion as it "
                      f"stands, then record `criterion_digest: {far.digest}`")]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, _at_edge, _canonical
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical
 from headwater.check.rules.hits import hit, ticked
-from headwater.check.rules.prior import _prior_front
+from headwater.check.rules.prior import prior_front
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge
 from headwater.yaml.nodes import Map, Scalar, scalar_text
@@ -90,7 +90,7 @@ or write `evidence_basis: reconstructed` and say what the account was reconstruc
       tags=("graph", "warrant"),
       routes=lambda ctx, edge: edge.relation.family == "evidence" and edge.target.bound is Bound.DOCUMENT)
 def warrant_evidence_unsupported(ctx: Context, edge: Edge):
-    source, target = _canonical(ctx, edge)
+    source, target = canonical(ctx, edge)
     if source is None or target is None:
         return Skip(NOT_A_DOCUMENT)
     claimant, evidence = (target, source) if edge.relation.evidence_at == "from" else (source, target)
@@ -100,7 +100,7 @@ def warrant_evidence_unsupported(ctx: Context, edge: Edge):
     if warrant in WARRANTS and warrant not in UNSUPPORTING:
         return []
     said = f"whose warrant is `{warrant}`" if warrant else "which states no warrant"
-    return [_at_edge(edge, f"{ctx.label(claimant)} claims `evidence_basis: evidenced` and rests it, "
+    return [at_edge(edge, f"{ctx.label(claimant)} claims `evidence_basis: evidenced` and rests it, "
                      f"through `{edge.relation.name}`, on {ctx.label(evidence)}, {said}",
                      "point at evidence somebody can audit, have a person accept the evidence, or "
                      "write `evidence_basis: reconstructed`")]
@@ -124,7 +124,7 @@ someone now vouches for. Nothing needs fixing; confirm that the person named in
       routes=lambda ctx, doc: isinstance(doc.front.get("provenance"), Map),
       needs_change=True)
 def warrant_promoted(ctx: Context, doc: Document):
-    front = _prior_front(ctx, doc)
+    front = prior_front(ctx, doc)
     if front is None or isinstance(front, Skip):
         return front or []
     if _warrant(front) != "asserted" or _warrant(doc.front) != "accepted":
