@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from headwater.check.adoption import ADOPTION
+from headwater.check.adoption_tasks import ADOPTION
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from headwater.check.context import Context
-from headwater.check.coverage import Tally
+from headwater.check.coverage_tally import Tally
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
 

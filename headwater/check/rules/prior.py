@@ -1,7 +1,7 @@
 """The prior version of a document, read from the `--change` manifest, for the change-scoped rules.
 
 The runner skips change-scoped rules with a stated reason when the run carries no change; where
-these are called `ctx.change` is always a `headwater.check.change.Change`."""
+these are called `ctx.change` is always a `headwater.check.change_manifest.Change`."""
 
 from __future__ import annotations
 
