@@ -9,6 +9,8 @@ The cache file lives in `.headwater/cache/` (see `headwater.cachedir`); its head
 fingerprint of the parsing code and of markdown-it, so a changed parser reads the old file as
 empty. Reads never write it: only a verb that may write (check) calls `save`. A check with
 many documents to parse parses them ahead on every core (`prepare`, through `headwater.forked`).
+A writing run given a `Derivation` keeps, beside the bodies, what a reader derives from each
+(`headwater.corpus.derived`); readers ask for it with `derived`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from headwater import cachedir, forked
+from headwater.corpus import derived as derived_file
 from headwater.corpus.body import Body, Code, Heading, Link, Prose, parse
+from headwater.corpus.derived import Derivation
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -68,15 +72,20 @@ WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 # A document parsed ahead of its turn: its cache entry, and the split (or refusal) and body as
 # objects when this process parsed it (None when a worker did: they are decoded from the entry).
 Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
+DERIVED = "d"  # the member of an entry parsed ahead that carries its body's derived value
 
 
 class ParseStore:
     """One run's parses, keyed by content digest; lives as long as the snapshot that made it."""
 
-    def __init__(self, root: Path, use: CacheUse, spread: bool = False) -> None:
+    def __init__(self, root: Path, use: CacheUse, spread: bool = False,
+                 derive: Derivation | None = None) -> None:
         self.root = root
         self.use = use
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
+        self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
+        self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
+        self.derived_stored: dict[str, dict[str, bytes]] = {}  # key → the file's values, once read
         self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
@@ -100,10 +109,10 @@ class ParseStore:
 
         # Bodies too when they are to be saved; otherwise each is parsed by the process that
         # judges its document, and the parent holds only its own share's.
-        bodies = self.use is CacheUse.WRITE
+        bodies, derive = self.use is CacheUse.WRITE, self.derive
 
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, bodies)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, bodies, derive)) for digest, text in todo[first::step]]
 
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
             return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
@@ -137,6 +146,8 @@ class ParseStore:
 
     def _split_ahead(self, text: str, digest: str) -> Split:
         entry, parts, body = self.ahead[digest]
+        if DERIVED in entry:
+            self.derived_here[digest] = entry.pop(DERIVED)
         self.fronts_parsed += 1
         if "b" in entry:  # the body is still to be asked for; the split (a copy of it) is not
             self.ahead[digest] = (entry, None, body)
@@ -175,15 +186,32 @@ class ParseStore:
         parsed = parse(text, first_line)
         if digest in self.current:
             self._keep(digest, {**self.current[digest], "b": _json(encode_body(parsed))})
+            if self.derive is not None:
+                self.derived_here[digest] = self.derive.encoded(parsed)
         return parsed
+
+    def derived(self, digest: str, key: str) -> object | None:
+        """The value a writing run derived from this digest's body under `key`, or None (none
+        kept, another key, the file foreign): the caller then derives it from the body."""
+        if self.use is CacheUse.OFF:
+            return None
+        return derived_file.value(self._stored_derived(key).get(digest, b""))
+
+    def _stored_derived(self, key: str) -> dict[str, bytes]:
+        if key not in self.derived_stored:
+            self.derived_stored[key] = derived_file.read(self.root, header(), key)
+        return self.derived_stored[key]
 
     def save(self) -> str | None:
         """Write what this run holds (entries of files gone since are dropped); None or one stderr line.
 
         A warm cache is rewritten only once enough new parses have gathered: rewriting the whole
         file costs more than re-parsing a handful of edited documents on the next run."""
-        fresh = self.fronts_parsed + self.bodies_parsed
-        if self.use is not CacheUse.WRITE or fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
+        if self.use is not CacheUse.WRITE:
+            return None
+        underived = self._underived()
+        fresh = self.fronts_parsed + self.bodies_parsed + len(underived)
+        if fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
         lines = []
         for digest in sorted(self.current):
@@ -193,7 +221,34 @@ class ParseStore:
                      else self.stored.front_raw(digest))
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
-        return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
+        failed = cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
+        if failed or self.derive is None:
+            return failed
+        key = self.derive.key
+        stored = self._stored_derived(key)
+        values = {digest: self.derived_here.get(digest) or underived.get(digest) or stored.get(digest, b"")
+                  for digest in self.current}
+        return derived_file.write(self.root, header(), key, values)
+
+    def _underived(self) -> dict[str, bytes]:
+        """The derived value of each body `save` would write that has none under this run's key
+        (reused from a cache written without one, or under another key): derived from the body
+        decoded. A digest the derived file lists (with a value, or none for want of a body) is
+        settled without reading the bodies, so a warm check reads none."""
+        if self.derive is None:
+            return {}
+        stored = self._stored_derived(self.derive.key)
+        found = {}
+        for digest, entry in self.current.items():
+            if digest in self.derived_here or digest in stored:
+                continue
+            body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
+            if body:
+                try:
+                    found[digest] = self.derive.encoded(_body_of(json.loads(body)))
+                except MALFORMED:
+                    continue
+        return found
 
 
 class Stored:
@@ -247,8 +302,9 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, bodies: bool) -> Ahead:
-    """One document parsed: its cache entry (front, and body when asked), the split and the body."""
+def _parsed(text: str, bodies: bool, derive: Derivation | None) -> Ahead:
+    """One document parsed: its cache entry (front, and body and its derived value when asked),
+    the split and the body."""
     try:
         parts = split(text)
     except FrontMatterRefusal as refusal:
@@ -259,7 +315,8 @@ def _parsed(text: str, bodies: bool) -> Ahead:
     if not bodies:
         return entry, parts, None
     body = parse(parts.body, parts.body_line)
-    return {**entry, "b": _json(encode_body(body))}, parts, body
+    derived = {DERIVED: derive.encoded(body)} if derive is not None else {}
+    return {**entry, "b": _json(encode_body(body)), **derived}, parts, body
 
 
 def _read(root: Path) -> bytes:

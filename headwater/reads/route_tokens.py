@@ -5,18 +5,26 @@ The stop words are the taxonomy's function words (`regimes.language.<n>.function
 declares any, else the built-in English list below. Question words (why, how, what) are not stop
 words: they tell purposes apart. Stems are cached per word for the life of the tokenizer, which
 lives as long as the snapshot, so a long MCP session stems each distinct word once.
+
+Stem counts derived from bodies are kept in the parse cache under the tokenizer's `key`: bump
+VERSION with any change to how text becomes stems, and every kept count reads as a miss.
 """
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
 
 import snowballstemmer
 
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
+VERSION = 1  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
     "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
@@ -43,6 +51,13 @@ class Tokenizer:
     @staticmethod
     def of(tax: Taxonomy) -> Tokenizer:
         return Tokenizer(tax.function_words or ENGLISH_STOP_WORDS)
+
+    @cached_property
+    def key(self) -> str:
+        """Names this tokenizer's mapping: its version, its stop words and the stemmer's code."""
+        named = hashlib.sha256("\n".join([str(VERSION), *sorted(self.stop_words)]).encode("utf-8"))
+        named.update(Path(sys.modules[type(self._stemmer).__module__].__file__).read_bytes())
+        return named.hexdigest()[:16]
 
     def stem(self, word: str) -> str:
         found = self._stems.get(word)
