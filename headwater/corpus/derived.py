@@ -56,10 +56,20 @@ def write(root: Path, parsed_header: str, key: str, values: dict[str, bytes]) ->
     return cachedir.write(root, DERIVED_FILE, header(parsed_header, key), payload)
 
 
-def value(encoded: bytes) -> object | None:
-    """The decoded value, or None when there is none (or it does not decode)."""
-    if not encoded:
-        return None
+def values(stored: dict[str, bytes], digests: list[str]) -> list[object | None]:
+    """Each digest's decoded value, or None. One decode for them all, so a string that recurs
+    across documents (a stem) is one object, not one per document."""
+    encoded = [stored.get(digest) or b"null" for digest in digests]
+    try:
+        found = json.loads(b"[" + b",".join(encoded) + b"]")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        found = None
+    if isinstance(found, list) and len(found) == len(digests):
+        return found
+    return [_value(one) for one in encoded]  # some value is malformed: none may shift the others
+
+
+def _value(encoded: bytes) -> object | None:
     try:
         return json.loads(encoded)
     except (UnicodeDecodeError, ValueError, RecursionError):

@@ -85,7 +85,7 @@ class ParseStore:
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
         self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
-        self.derived_stored: dict[str, dict[str, bytes]] = {}  # key → the file's values, once read
+        self.derived_stored: dict[str, dict[str, bytes]] = {}  # key → the file's values, for `save`
         self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
@@ -190,12 +190,13 @@ class ParseStore:
                 self.derived_here[digest] = self.derive.encoded(parsed)
         return parsed
 
-    def derived(self, digest: str, key: str) -> object | None:
-        """The value a writing run derived from this digest's body under `key`, or None (none
-        kept, another key, the file foreign): the caller then derives it from the body."""
+    def derived(self, digests: list[str], key: str) -> list[object | None]:
+        """Per digest, the value a writing run derived from its body under `key`, or None (none
+        kept, another key, the file foreign): the caller then derives it from the body. The file
+        is read on each call and not held: a reader asks once and keeps what it builds."""
         if self.use is CacheUse.OFF:
-            return None
-        return derived_file.value(self._stored_derived(key).get(digest, b""))
+            return [None] * len(digests)
+        return derived_file.values(derived_file.read(self.root, header(), key), digests)
 
     def _stored_derived(self, key: str) -> dict[str, bytes]:
         if key not in self.derived_stored:

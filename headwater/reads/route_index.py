@@ -13,7 +13,6 @@ The ranking (route_rank) weighs the fields; this module only counts.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from headwater.corpus.body import Body
@@ -32,7 +31,7 @@ class Entry:
     """One document as route reads it: per field (in FIELDS order), stem → occurrences."""
 
     document: Document
-    counts: tuple[Counter, ...]
+    counts: tuple[dict[str, int], ...]
 
     @property
     def lengths(self) -> tuple[int, ...]:
@@ -48,11 +47,19 @@ class RouteIndex:
     def of(documents: tuple[Document, ...], tax: Taxonomy, corpus_root: str) -> RouteIndex:
         tokenizer = Tokenizer.of(tax)
         noise = PATH_NOISE | set(tokens(corpus_root))
-        return RouteIndex(tuple(entry(d, tax, tokenizer, noise) for d in documents), tokenizer)
+        kept = _kept(documents, tokenizer.key)
+        return RouteIndex(tuple(entry(d, tax, tokenizer, noise, k) for d, k in zip(documents, kept, strict=True)),
+                          tokenizer)
 
 
-def entry(document: Document, tax: Taxonomy, tokenizer: Tokenizer, path_noise: frozenset[str]) -> Entry:
-    first_heading, headings, prose = _body_terms(document, tokenizer)
+def entry(document: Document, tax: Taxonomy, tokenizer: Tokenizer, path_noise: frozenset[str],
+          kept: object = None) -> Entry:
+    """`kept`: what `check` derived from the document's body (`body_terms`), if anything."""
+    if (isinstance(kept, list) and len(kept) == 3 and isinstance(kept[0], str)
+            and isinstance(kept[1], dict) and isinstance(kept[2], dict)):
+        first_heading, headings, prose = kept
+    else:  # counted here from the body, which is not kept on the document
+        first_heading, headings, prose = counted(document.read_body(), tokenizer)
     counts = tokenizer.counts
     return Entry(document, (
         counts(document.text_of(tax.facet_for_role("name")) or first_heading),
@@ -69,7 +76,7 @@ def body_terms(tax: Taxonomy) -> Derivation:
     return Derivation(tokenizer.key, lambda body: list(counted(body, tokenizer)))
 
 
-def counted(body: Body, tokenizer: Tokenizer) -> tuple[str, Counter, Counter]:
+def counted(body: Body, tokenizer: Tokenizer) -> tuple[str, dict[str, int], dict[str, int]]:
     """The body's first level-1 heading (the title when no facet names one), and the stem counts
     of its headings and of its prose outside them."""
     heading_lines = {h.line for h in body.headings}
@@ -78,10 +85,10 @@ def counted(body: Body, tokenizer: Tokenizer) -> tuple[str, Counter, Counter]:
             tokenizer.counts("\n".join(line for p in body.prose if p.line not in heading_lines for line in p.lines)))
 
 
-def _body_terms(document: Document, tokenizer: Tokenizer) -> tuple[str, Counter, Counter]:
-    """`counted` as `check` kept it, else counted here from the body (not kept on the document)."""
-    kept = document.parses.derived(document.digest, tokenizer.key) if document.parses is not None else None
-    if (isinstance(kept, list) and len(kept) == 3 and isinstance(kept[0], str)
-            and isinstance(kept[1], dict) and isinstance(kept[2], dict)):
-        return kept[0], Counter(kept[1]), Counter(kept[2])
-    return counted(document.read_body(), tokenizer)
+def _kept(documents: tuple[Document, ...], key: str) -> list[object]:
+    """Per document, what `check` kept of its body under this key (None where nothing was), read
+    from the parse store the documents share in one pass."""
+    store = next((d.parses for d in documents if d.parses is not None), None)
+    if store is None:
+        return [None] * len(documents)
+    return store.derived([d.digest for d in documents], key)

@@ -70,15 +70,16 @@ class Tokenizer:
         stop, known, stem = self.stop_words, self._stems, self.stem
         return [known.get(word) or stem(word) for word in tokens(text) if word not in stop]
 
-    def counts(self, text: str) -> Counter[str]:
-        """`Counter(self.stems(text))`, each distinct word looked up and stemmed once."""
+    def counts(self, text: str) -> dict[str, int]:
+        """`Counter(self.stems(text))` as a plain dict (a copy less), each distinct word looked up
+        and stemmed once."""
         stop, known, stem = self.stop_words, self._stems, self.stem
         found: dict[str, int] = {}
         for word, count in Counter(tokens(text)).items():
             if word not in stop:
                 key = known.get(word) or stem(word)
                 found[key] = found.get(key, 0) + count
-        return Counter(found)
+        return found
 
     def task_words(self, words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """(word, stem) for each task term that is not a stop word, first stem wins, in order."""
