@@ -50,6 +50,11 @@ def read(root: Path, parsed_header: str, key: str) -> dict[str, bytes]:
     return found
 
 
+def present(root: Path) -> bool:
+    """Whether the file is there at all (a stat, not a read: whether it can be trusted is `read`'s)."""
+    return (root / cachedir.CACHE_DIR / DERIVED_FILE).is_file()
+
+
 def write(root: Path, parsed_header: str, key: str, values: dict[str, bytes]) -> str | None:
     """Write every digest's value (sorted); None, or the one-sentence reason it was not written."""
     payload = b"".join(digest.encode("utf-8") + b"\t" + values[digest] + b"\n" for digest in sorted(values))

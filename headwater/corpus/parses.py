@@ -10,7 +10,9 @@ fingerprint of the parsing code and of markdown-it, so a changed parser reads th
 empty. Reads never write it: only a verb that may write (check) calls `save`. A check with
 many documents to parse parses them ahead on every core (`prepare`, through `headwater.forked`).
 A writing run given a `Derivation` keeps, beside the bodies, what a reader derives from each
-(`headwater.corpus.derived`); readers ask for it with `derived`.
+(`headwater.corpus.derived`); readers ask for it with `derived`. The parse cache's first line
+then names the derivation's key (`DERIVED_UNDER`), saying the derived file lists every digest
+the parse cache holds, so a warm check need not read that file to know nothing is missing.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 # objects when this process parsed it (None when a worker did: they are decoded from the entry).
 Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
 DERIVED = "d"  # the member of an entry parsed ahead that carries its body's derived value
+DERIVED_UNDER = b"derived under "  # the payload's first line when every digest has its derived value
 
 
 class ParseStore:
@@ -85,7 +88,6 @@ class ParseStore:
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
         self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
-        self.derived_stored: dict[str, dict[str, bytes]] = {}  # key → the file's values, for `save`
         self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
@@ -198,10 +200,10 @@ class ParseStore:
             return [None] * len(digests)
         return derived_file.values(derived_file.read(self.root, header(), key), digests)
 
-    def _stored_derived(self, key: str) -> dict[str, bytes]:
-        if key not in self.derived_stored:
-            self.derived_stored[key] = derived_file.read(self.root, header(), key)
-        return self.derived_stored[key]
+    @cached_property
+    def _stored_derived(self) -> dict[str, bytes]:
+        """The derived file's values under this run's key, for `save`."""
+        return derived_file.read(self.root, header(), self.derive.key) if self.derive is not None else {}
 
     def save(self) -> str | None:
         """Write what this run holds (entries of files gone since are dropped); None or one stderr line.
@@ -210,8 +212,7 @@ class ParseStore:
         file costs more than re-parsing a handful of edited documents on the next run."""
         if self.use is not CacheUse.WRITE:
             return None
-        underived = self._underived()
-        fresh = self.fronts_parsed + self.bodies_parsed + len(underived)
+        fresh = self.fronts_parsed + self.bodies_parsed + self._derive_missing(trusting=True)
         if fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
         lines = []
@@ -222,34 +223,41 @@ class ParseStore:
                      else self.stored.front_raw(digest))
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
-        failed = cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
-        if failed or self.derive is None:
-            return failed
-        key = self.derive.key
-        stored = self._stored_derived(key)
-        values = {digest: self.derived_here.get(digest) or underived.get(digest) or stored.get(digest, b"")
-                  for digest in self.current}
-        return derived_file.write(self.root, header(), key, values)
+        failed = self._save_derived()
+        if self.derive is not None and failed is None:
+            lines.insert(0, DERIVED_UNDER + self.derive.key.encode("utf-8"))
+        return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines)) or failed
 
-    def _underived(self) -> dict[str, bytes]:
-        """The derived value of each body `save` would write that has none under this run's key
-        (reused from a cache written without one, or under another key): derived from the body
-        decoded. A digest the derived file lists (with a value, or none for want of a body) is
-        settled without reading the bodies, so a warm check reads none."""
+    def _save_derived(self) -> str | None:
+        """Write every digest's derived value (empty for want of a body); None, or why not."""
         if self.derive is None:
-            return {}
-        stored = self._stored_derived(self.derive.key)
-        found = {}
+            return None
+        self._derive_missing(trusting=False)
+        stored = self._stored_derived
+        values = {digest: self.derived_here.get(digest) or stored.get(digest, b"") for digest in self.current}
+        return derived_file.write(self.root, header(), self.derive.key, values)
+
+    def _derive_missing(self, trusting: bool) -> int:
+        """Derive, from the body decoded, the value of each body `save` would write that has none
+        under this run's key (reused from a cache written without one, or under another key), into
+        `derived_here`; how many. `trusting`: take the parse cache's word (`DERIVED_UNDER`) that
+        the derived file lists every digest it holds, so a warm check deciding whether to rewrite
+        reads neither the bodies nor that file; `save` looks each digest up before it writes."""
+        if self.derive is None:
+            return 0
+        trusted = trusting and self.stored.derived_under == self.derive.key and derived_file.present(self.root)
+        made = 0
         for digest, entry in self.current.items():
-            if digest in self.derived_here or digest in stored:
+            if digest in self.derived_here or ("b" not in entry if trusted else digest in self._stored_derived):
                 continue
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             if body:
                 try:
-                    found[digest] = self.derive.encoded(_body_of(json.loads(body)))
+                    self.derived_here[digest] = self.derive.encoded(_body_of(json.loads(body)))
+                    made += 1
                 except MALFORMED:
                     continue
-        return found
+        return made
 
 
 class Stored:
@@ -260,7 +268,11 @@ class Stored:
 
     def __init__(self, read: Callable[[], bytes]) -> None:
         self.read = read
-        self.fronts = _parts(read(), 0)
+        payload = read()
+        first = payload[:max(0, payload.find(b"\n"))]
+        self.derived_under = first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(
+            DERIVED_UNDER) else ""  # the key every digest has its derived value under, if any
+        self.fronts = _parts(payload, 0)
 
     @cached_property
     def bodies(self) -> dict[str, bytes]:

@@ -13,13 +13,11 @@ VERSION with any change to how text becomes stems, and every kept count reads as
 from __future__ import annotations
 
 import hashlib
-import sys
+import importlib.util
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-
-import snowballstemmer
 
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
@@ -45,8 +43,6 @@ ENGLISH_STOP_WORDS = frozenset({
 class Tokenizer:
     stop_words: frozenset[str]
     _stems: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    _stemmer: object = field(default_factory=lambda: snowballstemmer.stemmer("english"),
-                             compare=False, repr=False)
 
     @staticmethod
     def of(tax: Taxonomy) -> Tokenizer:
@@ -56,8 +52,16 @@ class Tokenizer:
     def key(self) -> str:
         """Names this tokenizer's mapping: its version, its stop words and the stemmer's code."""
         named = hashlib.sha256("\n".join([str(VERSION), *sorted(self.stop_words)]).encode("utf-8"))
-        named.update(Path(sys.modules[type(self._stemmer).__module__].__file__).read_bytes())
+        spec = importlib.util.find_spec("snowballstemmer")  # found without importing it
+        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+            named.update((Path(folder) / "english_stemmer.py").read_bytes())
         return named.hexdigest()[:16]
+
+    @cached_property
+    def _stemmer(self):
+        import snowballstemmer  # on the first stem: a check whose bodies are all cached stems nothing
+
+        return snowballstemmer.stemmer("english")
 
     def stem(self, word: str) -> str:
         found = self._stems.get(word)

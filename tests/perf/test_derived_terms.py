@@ -130,6 +130,14 @@ def test_a_warm_check_neither_reads_bodies_nor_rewrites_the_kept_counts(corpus, 
     assert (corpus / CACHE_DIR / DERIVED_FILE).read_bytes() == before
 
 
+def test_a_check_puts_back_a_kept_counts_file_that_went_missing(corpus, hw):
+    _check(hw, corpus)
+    before = (corpus / CACHE_DIR / DERIVED_FILE).read_bytes()
+    (corpus / CACHE_DIR / DERIVED_FILE).unlink()
+    _check(hw, corpus)
+    assert (corpus / CACHE_DIR / DERIVED_FILE).read_bytes() == before
+
+
 def _derivation(tax):
     from headwater.reads.route_index import body_terms
 
