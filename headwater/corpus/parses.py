@@ -65,9 +65,9 @@ def header() -> str:
 REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
 WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 
-# A document parsed ahead of its turn: its cache entry, and the split (or refusal) and body as
-# objects when this process parsed it (None when a worker did: they are decoded from the entry).
-Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
+# A document parsed ahead of its turn: its cache entry (its body as the cache's line, decoded when
+# asked for), and the split (or refusal) when this process parsed it (None when a worker did).
+Ahead = tuple[dict, "Split | FrontMatterRefusal | None"]
 
 
 class ParseStore:
@@ -98,15 +98,13 @@ class ParseStore:
         if workers < 2:
             return
 
-        # Bodies too when they are to be saved; otherwise each is parsed by the process that
-        # judges its document, and the parent holds only its own share's.
-        bodies = self.use is CacheUse.WRITE
-
+        # Bodies too, even when nothing is saved: a document's rules read the bodies its links
+        # reach, which the process judging it would otherwise parse again (a third more bodies).
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, bodies)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text)) for digest, text in todo[first::step]]
 
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
-            return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
+            return [(digest, (entry, None)) for digest, (entry, _) in parsed]
 
         mine, theirs = forked.in_shares(share, workers, pack)
         for part in (mine, *theirs):
@@ -136,10 +134,10 @@ class ParseStore:
         return parts
 
     def _split_ahead(self, text: str, digest: str) -> Split:
-        entry, parts, body = self.ahead[digest]
+        entry, parts = self.ahead[digest]
         self.fronts_parsed += 1
-        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) is not
-            self.ahead[digest] = (entry, None, body)
+        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) and front are not
+            self.ahead[digest] = ({"b": entry["b"]}, None)
         else:
             del self.ahead[digest]  # a second file of the same bytes is parsed again, as before
         if "r" in entry:
@@ -161,7 +159,8 @@ class ParseStore:
         ahead = self.ahead.get(digest)
         if ahead is not None and "b" in ahead[0]:
             self.bodies_parsed += 1
-            return ahead[2] if ahead[2] is not None else _body_of(json.loads(ahead[0]["b"]))
+            del self.ahead[digest]  # the document keeps what it decodes to; `save` reads `current`
+            return _body_of(json.loads(ahead[0]["b"]))
         entry = self.current.get(digest) or {}
         try:
             encoded = json.loads(entry["b"]) if "b" in entry else self.stored.body(digest)
@@ -247,19 +246,17 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, bodies: bool) -> Ahead:
-    """One document parsed: its cache entry (front, and body when asked), the split and the body."""
+def _parsed(text: str) -> Ahead:
+    """One document parsed: its cache entry (front and body) and the split. The body is held as its
+    line only, a tenth of the memory of the objects it decodes to."""
     try:
         parts = split(text)
     except FrontMatterRefusal as refusal:
-        return {"r": str(refusal)}, refusal, None
+        return {"r": str(refusal)}, refusal
     if parts.front is None:
-        return {}, parts, None
-    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
-    if not bodies:
-        return entry, parts, None
-    body = parse(parts.body, parts.body_line)
-    return {**entry, "b": _json(encode_body(body))}, parts, body
+        return {}, parts
+    body = _json(encode_body(parse(parts.body, parts.body_line)))
+    return {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line, "b": body}, parts
 
 
 def _read(root: Path) -> bytes:
