@@ -18,7 +18,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
-from headwater.patterns import compile_pattern
+from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.declaration import Exclusion
 from headwater.taxonomy.model import Shelf, Taxonomy
 from headwater.yaml.nodes import Map, scalar_text
@@ -152,6 +152,8 @@ class Classifier:
         self.parses = parses
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
+        # each pattern's positions after a directory, read once for all the files it holds
+        self.directories: dict[str, list[tuple[Shelf, Pattern, tuple[int, int], frozenset[int]]]] = {}
 
     def read(self, repo: Path, path: str) -> Row | Read:
         try:
@@ -197,7 +199,15 @@ class Classifier:
 
     def matching_shelves(self, path: str) -> list[Shelf]:
         """The most specific shelves that match; more than one is a tie."""
-        matched = [(shelf, rank) for shelf, pattern, rank in self.patterns if pattern.matches(path)]
+        directory, _, name = path.rpartition("/")
+        started = self.directories.get(directory)
+        if started is None:
+            names = directory.split("/") if directory else []
+            started = self.directories[directory] = [
+                (shelf, pattern, rank, positions) for shelf, pattern, rank in self.patterns
+                if (positions := pattern.after(names))]
+        matched = [(shelf, rank) for shelf, pattern, rank, positions in started
+                   if pattern.accepts(pattern.after([name], positions))]
         if not matched:
             return []
         best = max(rank for _, rank in matched)
