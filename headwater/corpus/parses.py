@@ -65,8 +65,8 @@ def header() -> str:
 REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
 WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 
-# A document parsed ahead of its turn: its cache entry (its body as the cache's line, decoded when
-# asked for), and the split (or refusal) when this process parsed it (None when a worker did).
+# A document parsed ahead of its turn: its cache entry, and the split (or refusal) when this
+# process parsed it (None when a worker did: it is decoded from the entry).
 Ahead = tuple[dict, "Split | FrontMatterRefusal | None"]
 
 
@@ -83,6 +83,8 @@ class ParseStore:
         # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
+        # bodies parsed ahead, as their cache lines, from the census's split until a document asks
+        self.lines: dict[str, bytes] = {}
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
@@ -134,12 +136,10 @@ class ParseStore:
         return parts
 
     def _split_ahead(self, text: str, digest: str) -> Split:
-        entry, parts = self.ahead[digest]
+        entry, parts = self.ahead.pop(digest)  # a second file of the same bytes is parsed again
         self.fronts_parsed += 1
-        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) and front are not
-            self.ahead[digest] = ({"b": entry["b"]}, None)
-        else:
-            del self.ahead[digest]  # a second file of the same bytes is parsed again, as before
+        if "b" in entry:  # the body is still to be asked for; the front is the census's now
+            self.lines[digest] = entry["b"]
         if "r" in entry:
             self._keep(digest, entry)
             raise FrontMatterRefusal(entry["r"])
@@ -156,11 +156,10 @@ class ParseStore:
 
     def body(self, digest: str, text: str, first_line: int) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
-        ahead = self.ahead.get(digest)
-        if ahead is not None and "b" in ahead[0]:
+        line = self.lines.pop(digest, None)  # the document keeps what it decodes to; `save` reads `current`
+        if line is not None:
             self.bodies_parsed += 1
-            del self.ahead[digest]  # the document keeps what it decodes to; `save` reads `current`
-            return _body_of(json.loads(ahead[0]["b"]))
+            return _body_of(json.loads(line))
         entry = self.current.get(digest) or {}
         try:
             encoded = json.loads(entry["b"]) if "b" in entry else self.stored.body(digest)
