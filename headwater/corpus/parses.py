@@ -71,9 +71,9 @@ def header() -> str:
 REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
 WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 
-# A document parsed ahead of its turn: its cache entry, and the split (or refusal) and body as
-# objects when this process parsed it (None when a worker did: they are decoded from the entry).
-Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
+# A document parsed ahead of its turn: its cache entry, and the split (or refusal) when this
+# process parsed it (None when a worker did: it is decoded from the entry).
+Ahead = tuple[dict, "Split | FrontMatterRefusal | None"]
 DERIVED = "d"  # the member of an entry parsed ahead that carries its body's derived value
 DERIVED_UNDER = b"derived under "  # the payload's first line when every digest has its derived value
 
@@ -94,6 +94,8 @@ class ParseStore:
         # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
+        # bodies parsed ahead, as their cache lines, from the census's split until a document asks
+        self.lines: dict[str, bytes] = {}
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
@@ -109,15 +111,15 @@ class ParseStore:
         if workers < 2:
             return
 
-        # Bodies too when they are to be saved; otherwise each is parsed by the process that
-        # judges its document, and the parent holds only its own share's.
-        bodies, derive = self.use is CacheUse.WRITE, self.derive
+        # Bodies too, even when nothing is saved: a document's rules read the bodies its links
+        # reach, which the process judging it would otherwise parse again (a third more bodies).
+        derive = self.derive
 
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, bodies, derive)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, derive)) for digest, text in todo[first::step]]
 
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
-            return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
+            return [(digest, (entry, None)) for digest, (entry, _) in parsed]
 
         mine, theirs = forked.in_shares(share, workers, pack)
         for part in (mine, *theirs):
@@ -147,14 +149,12 @@ class ParseStore:
         return parts
 
     def _split_ahead(self, text: str, digest: str) -> Split:
-        entry, parts, body = self.ahead[digest]
+        entry, parts = self.ahead.pop(digest)  # a second file of the same bytes is parsed again
         if DERIVED in entry:
             self.derived_here[digest] = entry.pop(DERIVED)
         self.fronts_parsed += 1
-        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) is not
-            self.ahead[digest] = (entry, None, body)
-        else:
-            del self.ahead[digest]  # a second file of the same bytes is parsed again, as before
+        if "b" in entry:  # the body is still to be asked for; the front is the census's now
+            self.lines[digest] = entry["b"]
         if "r" in entry:
             self._keep(digest, entry)
             raise FrontMatterRefusal(entry["r"])
@@ -171,10 +171,10 @@ class ParseStore:
 
     def body(self, digest: str, text: str, first_line: int) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
-        ahead = self.ahead.get(digest)
-        if ahead is not None and "b" in ahead[0]:
+        line = self.lines.pop(digest, None)  # the document keeps what it decodes to; `save` reads `current`
+        if line is not None:
             self.bodies_parsed += 1
-            return ahead[2] if ahead[2] is not None else _body_of(json.loads(ahead[0]["b"]))
+            return _body_of(json.loads(line))
         entry = self.current.get(digest) or {}
         try:
             encoded = json.loads(entry["b"]) if "b" in entry else self.stored.body(digest)
@@ -315,21 +315,20 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, bodies: bool, derive: Derivation | None) -> Ahead:
-    """One document parsed: its cache entry (front, and body and its derived value when asked),
-    the split and the body."""
+def _parsed(text: str, derive: Derivation | None) -> Ahead:
+    """One document parsed: its cache entry (front, body, and the body's derived value when asked)
+    and the split. The body is held as its line only, a tenth of the memory of the objects it
+    decodes to."""
     try:
         parts = split(text)
     except FrontMatterRefusal as refusal:
-        return {"r": str(refusal)}, refusal, None
+        return {"r": str(refusal)}, refusal
     if parts.front is None:
-        return {}, parts, None
-    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
-    if not bodies:
-        return entry, parts, None
+        return {}, parts
     body = parse(parts.body, parts.body_line)
     derived = {DERIVED: derive.encoded(body)} if derive is not None else {}
-    return {**entry, "b": _json(encode_body(body)), **derived}, parts, body
+    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
+    return {**entry, "b": _json(encode_body(body)), **derived}, parts
 
 
 def _read(root: Path) -> bytes:
