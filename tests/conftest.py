@@ -13,9 +13,7 @@ from pathlib import Path
 import pytest
 
 from headwater.cli.main import main
-
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "corpus_fixtures"
+from tests.fixture_locks import FIXTURES, place_lock
 
 
 def _no_cache(directory: str, names: list[str]) -> list[str]:
@@ -24,8 +22,11 @@ def _no_cache(directory: str, names: list[str]) -> list[str]:
 
 
 def copy_tree(source: Path, target: Path) -> Path:
-    """Copy a fixture repository without its `.headwater/cache`; the one way tests copy fixtures."""
+    """Copy a fixture repository without its `.headwater/cache`, with the lock it shares when it
+    keeps none (`tests/fixture_locks.py`); the one way tests copy fixtures."""
     shutil.copytree(source, target, symlinks=True, ignore=_no_cache)
+    if source.resolve().is_relative_to(FIXTURES):
+        place_lock(source, target)
     return target
 
 

@@ -1,7 +1,8 @@
 """Writes the rule fixtures (`corpus_fixtures/rules/<rule>/{pass,fail}/`) and `check-all`.
 
-Each fixture is a tiny governed repository: `.headwater/taxonomy.yml`, an overlay, the lock
-`headwater taxonomy resolve` writes, claim files and a few documents. The committed trees are
+Each fixture is a tiny governed repository: `.headwater/taxonomy.yml`, an overlay, claim files
+and a few documents; its lock is the one its taxonomy shares in `corpus_fixtures/locks/`
+(`tests/fixture_locks.py`), except where it vendors its package. The committed trees are
 the truth; run `python tests/check/fixtures.py` only to write them again after a change here.
 """
 
@@ -364,7 +365,7 @@ def pins_with_digests(pins: str, files: dict[str, str]) -> str:
     return pins
 
 
-def write(target: Path, spec: dict) -> None:
+def write(target: Path, spec: dict, shared: bool = False) -> None:
     from headwater.cli.main import run
     from headwater.taxonomy.package import release_digest, release_members
 
@@ -387,6 +388,8 @@ def write(target: Path, spec: dict) -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         if run(["taxonomy", "resolve", "--root", str(target)]) != 0:
             raise SystemExit(f"resolve failed for {target}")
+    if shared and not spec["vendored"]:  # the lock of its taxonomy lives in `corpus_fixtures/locks/`
+        (target / ".headwater" / "taxonomy.lock").unlink()
 
 
 def main() -> None:
@@ -395,8 +398,11 @@ def main() -> None:
 
     for rule_id, pair in {**cases(), **reference_cases()}.items():
         for side, spec in pair.items():
-            write(RULES_DIR / rule_id / side, spec)
+            write(RULES_DIR / rule_id / side, spec, shared=True)
     write(CHECK_ALL, check_all())
+    from tests.fixture_locks import write_shared_locks
+
+    write_shared_locks()
 
 
 if __name__ == "__main__":
