@@ -56,8 +56,9 @@ def test_a_rule_finds_what_its_fail_fixture_expects_where_it_expects_it(rule_id,
     want = expected(rule_id)
     named = {rule for rule, *_ in want}
     got = [(f.rule, f.path, f.line, f.column) for f in findings(copy_fixture(f"rules/{rule_id}/fail"))]
+    found = sorted(g for g in got if g[0] in named)
     assert rule_id in named
-    assert sorted(g for g in got if g[0] in named) == sorted(want)
+    assert found == sorted(want), "found:\n" + "".join(f"{p}:{line}:{column} {r}\n" for r, p, line, column in found)
 
 
 @pytest.mark.parametrize("rule_id", [r.id for r in RULES])
