@@ -12,6 +12,7 @@ digest opens every key, so no lock change can be served a stale verdict.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -116,3 +117,16 @@ def test_every_cached_rule_is_judged_on_the_check_all_fixture(tmp_path):
     """A rule no fixture reaches would be verified on nothing: check-all reaches every one."""
     keyed = keyed_verdicts(copy_tree(FIXTURES / "check-all", tmp_path / "copy"), NOW)
     assert {r.id for r in CACHED} - {rule for rule, _ in keyed} == set()
+
+
+def test_a_lock_that_resolves_otherwise_re_judges_every_cached_verdict(hw, copy_fixture):
+    """The lock's parts are no rule's declaration: the lock's digest opens every key, so a taxonomy
+    that resolves otherwise (one more lifecycle state here) is served nothing from the cache."""
+    root = copy_fixture("quickstart")
+    check = ("check", "--root", str(root), "--now", "2026-11-01", "--verbose")
+    assert hw(*check).status == 0
+    assert re.fullmatch(r"headwater: cache: [1-9]\d* hits, 0 misses\n", hw(*check).err)
+    _append(root / ".headwater" / "overlay.yml",
+            "add_to:\n  vocabularies.lifecycle_state:\n    - {value: archived, role: terminal-retained}\n")
+    assert hw("taxonomy", "resolve", "--root", str(root)).status == 0
+    assert re.fullmatch(r"headwater: cache: 0 hits, [1-9]\d* misses\n", hw(*check).err)
