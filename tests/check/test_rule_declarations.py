@@ -21,7 +21,7 @@ import pytest
 
 from headwater.check import links
 from headwater.check.cache import Records, encode
-from headwater.check.change import read_manifest
+from headwater.check.change_manifest import read_manifest
 from headwater.check.context import Context
 from headwater.check.instances import Section, kind_of, subjects, verdict
 from headwater.check.registry import RULES, rule_ids
