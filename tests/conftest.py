@@ -13,9 +13,7 @@ from pathlib import Path
 import pytest
 
 from headwater.cli.main import main
-
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "corpus_fixtures"
+from tests.fixture_locks import FIXTURES, REPO, place_lock
 
 
 def _no_cache(directory: str, names: list[str]) -> list[str]:
@@ -24,8 +22,11 @@ def _no_cache(directory: str, names: list[str]) -> list[str]:
 
 
 def copy_tree(source: Path, target: Path) -> Path:
-    """Copy a fixture repository without its `.headwater/cache`; the one way tests copy fixtures."""
+    """Copy a fixture repository without its `.headwater/cache`, with the lock it shares when it
+    keeps none (`tests/fixture_locks.py`); the one way tests copy fixtures."""
     shutil.copytree(source, target, symlinks=True, ignore=_no_cache)
+    if source.resolve().is_relative_to(FIXTURES):
+        place_lock(source, target)
     return target
 
 
@@ -107,3 +108,26 @@ def hw(capsys):
         return Ran(status, captured.out, captured.err)
 
     return run
+
+
+@dataclass(frozen=True)
+class Tally:
+    """check-all's findings as its golden reports record them (`--now 2026-11-01`), so a test that
+    counts them follows the goldens when a rule is added instead of pinning numbers of its own."""
+
+    counts: str  # the line the text report ends with
+    live: int
+    errors: int
+    total: int  # live and held by an adoption task
+    documents: int
+
+
+def check_all_tally() -> Tally:
+    import json
+
+    golden = REPO / "tests" / "check" / "golden"
+    document = json.loads((golden / "check-all.json").read_text(encoding="utf-8"))
+    live = [f for f in document["findings"] if f["escape"] == "none"]
+    counts = (golden / "check-all.txt").read_text(encoding="utf-8").splitlines()[-1].strip()
+    return Tally(counts, len(live), sum(1 for f in live if f["severity"] == "error"), len(document["findings"]),
+                 document["coverage"]["classified"])

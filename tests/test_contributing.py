@@ -17,9 +17,9 @@ REPO = Path(__file__).resolve().parents[1]
 GUIDE = REPO / "CONTRIBUTING.md"
 RULE_ID = "scratch.heading.shouts"  # a throwaway rule of a prefix no module holds yet
 # What the rule recipe's commands and the rule tests read; nothing else is copied.
-COPIED = ("pyproject.toml", "headwater", "taxonomy", "docs/rules.md", "tests/conftest.py", "tests/check",
-          "tests/cli/test_rule_and_reads.py", "corpus_fixtures/rules", "corpus_fixtures/check-all",
-          "corpus_fixtures/quickstart")
+COPIED = ("pyproject.toml", "headwater", "taxonomy", "docs/rules.md", "tests/conftest.py", "tests/fixture_locks.py",
+          "tests/check", "tests/cli/test_rule_and_reads.py", "corpus_fixtures/rules", "corpus_fixtures/check-all",
+          "corpus_fixtures/quickstart", "corpus_fixtures/locks")
 REGENERATED = ("corpus_fixtures/", "tests/check/golden/")  # what the recipe's commands rewrite
 
 RULE_MODULE = '''"""Scratch: a throwaway rule, written by the test that follows CONTRIBUTING.md."""
@@ -52,6 +52,7 @@ CASES = '''        "scratch.heading.shouts": {
             "fail": fixture({"docs/decisions/0001-base.md": decision(title="A RECORD")}),
             "pass": fixture({})},
 '''
+EXPECTED = "docs/decisions/0001-base.md:11:1 scratch.heading.shouts\n"  # `# A RECORD`, under the front matter
 CHECK_ALL_DOCUMENT = '''        "docs/decisions/0018-shouts.md": decision("ACME-DR-0018", title="LOUD"),
 '''
 
@@ -127,6 +128,10 @@ def test_adding_a_rule_as_the_recipe_says_passes_the_rule_tests_and_touches_thre
     insert_after(root / cases, "def cases() -> dict[str, dict[str, dict]]:\n    revision = app_revision()\n"
                  "    return {\n", CASES)
     insert_after(root / cases, "    files = {\n", CHECK_ALL_DOCUMENT)
+    assert "`corpus_fixtures/rules/<rule id>/fail.expected`" in section
+    expected = f"corpus_fixtures/rules/{RULE_ID}/fail.expected"
+    (root / expected).parent.mkdir(parents=True)
+    (root / expected).write_text(EXPECTED, encoding="utf-8")
     for line in regeneration:
         run(line.replace("<rule id>", RULE_ID), root)
     for line in rule_tests:

@@ -1,7 +1,8 @@
 """Writes the rule fixtures (`corpus_fixtures/rules/<rule>/{pass,fail}/`) and `check-all`.
 
-Each fixture is a tiny governed repository: `.headwater/taxonomy.yml`, an overlay, the lock
-`headwater taxonomy resolve` writes, claim files and a few documents. The committed trees are
+Each fixture is a tiny governed repository: `.headwater/taxonomy.yml`, an overlay, claim files
+and a few documents; its lock is the one its taxonomy shares in `corpus_fixtures/locks/`
+(`tests/fixture_locks.py`), except where it vendors its package. The committed trees are
 the truth; run `python tests/check/fixtures.py` only to write them again after a change here,
 or `python tests/check/fixtures.py <rule id> …` to write those rules' trees and `check-all` alone.
 `check-all` is written in place: what it carries beyond `check_all()` (its adoption tasks, the
@@ -380,7 +381,7 @@ def _clear(target: Path) -> None:
                 path.unlink()
 
 
-def write(target: Path, spec: dict, in_place: bool = False) -> None:
+def write(target: Path, spec: dict, in_place: bool = False, shared: bool = False) -> None:
     from headwater.cli.main import run
     from headwater.taxonomy.package import release_digest, release_members
 
@@ -404,6 +405,8 @@ def write(target: Path, spec: dict, in_place: bool = False) -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         if run(["taxonomy", "resolve", "--root", str(target)]) != 0:
             raise SystemExit(f"resolve failed for {target}")
+    if shared and not spec["vendored"]:  # the lock of its taxonomy lives in `corpus_fixtures/locks/`
+        (target / ".headwater" / "taxonomy.lock").unlink()
 
 
 def main(chosen: list[str]) -> None:
@@ -417,8 +420,11 @@ def main(chosen: list[str]) -> None:
         raise SystemExit(f"fixtures.py: no cases for {', '.join(unknown)}")
     for rule_id in chosen or every:
         for side, spec in every[rule_id].items():
-            write(RULES_DIR / rule_id / side, spec)
+            write(RULES_DIR / rule_id / side, spec, shared=True)
     write(CHECK_ALL, check_all(), in_place=True)
+    from tests.fixture_locks import write_shared_locks
+
+    write_shared_locks()
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from headwater.check.change_manifest import read_manifest
+from headwater.check.finding import Finding
 from headwater.check.registry import RULES
 from headwater.check.runner import run
 from headwater.snapshot import load
@@ -15,18 +16,34 @@ from headwater.snapshot import load
 FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
 RULE_FIXTURES = FIXTURES / "rules"
 NOW = dt.date(2026, 11, 1)
+EXPECTED = "fail.expected"  # beside the fail fixture: `path:line:column rule`, one finding a line
+
+
+def findings(root: Path) -> list[Finding]:
+    """The findings, with the fixture's change when it carries one (`change/manifest`)."""
+    manifest = root / "change" / "manifest"
+    change = read_manifest(manifest, root) if manifest.is_file() else None
+    return list(run(load(root, NOW), change).findings)
 
 
 def fired(root: Path) -> list[str]:
-    """The rules that fire, with the fixture's change when it carries one (`change/manifest`)."""
-    manifest = root / "change" / "manifest"
-    change = read_manifest(manifest, root) if manifest.is_file() else None
-    return [finding.rule for finding in run(load(root, NOW), change).findings]
+    return [finding.rule for finding in findings(root)]
 
 
-def test_every_registered_rule_has_a_pass_and_a_fail_fixture():
+def expected(rule_id: str) -> list[tuple[str, str, int, int]]:
+    """(rule, path, line, column) of each finding the fail fixture's expectation names."""
+    rows = []
+    for line in (RULE_FIXTURES / rule_id / EXPECTED).read_text(encoding="utf-8").splitlines():
+        where, rule = line.rsplit(" ", 1)
+        path, row, column = where.rsplit(":", 2)
+        rows.append((rule, path, int(row), int(column)))
+    return rows
+
+
+def test_every_registered_rule_has_a_pass_and_a_fail_fixture_and_an_expectation():
     lacking = [f"{r.id}/{side}" for r in RULES for side in ("pass", "fail")
-               if not (RULE_FIXTURES / r.id / side / ".headwater" / "taxonomy.lock").is_file()]
+               if not (RULE_FIXTURES / r.id / side / ".headwater" / "taxonomy.yml").is_file()]
+    lacking += [f"{r.id}/{EXPECTED}" for r in RULES if not (RULE_FIXTURES / r.id / EXPECTED).is_file()]
     assert lacking == []
 
 
@@ -35,9 +52,18 @@ def test_no_fixture_names_a_rule_the_registry_lacks():
 
 
 @pytest.mark.parametrize("rule_id", [r.id for r in RULES])
-def test_a_rule_fires_on_its_fail_fixture_and_stays_silent_on_its_pass_fixture(rule_id):
-    assert rule_id in fired(RULE_FIXTURES / rule_id / "fail")
-    assert rule_id not in fired(RULE_FIXTURES / rule_id / "pass")
+def test_a_rule_finds_what_its_fail_fixture_expects_where_it_expects_it(rule_id, copy_fixture):
+    want = expected(rule_id)
+    named = {rule for rule, *_ in want}
+    got = [(f.rule, f.path, f.line, f.column) for f in findings(copy_fixture(f"rules/{rule_id}/fail"))]
+    found = sorted(g for g in got if g[0] in named)
+    assert rule_id in named
+    assert found == sorted(want), "found:\n" + "".join(f"{p}:{line}:{column} {r}\n" for r, p, line, column in found)
+
+
+@pytest.mark.parametrize("rule_id", [r.id for r in RULES])
+def test_a_rule_stays_silent_on_its_pass_fixture(rule_id, copy_fixture):
+    assert rule_id not in fired(copy_fixture(f"rules/{rule_id}/pass"))
 
 
 def test_the_check_all_fixture_trips_every_rule():

@@ -11,6 +11,7 @@ import pytest
 
 from headwater.check.finding import Finding, Severity
 from headwater.render.lines import concise_line, github_command
+from tests.conftest import check_all_tally
 
 FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
 CHECK_ALL = ("--root", str(FIXTURES / "check-all"), "--now", "2026-11-01", "--no-cache")
@@ -45,7 +46,7 @@ def test_every_github_line_is_a_workflow_command_that_unescapes_to_the_finding(h
         assert props.get("line") == (str(finding["line"]) if finding["line"] else None)
         assert unescape(match.group(3)).startswith(finding["message"] + "\n")
         assert match.group(1) == {"error": "error", "warn": "warning", "info": "notice"}[finding["severity"]]
-    assert counts == "54 findings (35 error, 19 warn); 1 not reported"
+    assert counts == check_all_tally().counts
 
 
 def test_github_escapes_percent_colons_and_commas_in_properties_and_shows_controls_escaped():
@@ -67,7 +68,7 @@ def test_every_concise_line_parses_as_path_line_col_severity_rule_message(hw):
         assert (match["path"], match["rule"], match["severity"]) == (finding["path"], finding["rule"],
                                                                      finding["severity"])
         assert int(match["line"]) == (finding["line"] or 1)
-    assert counts == "54 findings (35 error, 19 warn); 1 not reported"
+    assert counts == check_all_tally().counts
     assert not CONCISE.match(counts)
 
 
@@ -78,8 +79,9 @@ def test_a_concise_line_is_one_line_and_a_whole_file_finding_stands_at_its_first
 
 def test_the_text_report_gives_its_counts_at_the_end_as_at_the_top(hw):
     out = hw("check", *CHECK_ALL).out.splitlines()
-    assert out[-1] == "  54 findings (35 error, 19 warn); 1 not reported"
-    assert "  54 findings" in out
+    tally = check_all_tally()
+    assert out[-1] == "  " + tally.counts
+    assert f"  {tally.live} findings" in out
 
 
 def test_the_markdown_report_stays_under_max_bytes_and_counts_what_it_left_out(hw):
@@ -88,8 +90,8 @@ def test_the_markdown_report_stays_under_max_bytes_and_counts_what_it_left_out(h
     assert ran.status == 0 and len(ran.out.encode()) <= 2500 < len(whole.encode())
     rows = [line for line in ran.out.splitlines() if line.startswith("| ") and "`" in line]
     left = int(re.search(r"_(\d+) findings are not in this report, which stops short of 2,500 bytes", ran.out)[1])
-    # 54 live findings and 1 held by an adoption task
-    assert rows and left == 55 - len(rows) and all(row.startswith("| error |") for row in rows)
+    # the live findings and those held by an adoption task
+    assert rows and left == check_all_tally().total - len(rows) and all(row.startswith("| error |") for row in rows)
 
 
 def test_the_default_markdown_bound_keeps_a_huge_report_under_a_pull_request_comments_limit(hw):
@@ -131,8 +133,10 @@ def test_the_limit_writes_the_most_severe_findings_in_report_order_and_says_how_
     limited = findings_json(hw, "--limit", "40")
     assert limited == [every[n] for n in first] and {f["severity"] for f in limited} == {"error", "warn"}
     assert [f for f in findings_json(hw, "--limit", "5")] == [f for f in every if f["severity"] == "error"][:5]
-    assert " ".join(hw("check", *CHECK_ALL, "--limit", "5", "--wide").out.split()[-17:]) == (
-        "54 findings (35 error, 19 warn); 50 of 55 not written, past the limit; 1 not reported")
+    tally = check_all_tally()
+    live, held = tally.counts.split("; ")
+    words = f"{live}; {tally.total - 5} of {tally.total} not written, past the limit; {held}".split()
+    assert hw("check", *CHECK_ALL, "--limit", "5", "--wide").out.split()[-len(words):] == words
 
 
 def test_strict_judges_only_the_selected_findings(hw):

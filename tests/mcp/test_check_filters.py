@@ -9,6 +9,7 @@ import pytest
 from conftest import DATE, Session
 
 from headwater.mcp import tools
+from tests.conftest import check_all_tally
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def test_each_filter_answers_a_summary_then_the_bytes_the_cli_writes_with_it(che
         summary, report = blocks(check_all, format=fmt, **arguments)
         assert report == cli(hw, check_all, "--format", fmt, *flags)
         counts = cli(hw, check_all, "--format", "concise", *flags).splitlines()[-1]
-        assert summary.startswith("Over 23 documents: " + counts)
+        assert summary.startswith(f"Over {check_all_tally().documents} documents: " + counts)
     every = json.loads(blocks(check_all, format="json")[1])["findings"]
     chosen = json.loads(blocks(check_all, format="json", **arguments)[1])["findings"]
     assert len(chosen) < len(every)
@@ -46,8 +47,10 @@ def test_each_filter_answers_a_summary_then_the_bytes_the_cli_writes_with_it(che
 
 def test_the_summary_states_what_a_limit_left_out(check_all):
     summary, report = blocks(check_all, format="text", limit=2)
-    assert summary == ("Over 23 documents: 54 findings (35 error, 19 warn); 53 of 55 not written, past the limit; "
-                       "1 not reported. "
+    tally = check_all_tally()
+    live, held = tally.counts.split("; ")
+    assert summary == (f"Over {tally.documents} documents: {live}; {tally.total - 2} of {tally.total} not written, "
+                       f"past the limit; {held}. "
                        "Pass a larger `limit`, or narrow by `paths`, `rules` or `min_severity`, to read the rest.\n")
     assert report.count("✗ error") == 1 + 2  # the count of every error at the top, then the two written
 
@@ -55,7 +58,8 @@ def test_the_summary_states_what_a_limit_left_out(check_all):
 def test_without_a_limit_the_answer_is_bounded_by_default(check_all, monkeypatch):
     monkeypatch.setattr(tools, "CHECK_LIMIT", 4)
     summary, report = blocks(check_all, format="json")
-    assert len(json.loads(report)["findings"]) == 4 and "51 of 55 not written" in summary
+    total = check_all_tally().total
+    assert len(json.loads(report)["findings"]) == 4 and f"{total - 4} of {total} not written" in summary
 
 
 @pytest.mark.parametrize(("arguments", "field"), [
