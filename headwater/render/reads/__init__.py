@@ -1,0 +1,43 @@
+"""One renderer per format for every read's answer, shared by the CLI verbs and the MCP tools.
+
+A read (`headwater.reads.<verb>`) computes a frozen answer dataclass and renders nothing; a
+refusal is a `Refusal` it raises. Each format is one function here with one signature,
+`(answer, layout) -> str`, dispatched on the answer's type: `text` and `json` for every read,
+`markdown` and `github` for those with a pull-request form. `data` is the JSON document as a
+value: what MCP sends as `structuredContent`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from headwater.render import MARKDOWN_MAX_BYTES
+
+Paint = Callable[[str, str], str]  # (role, text) → text; roles as `cli.output.CODES` names them
+
+
+def plain(_role: str, text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the caller decides about the bytes: the fill width (None: unfolded, as an MCP client
+    reads it), the colour, and the markdown bound."""
+
+    width: int | None = 80
+    paint: Paint = plain
+    max_bytes: int = MARKDOWN_MAX_BYTES
+
+
+FOLDED = Layout()
+UNFOLDED = Layout(width=None)
+
+
+def render(fmt: str, answer: object, layout: Layout = FOLDED) -> str:
+    """The bytes of one read's answer in one format."""
+    from headwater.render.reads import github, json, markdown, text
+
+    renderers = {"text": text.text, "json": json.json, "markdown": markdown.markdown, "github": github.github}
+    return renderers[fmt](answer, layout)
