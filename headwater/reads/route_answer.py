@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from headwater.reads.route import DEFAULT_BUDGET, Route, route
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
+
+if TYPE_CHECKING:  # the renderers dispatch on this class without loading route's machinery
+    from headwater.reads.route import Route
 
 
 @dataclass(frozen=True)
@@ -15,6 +18,10 @@ class RouteAnswer:
     taxonomy: Taxonomy
 
 
-def route_answer(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *, read_tree: bool = True) -> RouteAnswer:
-    """The route of a task; `read_tree=False` where no working tree is there to consult (MCP)."""
-    return RouteAnswer(route(snapshot, task, budget, read_tree=read_tree), snapshot.taxonomy)
+def route_answer(snapshot: Snapshot, task: str, budget: int | None = None, *, read_tree: bool = True) -> RouteAnswer:
+    """The route of a task within a budget (route's default when None); `read_tree=False` where
+    no working tree is there to consult (MCP)."""
+    from headwater.reads.route import DEFAULT_BUDGET, route
+
+    chosen = DEFAULT_BUDGET if budget is None else budget
+    return RouteAnswer(route(snapshot, task, chosen, read_tree=read_tree), snapshot.taxonomy)

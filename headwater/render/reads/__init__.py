@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 
 from headwater.render import MARKDOWN_MAX_BYTES
 
@@ -36,8 +37,6 @@ UNFOLDED = Layout(width=None)
 
 
 def render(fmt: str, answer: object, layout: Layout = FOLDED) -> str:
-    """The bytes of one read's answer in one format."""
-    from headwater.render.reads import github, json, markdown, text
-
-    renderers = {"text": text.text, "json": json.json, "markdown": markdown.markdown, "github": github.github}
-    return renderers[fmt](answer, layout)
+    """The bytes of one read's answer in one format; only that format's module is imported."""
+    renderer = getattr(import_module(f"headwater.render.reads.{fmt}"), fmt)
+    return renderer(answer, layout)

@@ -15,7 +15,6 @@ from headwater.reads.identifiers import Resolution
 from headwater.reads.impact import Impact
 from headwater.reads.kinds import KindEntry, Kinds
 from headwater.reads.related import Neighbour, Related
-from headwater.reads.route import VERSION as ROUTE_VERSION
 from headwater.reads.route_answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.pointer import pointer, remote_pointer
@@ -122,6 +121,8 @@ def _impact(answer: Impact) -> dict:
 @data.register(RouteAnswer)
 def _route(routed: RouteAnswer) -> dict:
     """The route document without `text`."""
+    from headwater.reads.route import VERSION as ROUTE_VERSION
+
     answer, tax = routed.route, routed.taxonomy
     silence = answer.silence
     return {

@@ -8,11 +8,15 @@ after folding, so stripping it gives the plain report exactly.
 
 from __future__ import annotations
 
-from headwater.reads.route import Route
+from typing import TYPE_CHECKING
+
 from headwater.reads.route_answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout, Paint
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
 from headwater.textsafe import visible
+
+if TYPE_CHECKING:
+    from headwater.reads.route import Route
 
 DASH = "\u2014"
 
