@@ -15,6 +15,7 @@ from importlib import import_module
 
 from headwater.render import MARKDOWN_MAX_BYTES
 
+FORMATS = ("text", "json", "markdown", "github")  # each the name of its module here, and of its function
 Paint = Callable[[str, str], str]  # (role, text) → text; roles as `cli.output.CODES` names them
 
 
@@ -38,5 +39,7 @@ UNFOLDED = Layout(width=None)
 
 def render(fmt: str, answer: object, layout: Layout = FOLDED) -> str:
     """The bytes of one read's answer in one format; only that format's module is imported."""
+    if fmt not in FORMATS:
+        raise ValueError(f"no read format {fmt}")
     renderer = getattr(import_module(f"headwater.render.reads.{fmt}"), fmt)
     return renderer(answer, layout)
