@@ -102,7 +102,7 @@ def _read(answer_of: Callable[[], object], layout: Layout = FOLDED, *, fmt: str 
 
 
 def _route(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.reads.route_answer import route_answer
+    from headwater.reads.route.answer import route_answer
 
     return _read(lambda: route_answer(snapshot, args["task"], read_tree=False), UNFOLDED, structured=True)
 

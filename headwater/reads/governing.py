@@ -17,7 +17,7 @@ from headwater.federation.pinned import RemoteDocument
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
-from headwater.reads.route_state import successors
+from headwater.reads.route.state import successors
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy

@@ -16,7 +16,7 @@ from headwater.reads.identifiers import Resolution, resolve_identifier
 from headwater.reads.impact import Impact
 from headwater.reads.kinds import Kinds, kinds
 from headwater.reads.related import Related, related
-from headwater.reads.route_answer import RouteAnswer, route_answer
+from headwater.reads.route.answer import RouteAnswer, route_answer
 from headwater.render.reads import UNFOLDED, render
 from headwater.render.reads.json import data, json
 from headwater.render.reads.text import text

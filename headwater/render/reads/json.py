@@ -15,7 +15,7 @@ from headwater.reads.identifiers import Resolution
 from headwater.reads.impact import Impact
 from headwater.reads.kinds import KindEntry, Kinds
 from headwater.reads.related import Neighbour, Related
-from headwater.reads.route_answer import RouteAnswer
+from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.pointer import pointer, remote_pointer
 from headwater.render.reads.route_text import route_text
@@ -121,7 +121,7 @@ def _impact(answer: Impact) -> dict:
 @data.register(RouteAnswer)
 def _route(routed: RouteAnswer) -> dict:
     """The route document without `text`."""
-    from headwater.reads.route import VERSION as ROUTE_VERSION
+    from headwater.reads.route.router import VERSION as ROUTE_VERSION
 
     answer, tax = routed.route, routed.taxonomy
     silence = answer.silence

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from headwater.reads.route_answer import RouteAnswer
+from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout, Paint
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
 from headwater.textsafe import visible
 
 if TYPE_CHECKING:
-    from headwater.reads.route import Route
+    from headwater.reads.route.router import Route
 
 DASH = "\u2014"
 

@@ -12,7 +12,7 @@ from headwater.reads.identifiers import Resolution
 from headwater.reads.impact import Impact
 from headwater.reads.kinds import Kinds
 from headwater.reads.related import Neighbour, Related
-from headwater.reads.route_answer import RouteAnswer
+from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.impact_lines import headline, how_to_reverify, shown_paths
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line

@@ -17,13 +17,13 @@ from enum import Enum
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
-from headwater.reads.harvested import HarvestedOffer, harvested_offers
-from headwater.reads.route_index import RouteIndex
-from headwater.reads.route_purposes import PurposeWords
-from headwater.reads.route_rank import CONFIDENT, Scorer
-from headwater.reads.route_scope import Ungoverned, ungoverned
-from headwater.reads.route_state import Place, placed, successors, terminal_paths
-from headwater.reads.route_turns import by_precedence
+from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
+from headwater.reads.route.index import RouteIndex
+from headwater.reads.route.purposes import PurposeWords
+from headwater.reads.route.rank import CONFIDENT, Scorer
+from headwater.reads.route.scope import Ungoverned, ungoverned
+from headwater.reads.route.state import Place, placed, successors, terminal_paths
+from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy

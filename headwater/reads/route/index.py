@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from headwater.corpus.document import Document
-from headwater.reads.route_tokens import Tokenizer
+from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
