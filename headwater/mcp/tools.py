@@ -92,7 +92,7 @@ def _read(answer_of: Callable[[], object], layout: Layout = FOLDED, *, fmt: str 
     is its sentence as a normal answer, with `refused` as the document."""
     from headwater.errors import Refusal
     from headwater.render.reads import render
-    from headwater.render.reads.json import data
+    from headwater.render.reads.answer_json import data
 
     try:
         answer = answer_of()
@@ -138,7 +138,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import bounded, narrowed, selection
     from headwater.errors import Refusal
-    from headwater.mcp.errors import invalid
+    from headwater.mcp.rpc_errors import invalid
     from headwater.render import Layout, render
 
     limit = CHECK_LIMIT if args["limit"] is None else args["limit"]

@@ -11,7 +11,7 @@ from headwater.reads.governing import governing_docs_for_path
 from headwater.reads.identifiers import resolve_identifier
 from headwater.reads.related import related
 from headwater.render.reads import render
-from headwater.render.reads.json import data
+from headwater.render.reads.answer_json import data
 from headwater.snapshot import load
 
 TODAY = dt.date(2026, 11, 1)

@@ -18,8 +18,8 @@ from headwater.reads.kinds import Kinds, kinds
 from headwater.reads.related import Related, related
 from headwater.reads.route.answer import RouteAnswer, route_answer
 from headwater.render.reads import UNFOLDED, render
-from headwater.render.reads.json import data, json
-from headwater.render.reads.text import text
+from headwater.render.reads.answer_json import data, json
+from headwater.render.reads.answer_text import text
 from headwater.snapshot import load
 
 READS = Path(__file__).resolve().parents[2] / "headwater" / "reads"

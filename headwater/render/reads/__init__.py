@@ -15,7 +15,7 @@ from importlib import import_module
 
 from headwater.render import MARKDOWN_MAX_BYTES
 
-FORMATS = ("text", "json", "markdown", "github")  # each the name of its module here, and of its function
+FORMATS = ("text", "json", "markdown", "github")  # each `answer_<format>.py` here, and its function
 Paint = Callable[[str, str], str]  # (role, text) → text; roles as `cli.output.CODES` names them
 
 
@@ -41,5 +41,5 @@ def render(fmt: str, answer: object, layout: Layout = FOLDED) -> str:
     """The bytes of one read's answer in one format; only that format's module is imported."""
     if fmt not in FORMATS:
         raise ValueError(f"no read format {fmt}")
-    renderer = getattr(import_module(f"headwater.render.reads.{fmt}"), fmt)
+    renderer = getattr(import_module(f"headwater.render.reads.answer_{fmt}"), fmt)
     return renderer(answer, layout)

@@ -10,7 +10,7 @@ the repository's top):
 A rename is a `prior` line at the new path holding the old path's bytes; a deletion is a `prior`
 line at a path where nothing stands now. Every refusal is decided before anything is written,
 and the out-dir is built beside itself and swapped in, so a reader sees the old manifest or the
-new one, never a mix. The format is in `headwater.check.change`.
+new one, never a mix. The format is in `headwater.check.change_manifest`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater.check.change import HEADER
+from headwater.check.change_manifest import HEADER
 from headwater.errors import Refusal
 
 OURS = {"manifest", "prior"}  # what an out-dir holds after a run: all a rerun may replace
