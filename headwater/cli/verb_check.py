@@ -73,7 +73,7 @@ def run(invocation) -> Result:
     from headwater.check.fix import fixed_run
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import Selection, bounded, narrowed
-    from headwater.reads.route_index import body_terms  # kept beside each body for route
+    from headwater.reads.route.index import body_terms  # kept beside each body for route
 
     args = invocation.args
     fmt = chosen_format(args)

@@ -7,17 +7,16 @@ from headwater.clock import run_date
 from headwater.corpus.census import read_regular
 from headwater.errors import Refusal
 from headwater.paths import symlink_on_the_way
-from headwater.reads import explain
+from headwater.reads.explain import explain
 from headwater.reads.target import find_row
+from headwater.render.reads import render
 from headwater.snapshot import load
 
 
 def run_explain(invocation) -> Result:
     snapshot = load(invocation.root, run_date(None))
-    row = find_row(snapshot, invocation.args.target, "explain")
-    if invocation.args.json:
-        return Result(explain.render_json(snapshot, row), holds=snapshot)
-    return Result(explain.render_text(snapshot, row), holds=snapshot)
+    answer = explain(snapshot, invocation.args.target)
+    return Result(render("json" if invocation.args.json else "text", answer), holds=snapshot)
 
 
 def run_show(invocation) -> Result:

@@ -8,8 +8,8 @@ from headwater.check.change_manifest import read_manifest
 from headwater.cli.output import Result
 from headwater.cli.verb_check import chosen_format, max_bytes, refuse_stale_lock
 from headwater.clock import run_date
-from headwater.jsonout import dumps
-from headwater.reads import impact
+from headwater.reads.impact import impact
+from headwater.render.reads import Layout, render
 from headwater.snapshot import load
 
 
@@ -20,13 +20,5 @@ def run(invocation) -> Result:
     change = read_manifest(Path(args.manifest), invocation.root, args.manifest)
     snapshot = load(invocation.root, run_date(None))
     refuse_stale_lock(snapshot)
-    found = impact.impact(snapshot, change)
-    if fmt == "json":
-        text = dumps(impact.as_json(snapshot, found))
-    elif fmt == "github":
-        text = impact.render_github(found)
-    elif fmt == "markdown":
-        text = impact.render_markdown(snapshot, found, bound)
-    else:
-        text = impact.render_text(snapshot, found)
-    return Result(text, status=1 if args.strict and any(not i.reverified for i in found) else 0)
+    answer = impact(snapshot, change)
+    return Result(render(fmt, answer, Layout(max_bytes=bound)), status=1 if args.strict and answer.stale else 0)

@@ -8,27 +8,19 @@ from __future__ import annotations
 
 from headwater.cli.output import Result
 from headwater.clock import run_date
-from headwater.errors import Refusal
-from headwater.jsonout import dumps
-from headwater.reads.answer import Answer
+from headwater.render.reads import render
 from headwater.snapshot import load
-
-
-def _result(answer: Answer, json: bool) -> Result:
-    if answer.refused:
-        raise Refusal(answer.text.rstrip("\n"))
-    return Result(dumps(answer.structured) if json else answer.text)
 
 
 def run_related(invocation) -> Result:
     from headwater.reads.related import related
 
     snapshot = load(invocation.root, run_date(None))
-    return _result(related(snapshot, invocation.args.target), invocation.args.json)
+    return Result(render("json" if invocation.args.json else "text", related(snapshot, invocation.args.target)))
 
 
 def run_resolve(invocation) -> Result:
     from headwater.reads.identifiers import resolve_identifier
 
     snapshot = load(invocation.root, run_date(None))
-    return _result(resolve_identifier(snapshot, invocation.args.id), invocation.args.json)
+    return Result(render("json" if invocation.args.json else "text", resolve_identifier(snapshot, invocation.args.id)))

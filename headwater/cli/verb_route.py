@@ -5,8 +5,9 @@ from __future__ import annotations
 from headwater.cli.output import Result, stdout_palette
 from headwater.clock import run_date
 from headwater.errors import Refusal
-from headwater.reads.route import DEFAULT_BUDGET, route
-from headwater.reads.route_render import render_json, render_text
+from headwater.reads.route.answer import route_answer
+from headwater.reads.route.router import DEFAULT_BUDGET
+from headwater.render.reads import Layout, render
 from headwater.snapshot import load
 
 
@@ -25,8 +26,7 @@ def run(invocation) -> Result:
     budget = budget_of(args.budget)
     task = " ".join(args.task)
     snapshot = load(invocation.root, run_date(None))
-    answer = route(snapshot, task, budget)
+    answer = route_answer(snapshot, task, budget)
     if args.json:
-        return Result(render_json(answer, snapshot.taxonomy))
-    palette = stdout_palette(args.no_color)
-    return Result(render_text(answer, snapshot.taxonomy, paint=palette.paint))
+        return Result(render("json", answer))
+    return Result(render("text", answer, Layout(paint=stdout_palette(args.no_color).paint)))

@@ -5,7 +5,8 @@ from __future__ import annotations
 from headwater import atomic, writelock
 from headwater.cli.output import Result
 from headwater.errors import Refusal
-from headwater.reads import kinds
+from headwater.reads.kinds import kinds
+from headwater.render.reads import render
 from headwater.taxonomy.declaration import LOCK
 from headwater.taxonomy.lock import read_lock
 from headwater.taxonomy.resolve import resolve
@@ -61,6 +62,4 @@ def run_validate(invocation) -> Result:
 
 def run_kinds(invocation) -> Result:
     lock = read_lock(invocation.root)
-    if invocation.args.json:
-        return Result(kinds.render_json(lock))
-    return Result(kinds.render_text(lock))
+    return Result(render("json" if invocation.args.json else "text", kinds(lock)))

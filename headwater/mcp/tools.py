@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
-from headwater.reads.answer import Answer
 from headwater.render import FORMAT_NAMES
+from headwater.render.reads import FOLDED, UNFOLDED, Layout
 from headwater.snapshot import Snapshot
 
 CHECK_LIMIT = 50  # findings an answer carries unless `limit` says otherwise: agents' clients cap tool output
@@ -86,38 +86,50 @@ class Tool:
         return entry
 
 
-def _answer(answer: Answer, structured: bool = False) -> Outcome:
-    return Outcome((answer.text,), answer.structured if structured else None)
+def _read(answer_of: Callable[[], object], layout: Layout = FOLDED, *, fmt: str = "text",
+          structured: bool = False, refused: dict | None = None) -> Outcome:
+    """A read's rendering, and its document when the tool declares an output schema; a refusal
+    is its sentence as a normal answer, with `refused` as the document."""
+    from headwater.errors import Refusal
+    from headwater.render.reads import render
+    from headwater.render.reads.answer_json import data
+
+    try:
+        answer = answer_of()
+    except Refusal as refusal:
+        return Outcome((refusal.sentence + "\n",), refused)
+    return Outcome((render(fmt, answer, layout),), data(answer) if structured else None)
 
 
 def _route(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.reads.route_render import route_answer
+    from headwater.reads.route.answer import route_answer
 
-    return _answer(route_answer(snapshot, args["task"]), structured=True)
+    return _read(lambda: route_answer(snapshot, args["task"], read_tree=False), UNFOLDED, structured=True)
 
 
 def _explain(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.reads.explain import explain_answer
+    from headwater.reads.explain import explain
 
-    return _answer(explain_answer(snapshot, args["target"]))
+    return _read(lambda: explain(snapshot, args["target"]))
 
 
 def _related(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.related import related
 
-    return _answer(related(snapshot, args["target"]))
+    return _read(lambda: related(snapshot, args["target"]))
 
 
 def _resolve(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.identifiers import resolve_identifier
 
-    return _answer(resolve_identifier(snapshot, args["id"]))
+    return _read(lambda: resolve_identifier(snapshot, args["id"]))
 
 
 def _governing(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.governing import governing_docs_for_path
 
-    return _answer(governing_docs_for_path(snapshot, args["path"]), structured=True)
+    return _read(lambda: governing_docs_for_path(snapshot, args["path"]), structured=True,
+                 refused={"pointers": []})
 
 
 def _check(snapshot: Snapshot, args: dict) -> Outcome:
@@ -149,10 +161,9 @@ def _check_summary(report) -> str:
 
 
 def _kinds(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.reads import kinds
+    from headwater.reads.kinds import kinds
 
-    text = kinds.render_json(snapshot.lock) if args["format"] == "json" else kinds.render_text(snapshot.lock)
-    return Outcome((text,), kinds.document(snapshot.lock))
+    return _read(lambda: kinds(snapshot.lock), fmt=args["format"], structured=True)
 
 
 def _new(snapshot: Snapshot, args: dict) -> Outcome:

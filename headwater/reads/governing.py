@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from headwater.corpus.document import Document
+from headwater.errors import Refusal
+from headwater.federation.pinned import RemoteDocument
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
-from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, pointer_line, remote_pointer, remote_pointer_line
-from headwater.reads.route_state import successors
+from headwater.reads.route.state import successors
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -84,25 +84,26 @@ def governing_documents(graph: Graph, tax: Taxonomy, path: str) -> list[Document
     return [graph.documents[source] for source in sorted(found)]
 
 
-def no_governor_sentence(path: str) -> str:
-    return f"no document governs {path}"
+@dataclass(frozen=True)
+class Governing:
+    """`governing_docs_for_path`'s answer: this corpus's governing documents in path order, each
+    terminal one with the live successor to read instead, then those of harvested corpora."""
+
+    path: str
+    taxonomy: Taxonomy
+    documents: tuple[Document, ...]
+    successors: dict[str, str]  # a document's path → its live successor's, for the terminal ones
+    harvested: tuple[RemoteDocument, ...]
 
 
-def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Answer:
-    """The MCP tool's answer: one pointer line per document, and `{"pointers": [...]}`; each
-    pointer carries its lifecycle state, and a terminal one the live successor to read instead."""
+def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
+    """The documents that govern a path; a `Refusal` for a path outside the repository."""
     try:
         path = relative_to_root(argument, snapshot.root)
     except OutsidePath:
-        return Answer(outside_sentence(argument) + "\n", {"pointers": []}, refused=True)
+        raise Refusal(outside_sentence(argument)) from None
     tax = snapshot.taxonomy
-    documents = governing_documents(snapshot.graph, tax, path)
+    documents = tuple(governing_documents(snapshot.graph, tax, path))
     after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
-    harvested = snapshot.federation.governors_of(path)  # after this corpus's own
-    structured = {"pointers": [pointer(d, tax) | ({"successor": after[d.path]} if d.path in after else {})
-                               for d in documents] + [remote_pointer(d) for d in harvested]}
-    if not documents and not harvested:
-        return Answer(no_governor_sentence(path) + "\n", structured)
-    lines = [pointer_line(d, tax) for d in documents] + [remote_pointer_line(d) for d in harvested]
-    return Answer("".join(line + "\n" for line in lines), structured)
-
+    return Governing(path, tax, documents, {d.path: after[d.path] for d in documents if d.path in after},
+                     tuple(snapshot.federation.governors_of(path)))

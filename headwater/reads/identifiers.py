@@ -7,24 +7,37 @@ typo from an invention is left to the reader; no case, separator or edit-distanc
 
 from __future__ import annotations
 
-from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, pointer_line, remote_pointer, remote_pointer_line
+from dataclasses import dataclass
+
+from headwater.corpus.document import Document
+from headwater.errors import Refusal
+from headwater.federation.pinned import RemoteDocument
 from headwater.snapshot import Snapshot
+from headwater.taxonomy.model import Taxonomy
+
+BLANK = "an identifier is a word such as ACME-DR-0001, and this one is blank"
 
 
-def resolve_identifier(snapshot: Snapshot, identifier: str) -> Answer:
+@dataclass(frozen=True)
+class Resolution:
+    """`resolve_identifier`'s answer: at most one of a document, a harvested document, or the
+    untyped file that carries the identifier (its `carrier`); none of them is a miss."""
+
+    identifier: str
+    taxonomy: Taxonomy
+    document: Document | None = None
+    remote: RemoteDocument | None = None
+    carrier: str | None = None
+
+
+def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
     if not identifier.strip():  # exact match only: a blank id would "resolve" to a silent miss
-        return Answer("an identifier is a word such as ACME-DR-0001, and this one is blank\n",
-                      {"pointers": []}, refused=True)
+        raise Refusal(BLANK)
     graph, tax = snapshot.graph, snapshot.taxonomy
     document = graph.document_by_id(identifier)
     if document is not None:
-        return Answer(pointer_line(document, tax) + "\n", {"pointers": [pointer(document, tax)]})
+        return Resolution(identifier, tax, document=document)
     remote = snapshot.federation.documents.get(identifier)  # `<corpus>:<id>`, from a pinned export
     if remote is not None:
-        return Answer(remote_pointer_line(remote) + "\n", {"pointers": [remote_pointer(remote)]})
-    carrier = graph.near_miss.get(identifier)
-    if carrier is not None:
-        return Answer(f"no typed document carries {identifier}; {carrier} carries it, untyped\n",
-                      {"pointers": []})
-    return Answer(f"no document carries {identifier}\n", {"pointers": []})
+        return Resolution(identifier, tax, remote=remote)
+    return Resolution(identifier, tax, carrier=graph.near_miss.get(identifier))

@@ -5,16 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from headwater.corpus.census import Outcome
+from headwater.corpus.document import Document
 from headwater.errors import Refusal
+from headwater.federation.pinned import RemoteDocument
 from headwater.graph import Bound, Edge, Graph
-from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, remote_pointer
 from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
-
-GOVERNS_NOTE = {"source": " [this document governs the reading]",
-                "target": " [that document governs the reading]", "neither": ""}
 
 
 @dataclass(frozen=True)
@@ -22,7 +19,7 @@ class Neighbour:
     relation: str
     inbound: bool
     targets: tuple[str, ...]
-    pointer: dict | None
+    far: Document | RemoteDocument | None  # the document at the other end, when it is one
     cue: str | None
     cue_is_declared: bool
     governs: str
@@ -31,23 +28,14 @@ class Neighbour:
     def target(self) -> str:
         return ", ".join(self.targets)
 
-    def line(self) -> str:
-        text = f"{'from' if self.inbound else 'to'} {self.target} {self.relation}"
-        if self.cue:
-            text += f": {self.cue}"
-            text += "" if self.cue_is_declared else " (the target's own summary)"
-        if self.pointer and self.pointer.get("harvested"):
-            text += f" [harvested from {self.pointer['corpus']}]"
-        return text + GOVERNS_NOTE[self.governs]
 
-    def as_json(self) -> dict:
-        out = {"relation": self.relation, "inbound": self.inbound, "target": self.target,
-               "targets": list(self.targets), "pointer": self.pointer}
-        if self.cue:
-            out["cue"] = self.cue
-            out["cue_is_declared"] = self.cue_is_declared
-        out["governs"] = self.governs
-        return out
+@dataclass(frozen=True)
+class Related:
+    """`related`'s answer: the argument as the reader wrote it, and the document's edges."""
+
+    argument: str
+    taxonomy: Taxonomy
+    neighbours: tuple[Neighbour, ...]
 
 
 def _flip(end: str) -> str:
@@ -71,8 +59,7 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
         remote = edge.target.remote
         declared = edge.attribute("cue")
         cue = declared or (far.text_of(scent) if far else remote.summary if remote else None)
-        shape = pointer(far, tax) if far else remote_pointer(remote) if remote else None
-        found.append(Neighbour(edge.written_as, False, _targets(edge), shape, cue, bool(declared),
+        found.append(Neighbour(edge.written_as, False, _targets(edge), far or remote, cue, bool(declared),
                                tax.governs_reading(edge.relation, edge.inverse)))
     for edge in graph.inbound.get(path, ()):
         if edge.source == path:
@@ -85,26 +72,16 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
             symmetric = relation.reciprocal == "symmetric"
             name = relation.inverse or (relation.name if symmetric else f"{relation.name} of")
         cue = far.text_of(scent)
-        found.append(Neighbour(name, True, (edge.source,), pointer(far, tax), cue, False,
+        found.append(Neighbour(name, True, (edge.source,), far, cue, False,
                                _flip(tax.governs_reading(relation, edge.inverse))))
     return found
 
 
-def no_edges_sentence(argument: str) -> str:
-    return f"{argument} declares no relation, and none names it"
-
-
-def related(snapshot: Snapshot, argument: str) -> Answer:
-    """The MCP tool's answer for a path or an identifier: one line per edge, read as `explain`
-    reads its argument, with the same refusals (`related` named as the verb)."""
-    try:
-        row = find_row(snapshot, argument, "related")
-    except Refusal as refusal:
-        return Answer(refusal.sentence + "\n", refused=True)
+def related(snapshot: Snapshot, argument: str) -> Related:
+    """The edges of a path or an identifier, read as `explain` reads its argument, with the same
+    refusals (`related` named as the verb)."""
+    row = find_row(snapshot, argument, "related")
     if row.outcome is not Outcome.TYPED:
-        return Answer(f"{argument} is not a document of this corpus\n", refused=True)
-    found = neighbours(snapshot.graph, snapshot.taxonomy, row.path)
-    structured = {"related": [n.as_json() for n in found]}
-    if not found:
-        return Answer(no_edges_sentence(argument) + "\n", structured)
-    return Answer("".join(n.line() + "\n" for n in found), structured)
+        raise Refusal(f"{argument} is not a document of this corpus")
+    tax = snapshot.taxonomy
+    return Related(argument, tax, tuple(neighbours(snapshot.graph, tax, row.path)))

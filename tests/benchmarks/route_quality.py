@@ -31,8 +31,8 @@ from ruamel.yaml import YAML
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real_corpora import REAL, SETS, LabelledSet, unpack  # noqa: E402
 
-from headwater.reads.route import route  # noqa: E402
-from headwater.reads.route_tokens import Tokenizer  # noqa: E402
+from headwater.reads.route.router import route  # noqa: E402
+from headwater.reads.route.tokens import Tokenizer  # noqa: E402
 from headwater.snapshot import Snapshot, load  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]

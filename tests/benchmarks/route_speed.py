@@ -27,10 +27,11 @@ from pathlib import Path
 from headwater.cachedir import CACHE_DIR
 from headwater.corpus.derived import DERIVED_FILE
 from headwater.corpus.parses import CacheUse
-from headwater.reads.route_render import route_answer
+from headwater.mcp.tools import registered
 from headwater.snapshot import load
 
 REPO = Path(__file__).resolve().parents[2]
+ROUTE = {tool.name: tool for tool in registered(False)}["route"]  # what an MCP client's call runs
 TASKS = ("why do we retry deliveries with backoff", "add rate limiting to the ingest api",
          "change the schema of the ledger", "who owns the billing export", "rotate the signing keys",
          "what is the weather in paris", "make the worker pool smaller", "deprecate the v1 endpoint")
@@ -54,13 +55,13 @@ def main() -> int:
     snapshot = load(root, NOW, CacheUse.READ)
     loaded = time.process_time() - started
     started = time.process_time()
-    route_answer(snapshot, TASKS[0])
+    ROUTE.run(snapshot, {"task": TASKS[0]})
     first = time.process_time() - started
     account = snapshot.parse_account
     times = []
     for call in range(args.calls):
         started = time.process_time()
-        route_answer(snapshot, TASKS[call % len(TASKS)])
+        ROUTE.run(snapshot, {"task": TASKS[call % len(TASKS)]})
         times.append(time.process_time() - started)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     kept = _cold_route(headwater, root)

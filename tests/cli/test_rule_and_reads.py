@@ -115,13 +115,15 @@ def test_a_blank_identifier_is_a_refusal_on_the_command_line_and_the_mcp_sentenc
 
 def test_resolve_json_is_the_structured_answer_of_the_library_read(hw, quickstart):
     from headwater.reads.identifiers import resolve_identifier
+    from headwater.render.reads.answer_json import data
 
     answer = resolve_identifier(load(quickstart, run_date(None)), "ACME-DR-0001")
-    assert json.loads(hw("resolve", "ACME-DR-0001", "--json", "--root", str(quickstart)).out) == answer.structured
+    assert json.loads(hw("resolve", "ACME-DR-0001", "--json", "--root", str(quickstart)).out) == data(answer)
 
 
 def test_related_json_is_the_structured_answer_of_the_library_read(hw, quickstart):
     from headwater.reads.related import related
+    from headwater.render.reads.answer_json import data
 
     answer = related(load(quickstart, run_date(None)), "ACME-DR-0001")
-    assert json.loads(hw("related", "ACME-DR-0001", "--json", "--root", str(quickstart)).out) == answer.structured
+    assert json.loads(hw("related", "ACME-DR-0001", "--json", "--root", str(quickstart)).out) == data(answer)

@@ -28,7 +28,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/check/fix.py": ("tests/check/test_fix.py", "tests/reliability/test_write_faults.py",
                                "tests/mcp/test_fix_seal.py", "tests/reliability/test_planted_cache.py"),
     "headwater/check/suppressions.py": ("tests/check/test_suppressions.py",),
-    "headwater/reads/route_rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route_rank_edges.py",
+    "headwater/reads/route/rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route_rank_edges.py",
                                       "tests/reads/test_route.py",
                                       "tests/reads/test_route_acceptance.py"),
     "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",

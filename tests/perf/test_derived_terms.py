@@ -20,7 +20,7 @@ from headwater.corpus.derived import DERIVED_FILE
 from headwater.corpus.parses import CacheUse
 from headwater.mcp.protocol import Server
 from headwater.reads import route_tokens
-from headwater.reads.route_index import RouteIndex
+from headwater.reads.route.index import RouteIndex
 from headwater.snapshot import load
 
 TODAY = dt.date(2026, 10, 1)
@@ -139,7 +139,7 @@ def test_a_check_puts_back_a_kept_counts_file_that_went_missing(corpus, hw):
 
 
 def _derivation(tax):
-    from headwater.reads.route_index import body_terms
+    from headwater.reads.route.index import body_terms
 
     return body_terms(tax)
 

@@ -180,7 +180,7 @@ def test_reads_do_not_import_what_they_do_not_use(corpus, verb):
 
 
 def test_a_route_after_a_writing_verb_reuses_every_body_and_parses_none(corpus):
-    from headwater.reads.route import route
+    from headwater.reads.route.router import route
 
     _warm(corpus)
     snapshot = load(corpus, TODAY, CacheUse.READ)

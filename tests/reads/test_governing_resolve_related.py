@@ -3,9 +3,15 @@
 import datetime as dt
 import os
 
+import pytest
+
+from headwater.errors import Refusal
+from headwater.mcp.tools import registered
 from headwater.reads.governing import governing_docs_for_path
 from headwater.reads.identifiers import resolve_identifier
 from headwater.reads.related import related
+from headwater.render.reads import render
+from headwater.render.reads.answer_json import data
 from headwater.snapshot import load
 
 TODAY = dt.date(2026, 11, 1)
@@ -20,54 +26,60 @@ def _write_governs(root, target):
 
 def test_a_double_star_anchor_governs_the_files_under_it(quickstart):
     answer = governing_docs_for_path(load(quickstart, TODAY), "src/ingest/api.py")
-    assert [p["path"] for p in answer.structured["pointers"]] == [SPEC]
-    assert answer.text.startswith(SPEC + " (Ingest API) \u2014 ")
+    assert [p["path"] for p in data(answer)["pointers"]] == [SPEC]
+    assert render("text", answer).startswith(SPEC + " (Ingest API) \u2014 ")
 
 
 def test_a_literal_directory_anchor_governs_only_itself(quickstart):
     _write_governs(quickstart, "src/ingest")
     snapshot = load(quickstart, TODAY)
-    assert governing_docs_for_path(snapshot, "src/ingest/api.py").text == "no document governs src/ingest/api.py\n"
-    assert [p["path"] for p in governing_docs_for_path(snapshot, "src/ingest").structured["pointers"]] == [SPEC]
+    assert render("text", governing_docs_for_path(snapshot, "src/ingest/api.py")) == (
+        "no document governs src/ingest/api.py\n")
+    assert [p["path"] for p in data(governing_docs_for_path(snapshot, "src/ingest"))["pointers"]] == [SPEC]
 
 
 def test_src_double_star_governs_a_file_directly_under_src(quickstart):
     _write_governs(quickstart, "src/**")
     answer = governing_docs_for_path(load(quickstart, TODAY), "src/a.py")
-    assert [p["path"] for p in answer.structured["pointers"]] == [SPEC]
+    assert [p["path"] for p in data(answer)["pointers"]] == [SPEC]
 
 
 def test_governors_are_deduplicated_and_sorted_by_path(quickstart):
     answer = governing_docs_for_path(load(quickstart, TODAY), "./src/ingest/rate_limit.py")
-    assert [p["path"] for p in answer.structured["pointers"]] == [RATE, SPEC]
-    assert len(answer.text.splitlines()) == 2
+    assert [p["path"] for p in data(answer)["pointers"]] == [RATE, SPEC]
+    assert len(render("text", answer).splitlines()) == 2
 
 
 def test_a_successor_governs_the_document_it_supersedes(quickstart):
     answer = governing_docs_for_path(load(quickstart, TODAY), "docs/decisions/0001-store-attempts-in-postgres.md")
-    assert [p["path"] for p in answer.structured["pointers"]] == ["docs/decisions/0002-deliver-at-least-once.md"]
+    assert [p["path"] for p in data(answer)["pointers"]] == ["docs/decisions/0002-deliver-at-least-once.md"]
 
 
 def test_a_path_outside_the_repository_gets_the_outside_sentence_and_no_pointers(quickstart):
-    answer = governing_docs_for_path(load(quickstart, TODAY), "../elsewhere.py")
-    assert answer.text == "../elsewhere.py is outside this repository, or is not a path it can read\n"
-    assert answer.structured == {"pointers": []} and answer.refused
+    snapshot = load(quickstart, TODAY)
+    sentence = "../elsewhere.py is outside this repository, or is not a path it can read"
+    with pytest.raises(Refusal) as refused:
+        governing_docs_for_path(snapshot, "../elsewhere.py")
+    assert refused.value.sentence == sentence
+    tool = {t.name: t for t in registered(False)}["governing_docs_for_path"]
+    outcome = tool.run(snapshot, {"path": "../elsewhere.py"})
+    assert outcome.blocks == (sentence + "\n",) and outcome.structured == {"pointers": []}
 
 
 def test_resolve_identifier_answers_a_pointer_a_near_miss_or_nothing(quickstart):
     (quickstart / "docs/notes/carried.md").write_text("---\nid: ACME-NOTE-0001\n---\n\n# Note\n")
     snapshot = load(quickstart, TODAY)
     found = resolve_identifier(snapshot, "ACME-DR-0003")
-    assert found.text.startswith(RATE + " (Rate limit per tenant) \u2014 ")
-    assert found.text.endswith("[asserted: nobody accepted this document]\n")
-    assert resolve_identifier(snapshot, "ACME-NOTE-0001").text == (
+    assert render("text", found).startswith(RATE + " (Rate limit per tenant) \u2014 ")
+    assert render("text", found).endswith("[asserted: nobody accepted this document]\n")
+    assert render("text", resolve_identifier(snapshot, "ACME-NOTE-0001")) == (
         "no typed document carries ACME-NOTE-0001; docs/notes/carried.md carries it, untyped\n")
-    assert resolve_identifier(snapshot, "acme-dr-0003").text == "no document carries acme-dr-0003\n"
+    assert render("text", resolve_identifier(snapshot, "acme-dr-0003")) == "no document carries acme-dr-0003\n"
 
 
 def test_related_lists_outbound_then_inbound_with_a_colon_before_the_cue(quickstart):
     answer = related(load(quickstart, TODAY), "ACME-DR-0002")
-    assert answer.text.splitlines() == [
+    assert render("text", answer).splitlines() == [
         "to ACME-DR-0001 supersedes: The queue keeps every delivery attempt in Postgres. "
         "(the target's own summary) [this document governs the reading]",
         "to src/queue/** governs [this document governs the reading]",
@@ -76,8 +88,8 @@ def test_related_lists_outbound_then_inbound_with_a_colon_before_the_cue(quickst
         "from docs/specifications/queue-retries.md traced_by: How the queue retries a failed delivery, "
         "and how long it waits between attempts. (the target's own summary)",
     ]
-    assert [n["relation"] for n in answer.structured["related"]] == ["supersedes", "governs", "supersedes", "traced_by"]
-    assert "\u2014" not in answer.text
+    assert [n["relation"] for n in data(answer)["related"]] == ["supersedes", "governs", "supersedes", "traced_by"]
+    assert "\u2014" not in render("text", answer)
 
 
 def test_related_with_no_edges_says_so(quickstart):
@@ -86,11 +98,11 @@ def test_related_with_no_edges_says_so(quickstart):
     path.write_text(text[: text.index("relations:")] + text[text.index("---", 4):])
     (quickstart / RATE).write_text((quickstart / RATE).read_text().replace("  constrains: ACME-SPEC-0002\n", ""))
     answer = related(load(quickstart, TODAY), "ACME-SPEC-0002")
-    assert answer.text == "ACME-SPEC-0002 declares no relation, and none names it\n"
+    assert render("text", answer) == "ACME-SPEC-0002 declares no relation, and none names it\n"
 
 
 def test_related_refuses_an_unreadable_row_with_related_as_the_verb(quickstart):
     os.symlink("/etc/hostname", quickstart / "docs/notes/link.md")
-    answer = related(load(quickstart, TODAY), "docs/notes/link.md")
-    assert answer.refused
-    assert answer.text.endswith("so `related` prints nothing\n")
+    with pytest.raises(Refusal) as refused:
+        related(load(quickstart, TODAY), "docs/notes/link.md")
+    assert refused.value.sentence.endswith("so `related` prints nothing")

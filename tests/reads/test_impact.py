@@ -59,14 +59,14 @@ def test_the_markdown_impact_stays_under_its_bound_and_counts_the_rest(hw, repo)
     impact(hw, repo)
     from headwater.check.change_manifest import read_manifest
     from headwater.clock import run_date
-    from headwater.reads import impact as read
+    from headwater.reads.impact import impact as read
+    from headwater.render.reads import Layout, render
     from headwater.snapshot import load
 
-    snapshot = load(repo, run_date(None))
-    found = read.impact(snapshot, read_manifest(repo.parent / "change" / "manifest", repo))
-    whole = read.render_markdown(snapshot, found, 100_000)
+    found = read(load(repo, run_date(None)), read_manifest(repo.parent / "change" / "manifest", repo))
+    whole = render("markdown", found, Layout(max_bytes=100_000))
     bound = len(whole.encode()) - 1
-    cut = read.render_markdown(snapshot, found, bound)
+    cut = render("markdown", found, Layout(max_bytes=bound))
     rows = cut.count("| **no** |")
     assert whole.count("| **no** |") == 3 and rows < 3 and len(cut.encode()) <= bound
     assert f"_{3 - rows} document{'s are' if 3 - rows > 1 else ' is'} not in this table, which stops short of" in cut

@@ -153,12 +153,13 @@ def test_a_path_outside_the_scope_or_a_directory_is_not_listed(routing, hw):
 def test_the_mcp_answer_is_the_unfolded_report_and_the_document_without_text(quickstart):
     import datetime as dt
 
-    from headwater.reads.route_render import route_answer
+    from headwater.mcp.tools import registered
     from headwater.snapshot import load
 
-    answer = route_answer(load(quickstart, dt.date(2026, 11, 1)), QUICKSTART_TASKS["postgres"])
+    tool = {t.name: t for t in registered(False)}["route"]
+    answer = tool.run(load(quickstart, dt.date(2026, 11, 1)), {"task": QUICKSTART_TASKS["postgres"]})
     assert "text" not in answer.structured and answer.structured["version"] == "1.1"
-    assert any(len(line) > 80 for line in answer.text.splitlines())
+    assert any(len(line) > 80 for line in answer.blocks[0].splitlines())
 
 
 @pytest.mark.parametrize("name", sorted(QUICKSTART_TASKS))

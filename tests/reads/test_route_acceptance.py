@@ -171,7 +171,7 @@ def _loaded(root: Path):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(task=st.text(max_size=80))
 def test_any_task_routes_or_is_silent_and_never_raises(quickstart, task):
-    from headwater.reads.route import route
+    from headwater.reads.route.router import route
 
     snapshot = _loaded(quickstart)  # one snapshot for every example of this run
     answer = route(snapshot, task, read_tree=False)

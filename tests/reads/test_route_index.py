@@ -2,8 +2,8 @@
 
 import datetime as dt
 
-from headwater.reads.route_index import FIELDS, RouteIndex
-from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.reads.route.index import FIELDS, RouteIndex
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
 from headwater.snapshot import load
 
 

@@ -10,10 +10,10 @@ from collections import Counter
 import pytest
 
 from headwater.corpus.document import Document
-from headwater.reads import route_rank
-from headwater.reads.route_index import FIELDS, Entry, RouteIndex
-from headwater.reads.route_rank import Scorer
-from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.reads.route import rank as route_rank
+from headwater.reads.route.index import FIELDS, Entry, RouteIndex
+from headwater.reads.route.rank import Scorer
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
 from headwater.yaml.nodes import Map
 
 
@@ -110,7 +110,7 @@ def test_nothing_is_offered_below_the_confidence_threshold_and_a_weak_tail_is_cu
 
 
 def test_placing_puts_a_live_successor_ahead_of_its_terminal_document_once():
-    from headwater.reads.route_state import Place, placed
+    from headwater.reads.route.state import Place, placed
 
     successors, terminal = {"old.md": "new.md", "gone.md": "new.md"}, frozenset({"old.md", "gone.md", "dead.md"})
     assert placed(["old.md", "x.md", "new.md", "dead.md", "gone.md"], 5, successors, terminal) == (

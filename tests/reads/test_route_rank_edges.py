@@ -4,9 +4,9 @@ import math
 from collections import Counter
 
 from headwater.corpus.document import Document
-from headwater.reads.route_index import FIELDS, Entry, RouteIndex
-from headwater.reads.route_rank import Ranking, Scorer
-from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.reads.route.index import FIELDS, Entry, RouteIndex
+from headwater.reads.route.rank import Ranking, Scorer
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
 from headwater.yaml.nodes import Map
 
 

@@ -4,10 +4,10 @@ import datetime as dt
 from collections import Counter
 
 from headwater.corpus.document import Document
-from headwater.reads.route_index import FIELDS, Entry, RouteIndex
-from headwater.reads.route_rank import Scorer
-from headwater.reads.route_render import route_answer
-from headwater.reads.route_tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.reads.route.answer import route_answer
+from headwater.reads.route.index import FIELDS, Entry, RouteIndex
+from headwater.reads.route.rank import Scorer
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
 from headwater.snapshot import load
 from headwater.yaml.nodes import Map
 

@@ -1,6 +1,6 @@
 """Reading precedence: a governing document ahead of the one it governs."""
 
-from headwater.reads.route_turns import by_precedence
+from headwater.reads.route.turns import by_precedence
 
 
 def test_a_governing_document_moves_ahead_of_the_one_it_governs():

@@ -1,4 +1,4 @@
-"""The route report as text and as the `--json` document: one renderer for the CLI and MCP.
+"""The route report as text: the one renderer for the CLI and MCP.
 
 Only a pointer line carries an em dash (a hook finds pointer lines by grepping for one), so a
 fold never moves the dash off a pointer's first line. Pointer and evidence lines fold at the
@@ -8,23 +8,17 @@ after folding, so stripping it gives the plain report exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from headwater.jsonout import dumps
-from headwater.reads.answer import Answer
-from headwater.reads.pointer import pointer, pointer_line
-from headwater.reads.route import DEFAULT_BUDGET, VERSION, Route, route
-from headwater.snapshot import Snapshot
-from headwater.taxonomy.model import Taxonomy
+from headwater.reads.route.answer import RouteAnswer
+from headwater.render.reads import FOLDED, Layout, Paint
+from headwater.render.reads.pointer import pointer_line, remote_pointer_line
 from headwater.textsafe import visible
 
-WIDTH = 80
+if TYPE_CHECKING:
+    from headwater.reads.route.router import Route
+
 DASH = "\u2014"
-Paint = Callable[[str, str], str]  # (role, text) → text; roles as `cli.output.CODES` names them
-
-
-def _plain(_role: str, text: str) -> str:
-    return text
 
 
 def quoted(task: str) -> str:
@@ -77,13 +71,13 @@ def _harvested_lines(answer: Route, width: int | None, paint: Paint) -> list[str
     """Pointers into pinned corpora, each with its evidence: what another corpus states, escaped."""
     lines: list[str] = []
     for offer in answer.harvested:
-        lines += [visible(line) for line in fold(offer.line(), 2, width)]
-        lines += [paint("dim", visible(line)) for line in fold(offer.evidence_line(), 4, width)]
+        lines += [visible(line) for line in fold(remote_pointer_line(offer.document), 2, width)]
+        lines += [paint("dim", visible(line)) for line in fold("governs " + " ".join(offer.anchors), 4, width)]
     return lines
 
 
-def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
-                paint: Paint = _plain) -> str:
+def route_text(routed: RouteAnswer, layout: Layout = FOLDED) -> str:
+    answer, tax, width, paint = routed.route, routed.taxonomy, layout.width, layout.paint
     lines = [paint("heading", f"route {quoted(answer.task)}"),
              paint("dim", f"  terms {' '.join(answer.terms)}")]
     if answer.distinctive:
@@ -108,34 +102,3 @@ def render_text(answer: Route, tax: Taxonomy, width: int | None = WIDTH,
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))
     return "\n".join(lines + harvested) + "\n"
-
-
-def structured(answer: Route, tax: Taxonomy) -> dict:
-    """The route document without `text`: what MCP sends as `structuredContent`."""
-    silence = answer.silence
-    return {
-        "version": VERSION,
-        "task": answer.task,
-        "terms": list(answer.terms),
-        "separating": list(answer.separating),
-        "distinctive": list(answer.distinctive),
-        "anchors": list(answer.anchors),
-        "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
-        "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
-                     | ({"successor": o.successor} if o.successor else {}) for o in answer.pointers]
-                    + [offer.as_json() for offer in answer.harvested],
-        "withheld": answer.withheld,
-        "ungoverned": [entry.as_json() for entry in answer.ungoverned],
-        "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},
-    }
-
-
-def render_json(answer: Route, tax: Taxonomy) -> str:
-    return dumps(structured(answer, tax) | {"text": render_text(answer, tax)})
-
-
-def route_answer(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET) -> Answer:
-    """The MCP `route` tool: the unfolded report, and the document without `text`."""
-    answer = route(snapshot, task, budget, read_tree=False)
-    tax = snapshot.taxonomy
-    return Answer(render_text(answer, tax, width=None), structured(answer, tax))

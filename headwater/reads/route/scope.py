@@ -14,7 +14,7 @@ from headwater.graph import Graph
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import compile_pattern
 from headwater.reads.governing import governing_documents
-from headwater.reads.route_ignored import ignored
+from headwater.reads.route.ignored import ignored
 from headwater.reads.terms import read_path
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from headwater.reads.route_tokens import Tokenizer
+from headwater.reads.route.tokens import Tokenizer
 from headwater.taxonomy.model import Taxonomy
 
 

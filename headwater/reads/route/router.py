@@ -2,7 +2,7 @@
 
 The order of work: anchors the task names (identity, first, never cut by the budget); the task's
 words through the one tokenizer (stop words out, Snowball stems); purposes matched as a prior;
-every document ranked by field-weighted BM25 (route_rank); silence when the task as a whole is
+every document ranked by field-weighted BM25 (`rank`); silence when the task as a whole is
 not confident; the budget; state (a terminal document only beside its live successor); reading
 precedence. A wrong pointer costs more than a missing one, so a route that is not confident is
 silent and says why in one sentence.
@@ -17,13 +17,13 @@ from enum import Enum
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
-from headwater.reads.harvested import HarvestedOffer, harvested_offers
-from headwater.reads.route_index import RouteIndex
-from headwater.reads.route_purposes import PurposeWords
-from headwater.reads.route_rank import CONFIDENT, Scorer
-from headwater.reads.route_scope import Ungoverned, ungoverned
-from headwater.reads.route_state import Place, placed, successors, terminal_paths
-from headwater.reads.route_turns import by_precedence
+from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
+from headwater.reads.route.index import RouteIndex
+from headwater.reads.route.purposes import PurposeWords
+from headwater.reads.route.rank import CONFIDENT, Scorer
+from headwater.reads.route.scope import Ungoverned, ungoverned
+from headwater.reads.route.state import Place, placed, successors, terminal_paths
+from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy

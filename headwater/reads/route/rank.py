@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
-from headwater.reads.route_index import FIELDS, RouteIndex
-from headwater.reads.route_tokens import Tokenizer
+from headwater.reads.route.index import FIELDS, RouteIndex
+from headwater.reads.route.tokens import Tokenizer
 
 WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05})
 K1 = 1.6

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from headwater.federation.pinned import Federation, RemoteDocument
-from headwater.reads.pointer import remote_pointer, remote_pointer_line
 from headwater.reads.terms import read_path
 
 
@@ -15,15 +14,6 @@ from headwater.reads.terms import read_path
 class HarvestedOffer:
     document: RemoteDocument
     anchors: tuple[str, ...]
-
-    def as_json(self) -> dict:
-        return remote_pointer(self.document) | {"evidence": {"by": "anchor", "anchors": list(self.anchors)}}
-
-    def line(self) -> str:
-        return remote_pointer_line(self.document)
-
-    def evidence_line(self) -> str:
-        return "governs " + " ".join(self.anchors)
 
 
 def harvested_offers(federation: Federation, task: str) -> tuple[HarvestedOffer, ...]:

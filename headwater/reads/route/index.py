@@ -8,7 +8,7 @@ prose's stem counts) is derived by `check` into the parse cache under the tokeni
 (`body_terms`), so a run after a `check` neither parses nor tokenizes a body; a miss (no cache,
 another key, a malformed value) counts the body itself, through the parse cache, and lets it go:
 a server holds counts, not bodies. Either way the counts are the same, in the same order.
-The ranking (route_rank) weighs the fields; this module only counts.
+The ranking (`rank`) weighs the fields; this module only counts.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from headwater.corpus.body import Body
 from headwater.corpus.derived import Derivation
 from headwater.corpus.document import Document
-from headwater.reads.route_tokens import Tokenizer
+from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
