@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from headwater.bounded import fitted
 from headwater.check.change import Change
 from headwater.corpus.document import Document
 from headwater.reads.governing import governing_documents
 from headwater.reads.pointer import pointer, pointer_line
-from headwater.render.bounded import fitted
 from headwater.render.common import plural
 from headwater.snapshot import Snapshot
 from headwater.textsafe import markdown_code, markdown_text, visible

@@ -9,9 +9,9 @@ from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
 from headwater.check.suppressions import directives
 from headwater.errors import Refusal
-from headwater.federation.pins import Family
 from headwater.taxonomy.declaration import DECLARATION
 from headwater.taxonomy.package import find_package, release_digest, release_members
+from headwater.taxonomy.pins import Family
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map
 
