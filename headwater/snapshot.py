@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from headwater.check.adoption import Task, read_tasks
 from headwater.corpus import census as census_module
+from headwater.corpus.adoption import Task, read_tasks
 from headwater.corpus.census import Census
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree

@@ -17,7 +17,6 @@ from headwater import atomic, writelock
 from headwater.check.finding import Finding
 from headwater.check.patches import Patch, apply
 from headwater.check.runner import Report
-from headwater.check.runner import run as run_checks
 from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
@@ -36,15 +35,6 @@ class Planned:
     before: bytes | None  # None: the file is created
     after: bytes
     patches: int
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """What the MCP `fix` tool answers: the account, the report after the writes, whether a byte landed."""
-
-    account: str
-    report: str
-    landed: bool
 
 
 def patches_by_file(findings: tuple[Finding, ...]) -> dict[str, list[Patch]]:
@@ -164,12 +154,3 @@ def fixed_run(snapshot: Snapshot, run: Callable[[Snapshot], Report]) -> tuple[Sn
         snapshot = load(snapshot.root, snapshot.today)
         report = run(snapshot)
     return snapshot, report, lines
-
-
-def fix_report(snapshot: Snapshot, fmt: str) -> Fixed:
-    """The MCP `fix` tool: the same batch as `check --fix`, uncached, rendered in `fmt`."""
-    from headwater.render import render
-
-    after, report, lines = fixed_run(snapshot, run_checks)
-    text = render(fmt, report, after)
-    return Fixed("".join(line + "\n" for line in lines), text, bool(lines))

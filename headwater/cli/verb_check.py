@@ -5,12 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from headwater.cli.output import Palette, Result, layout_width, stdout_palette
+from headwater.cli.output import Result, layout_width
 from headwater.cli.progress import Progress
 from headwater.clock import run_date
 from headwater.corpus.parses import CacheUse
 from headwater.errors import Refusal
 from headwater.render import FORMAT_NAMES, MARKDOWN_MAX_BYTES, Layout, format_named, render
+from headwater.render.palette import Palette, stdout_palette
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import LOCK
 from headwater.taxonomy.staleness import changed_sources

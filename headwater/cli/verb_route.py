@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from headwater.cli.output import Result, stdout_palette
+from headwater.cli.output import Result
 from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.reads.route import DEFAULT_BUDGET, route
 from headwater.reads.route_render import render_json, render_text
+from headwater.render.palette import stdout_palette
 from headwater.snapshot import load
 
 

@@ -16,9 +16,10 @@ from headwater.check.change import Change
 from headwater.corpus.document import Document
 from headwater.reads.governing import governing_documents
 from headwater.reads.pointer import pointer, pointer_line
-from headwater.render.common import plural
 from headwater.snapshot import Snapshot
 from headwater.textsafe import markdown_code, markdown_text, visible
+from headwater.words import plural
+from headwater.workflow import workflow_command
 
 SHOWN_PATHS = 5  # changed paths named per document; the rest are counted
 
@@ -104,8 +105,6 @@ def render_markdown(snapshot: Snapshot, found: tuple[Impacted, ...], max_bytes: 
 
 def render_github(found: tuple[Impacted, ...]) -> str:
     """A warning annotation on each touched document the change did not re-verify."""
-    from headwater.render.lines import workflow_command
-
     return "".join(workflow_command("warning", (("file", visible(i.document.path)), ("title", "not re-verified")),
                                     f"this change touches {visible(_paths(i.paths))}, which this document governs, "
                                     "and does not re-verify it") + "\n"

@@ -20,7 +20,7 @@ from headwater.textsafe import visible
 
 WIDTH = 80
 DASH = "\u2014"
-Paint = Callable[[str, str], str]  # (role, text) → text; roles as `cli.output.CODES` names them
+Paint = Callable[[str, str], str]  # (role, text) → text; roles as `render.palette.CODES` names them
 
 
 def _plain(_role: str, text: str) -> str:
