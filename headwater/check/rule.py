@@ -60,7 +60,7 @@ class Rule:
     check: Callable[..., Any] = field(repr=False, compare=False)
     routes: Callable[..., bool] | None = field(default=None, repr=False, compare=False)
     patch: bool = False  # whether a finding can carry a mechanical patch
-    reads_clock: bool = False  # the cache (part two) keys these on the run date
+    reads_clock: bool = False  # the verdict cache keys these on the run date
     needs_change: bool = False  # change-scoped: skipped with a stated reason without `--change`
     reads: tuple[Reads, ...] = (Reads.UNSTATED,)  # see `Reads`; the clock is `reads_clock`
     by_document: bool = False  # a corpus rule judged one document at a time: `check(ctx, document)`,
