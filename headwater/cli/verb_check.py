@@ -25,7 +25,7 @@ def chosen_format(args) -> str:
     if args.json and args.format:
         raise Refusal("`--json` is another spelling of `--format json`, so give one of them, not both")
     fmt = args.format or ("json" if args.json else "text")
-    if args.wide and fmt != "text":
+    if args.wide and not format_named(fmt).human:
         raise Refusal(f"`--wide` sets the width of the text report, and `--format {fmt}` lays nothing out")
     if args.max_bytes is not None and fmt != "markdown":
         raise Refusal(f"`--max-bytes` bounds the markdown report, and `--format {fmt}` is not markdown")
@@ -98,7 +98,7 @@ def run(invocation) -> Result:
         failures = [] if cache is None else list(dict.fromkeys([*snapshot.save_parses(), *cache.save()]))
         report = narrowed(report, chosen)
         progress.phase("writing the report")
-        palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
+        palette = stdout_palette(args.no_color) if format_named(fmt).human else Palette(False)
         layout = Layout(layout_width(args.wide), palette, layout_bytes, chosen.limit)
         text = render(fmt, bounded(report, chosen.limit), snapshot, layout)
     empty = args.strict and not report.coverage.classified
