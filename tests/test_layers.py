@@ -15,8 +15,8 @@ from pathlib import Path
 
 import headwater
 
-# Lowest first. A top-level module named in no layer is a foundation helper (errors, paths,
-# hashing, atomic writes, …): it sits below every layer and imports only other foundation modules.
+# Lowest first. Every subpackage stands in a layer; a top-level module named in none is a foundation
+# helper (errors, paths, hashing, atomic writes, …): below every layer, importing only foundation.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("yaml",),
     ("taxonomy", "discovery"),
@@ -111,6 +111,11 @@ def cycles(edges: dict[str, set[str]], unit: Callable[[str], str] = unit_of) -> 
 def test_every_layer_names_units_that_exist():
     units = {unit_of(m) for m in import_edges(PACKAGE)}
     assert {u for layer in LAYERS for u in layer} <= units
+
+
+def test_every_subpackage_stands_in_a_layer():
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert packages - {u for layer in LAYERS for u in layer} == set()
 
 
 def test_no_module_imports_a_higher_layer():
