@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from headwater.corpus import census as census_module
-from headwater.corpus.adoption import Task, read_tasks
+from headwater.corpus.adoption_file import Task, read_tasks
 from headwater.corpus.census import Census
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
+from headwater.federation.federated_tree import FederatedTree
 from headwater.federation.pinned import Federation, read_federation
-from headwater.federation.tree import FederatedTree
 from headwater.graph import Graph, build
 from headwater.taxonomy.declaration import Declaration, read_declaration
 from headwater.taxonomy.lock import Lock, read_lock

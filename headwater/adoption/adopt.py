@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from headwater import atomic, writelock
 from headwater.adoption import forms
-from headwater.check.adoption import ADOPTION, HEADER, task_text
+from headwater.check.adoption_tasks import ADOPTION, HEADER, task_text
 from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar

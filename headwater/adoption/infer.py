@@ -105,7 +105,7 @@ def _read(root: Path, path: str) -> Record | None:
 
 
 def _voices(body: str) -> frozenset[str]:
-    from headwater.check.rules.body import VOICE  # the patterns `voice.forbidden_construction` matches
+    from headwater.check.rules.voice import VOICE  # the patterns `voice.forbidden_construction` matches
 
     prose = "\n".join(line for line in forms.prose_lines(body) if not line.lstrip().startswith((">", "    ")))
     return frozenset(row[0] for row in VOICE if row[2].search(prose))  # (category, says, pattern, …)

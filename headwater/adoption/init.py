@@ -9,7 +9,7 @@ from pathlib import Path
 
 from headwater import atomic, writelock
 from headwater.adoption.infer import infer, namespace_for
-from headwater.adoption.overlay import Inferred, infer_overlay
+from headwater.adoption.overlay_inference import Inferred, infer_overlay
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.canonical import dump, scalar

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from headwater.check.change import Change
+from headwater.check.change_manifest import Change
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, Graph
 from headwater.snapshot import Snapshot

@@ -12,12 +12,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from headwater.check import adoption, suppressions
-from headwater.check import coverage as coverage_module
+from headwater.check import adoption_tasks, coverage_tally, suppressions
 from headwater.check.cache import Records, Verdicts
-from headwater.check.change import Change
+from headwater.check.change_manifest import Change
 from headwater.check.context import Context
-from headwater.check.coverage import Coverage, Tally
+from headwater.check.coverage_tally import Coverage, Tally
 from headwater.check.finding import Finding, Severity
 from headwater.check.instances import sections, stamp, subjects
 from headwater.check.registry import RULES, rule_ids
@@ -69,14 +68,14 @@ def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None
         if rule.scope is Scope.RUNNER:
             findings += [stamp(rule, hit) for hit in rule.check(ctx, tally)]
     findings = suppressions.apply(findings, snapshot.graph.documents, ctx.rule_ids, snapshot.today)
-    findings = adoption.hold(findings, snapshot.adoption, snapshot.today)
+    findings = adoption_tasks.hold(findings, snapshot.adoption, snapshot.today)
     lock = snapshot.lock
     return Report(
         package=lock.package,
         version=lock.version,
         lock=lock.digest.removeprefix("sha256:"),
         clock=snapshot.today,
-        coverage=coverage_module.compute(snapshot.census, tally),
+        coverage=coverage_tally.compute(snapshot.census, tally),
         rules=RULES,
         findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
         change=change,

@@ -11,7 +11,7 @@ from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.reads.target import find_row
 from headwater.snapshot import load
-from headwater.writes.change import collect, write
+from headwater.writes.change_capture import collect, write
 
 
 def _once(values: list[str], flag: str) -> None:

@@ -50,7 +50,7 @@ def chosen_selection(args):
 
 def read_change(args, root: Path):
     """The `--change` manifest, read in full before anything else runs, or None without one."""
-    from headwater.check.change import read_manifest
+    from headwater.check.change_manifest import read_manifest
 
     return read_manifest(Path(args.change), root, args.change) if args.change else None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from headwater.check.change import read_manifest
+from headwater.check.change_manifest import read_manifest
 from headwater.cli.output import Result
 from headwater.cli.verb_check import chosen_format, max_bytes, refuse_stale_lock
 from headwater.clock import run_date

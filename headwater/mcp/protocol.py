@@ -13,7 +13,7 @@ from typing import Any
 from headwater import __version__
 from headwater.errors import Refusal
 from headwater.jsonout import prune
-from headwater.mcp.errors import (
+from headwater.mcp.rpc_errors import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,

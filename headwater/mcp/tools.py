@@ -126,7 +126,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import bounded, narrowed, selection
     from headwater.errors import Refusal
-    from headwater.mcp.errors import invalid
+    from headwater.mcp.rpc_errors import invalid
     from headwater.render import Layout, render
 
     limit = CHECK_LIMIT if args["limit"] is None else args["limit"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from headwater.bounded import fitted
-from headwater.check.change import Change
+from headwater.check.change_manifest import Change
 from headwater.corpus.document import Document
 from headwater.reads.governing import governing_documents
 from headwater.reads.pointer import pointer, pointer_line

@@ -173,7 +173,7 @@ def test_a_list_item_is_reported_at_its_first_word(prose):
 
 
 def test_the_voice_table_has_one_row_for_each_category_the_engine_matches():
-    from headwater.check.rules.body import VOICE
+    from headwater.check.rules.voice import VOICE
     from headwater.taxonomy.dialect import VOICE_CATEGORIES
 
     assert [row[0] for row in VOICE] == list(VOICE_CATEGORIES)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from headwater.check.change import read_manifest
+from headwater.check.change_manifest import read_manifest
 from headwater.snapshot import load
 
 NOW = "2026-11-01"

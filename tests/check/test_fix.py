@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from headwater import atomic
-from headwater.check.change import read_manifest
+from headwater.check.change_manifest import read_manifest
 from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.fix import fix, patches_by_file
 from headwater.check.patches import Create, Patch

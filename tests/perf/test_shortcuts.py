@@ -8,7 +8,8 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headwater.check.rules.body import VOICE, Run
+from headwater.check.rules.prose import Run
+from headwater.check.rules.voice import VOICE
 from headwater.patterns import compile_pattern, segment_matches
 from headwater.render.text import _fits
 

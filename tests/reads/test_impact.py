@@ -57,7 +57,7 @@ def test_the_markdown_impact_stays_under_its_bound_and_counts_the_rest(hw, repo)
         (repo / "src/queue" / name).write_text("# moved\n")
     (repo / "src/ingest/api.py").write_text("# moved\n")
     impact(hw, repo)
-    from headwater.check.change import read_manifest
+    from headwater.check.change_manifest import read_manifest
     from headwater.clock import run_date
     from headwater.reads import impact as read
     from headwater.snapshot import load

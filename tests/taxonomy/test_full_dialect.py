@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from headwater.check.change import read_manifest
+from headwater.check.change_manifest import read_manifest
 from headwater.check.registry import RULES
 from headwater.check.runner import run
 from headwater.snapshot import load

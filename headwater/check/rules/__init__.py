@@ -1,1 +1,2 @@
-"""One module per rule family; each rule is one small declared function."""
+"""One module per rule id prefix (`lifecycle.*` in `lifecycle.py`, `import.*` in `import_.py`), each
+listing its rules in `RULES`; modules without `RULES` hold helpers the rules share."""

@@ -6,7 +6,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.observations import OBSERVATIONS, read_observations
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.common import lock_hit, ticked
+from headwater.check.rules.hits import lock_hit, ticked
 from headwater.taxonomy.assurance import PHASES
 
 

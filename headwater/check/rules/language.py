@@ -1,29 +1,42 @@
-"""Language regimes beyond retired terms: a controlled profile, the source form, `outside_root`."""
+"""Language regimes: retired terms, a controlled profile, the source form, `outside_root`."""
 
 from __future__ import annotations
 
 import os
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, ReplaceSpan
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.body import NOT_PROSE, Run, _blank, runs
-from headwater.check.rules.common import lock_hit
+from headwater.check.rules.hits import lock_hit
+from headwater.check.rules.prose import NOT_PROSE, Run, blank, runs
 from headwater.check.spelling import TAGS, american
 from headwater.corpus.document import Document
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 
 UNCONTROLLED = ("", "none")
+
+
 # The (controlled language, profile) pairs this engine has rules for; any other skips, naming it.
 PROFILES = (("asd-ste100", None), ("asd-ste100", "house"), ("ste-house", None), ("ste-strict", None))
+
+
 MAX_WORDS = 25  # the descriptive-writing limit of the ASD-STE100 family
+
+
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+
+
 LETTERS = re.compile(r"(?<![\w'’-])[A-Za-z][a-z]+(?![\w'’-])")
+
+
 CONTRACTION = re.compile(r"\b([A-Za-z]+)['’](t|s|re|ve|ll|d|m)\b")
+
+
 EXPANSIONS = {
     "don't": "do not", "doesn't": "does not", "didn't": "did not", "isn't": "is not",
     "aren't": "are not", "wasn't": "was not", "weren't": "were not", "hasn't": "has not",
@@ -34,6 +47,8 @@ EXPANSIONS = {
     "they've": "they have", "i'll": "I will", "you'll": "you will", "we'll": "we will",
     "they'll": "they will", "it'll": "it will", "let's": "let us",
 }
+
+
 # `'s` after these is `is` or `has`, never a possessive; which of the two needs a reader.
 PRONOUNS = ("it", "that", "there", "here", "what", "who", "he", "she", "where", "how", "this")
 
@@ -115,7 +130,7 @@ def _scent(ctx: Context, doc: Document, profile: str, spelled: bool) -> list[Hit
     node, text = doc.value(facet), doc.text_of(facet)
     if node is None or not text:
         return []
-    run = Run(node.line, text, NOT_PROSE.sub(_blank, text))
+    run = Run(node.line, text, NOT_PROSE.sub(blank, text))
     return [replace(h, line=node.line, column=node.column, patch=None,
                     message=f"the `{facet}` facet: {h.message}", remediation=f"{h.remediation}, by hand")
             for h in _judged(doc, run, profile, spelled)]
@@ -212,5 +227,74 @@ def language_outside_root_refused(ctx: Context, _tally) -> list[Hit]:
     return hits
 
 
-RULES = (language_controlled_not_met, language_source_form_not_met)
-RUNNER_RULES = (language_outside_root_refused,)
+@lru_cache(maxsize=256)  # a few terms per regime, compiled once
+def _term_pattern(term: str) -> re.Pattern[str]:
+    words = r"\s+".join(re.escape(w) for w in term.split())
+    return re.compile(rf"(?<![\w-]){words}(?![\w-])", re.I)
+
+
+@lru_cache(maxsize=256)
+def _term_words(term: str) -> tuple[str, ...]:
+    """Words every match of the term's pattern holds (lower case); none to test for a term
+    that is not ASCII, since `re.I` matches it against letters `lower()` does not give."""
+    return (term.split()[0].lower(),) if term.isascii() and term.split() else ()
+
+
+def _cased_as_written(written: str, replacement: str) -> str:
+    """The replacement in the case the author wrote the term: `Whitelist` → `Allowlist`."""
+    if written.isupper() and len(written) > 1:
+        return replacement.upper()
+    if written[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _retired(ctx: Context, doc: Document):
+    language = ctx.taxonomy.language_of(doc.kind)
+    return language, ctx.taxonomy.retired_terms(language)
+
+
+@rule("language.retired_term.used", 1, Scope.DOCUMENT, Severity.ERROR,
+      short="The prose uses a term the language regime retired.",
+      full="The language regime bound to the kind retires terms, each with a reason and perhaps "
+           "a replacement; the prose uses one. With a replacement the fix is mechanical (an "
+           "error); without one, rewording needs judgement (a warning).",
+      help="""
+A retired term stays out of the corpus for the reason the regime gives. When the regime names
+a replacement, `headwater check --fix` writes it in the case you used; otherwise reword the
+sentence. Code and quotations are skipped.
+""",
+      tags=("body", "language"),
+      routes=lambda ctx, doc: bool(_retired(ctx, doc)[1]),
+      patch=True)
+def language_retired_term_used(ctx: Context, doc: Document):
+    language, terms = _retired(ctx, doc)
+    hits = []
+    for run in runs(ctx, doc):
+        for term in terms:
+            words = _term_words(term.term)
+            if words and not run.may_hold(words):
+                continue
+            for found in _term_pattern(term.term).finditer(run.masked):
+                written = run.text[found.start():found.end()]
+                line, column = run.position(found.start())
+                hits.append(_retired_hit(doc, language, term, written, line, column))
+    return hits
+
+
+def _retired_hit(doc: Document, language: str, term, written: str, line: int, column: int) -> Hit:
+    message = f"`{term.term}` is a term the language `{language}` retired: {term.reason}"
+    if not term.replacement:
+        return Hit(doc.path, line, column, message, f"reword the sentence without `{term.term}`",
+                   term.term, Severity.WARN)
+    new = _cased_as_written(written, term.replacement)
+    return Hit(doc.path, line, column, message, f"write `{new}` instead", term.term,
+               patch=Patch(doc.path, doc.digest, (ReplaceSpan(line, column, written, new),)))
+
+
+RULES = (
+    language_controlled_not_met,
+    language_source_form_not_met,
+    language_outside_root_refused,
+    language_retired_term_used,
+)

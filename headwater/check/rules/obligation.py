@@ -5,7 +5,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Severity
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.common import lock_hit, ticked
+from headwater.check.rules.hits import lock_hit, ticked
 
 
 @rule("obligation.disposition.not_one", 1, Scope.CORPUS, Severity.WARN,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.common import hit
+from headwater.check.rules.hits import hit
 from headwater.corpus.document import Document
 from headwater.writes.shape import SCENT_TODO, SECTION_TODO
 

@@ -1,4 +1,5 @@
-"""Relations over time: participation a kind expects, and verifications whose criterion moved."""
+"""Relations: the declared `relations:` block and each edge it makes — target, endpoints,
+reciprocity, freshness, participation."""
 
 from __future__ import annotations
 
@@ -7,13 +8,253 @@ import datetime as dt
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
-from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.common import at
-from headwater.check.rules.graph import NOT_A_DOCUMENT, _at_edge
+from headwater.check.patches import AddToList, Patch, ReplaceSpan, replace_value
+from headwater.check.rule import Precision, Reads, Scope, rule
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, no_far_document
+from headwater.check.rules.hits import at, problem_hit, ticked
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
-from headwater.graph import Bound, Edge
-from headwater.taxonomy.model import Expectation
+from headwater.graph import Bound, Edge, ProblemKind
+from headwater.taxonomy.canonical import scalar
+from headwater.taxonomy.model import Expectation, Relation
+
+DECLARATION_PROBLEMS = {
+    ProblemKind.RELATIONS_NOT_A_MAPPING: "write `relations:` as a mapping from relation names to targets",
+    ProblemKind.UNKNOWN_RELATION: "use a relation the taxonomy declares; `headwater explain {path}` "
+                                  "lists the ones this kind may write",
+    ProblemKind.ENTRY_WITHOUT_TO: "give the entry a `to:` naming its target",
+    ProblemKind.DUPLICATE_TARGET: "delete the repeated entry",
+    ProblemKind.LIST_TARGET: "write each identifier as its own entry of the list under the relation",
+}
+
+
+def _written(edge: Edge) -> str:
+    return f"`{edge.written_as}: {edge.target.text}`"
+
+
+@rule("relation.declaration.unusable", 2, Scope.DOCUMENT, Severity.ERROR,
+      short="The `relations:` block cannot be read as declared relations.",
+      full="`relations:` is not a mapping, names a relation the taxonomy does not declare, has "
+           "an entry without `to`, has a list-shaped entry under a relation that reaches only "
+           "documents, or names one target twice.",
+      help="""
+`relations:` maps relation names (or their inverse names) to a target, a list of targets, or
+`{to: target, <attribute>: value}` entries. Each problem here stops one entry from becoming
+an edge of the graph.
+""",
+      tags=("graph", "relation"),
+      routes=lambda ctx, doc: doc.relations is not None)
+def relation_declaration_unusable(ctx: Context, doc: Document):
+    return [problem_hit(p, DECLARATION_PROBLEMS[p.kind].format(path=doc.path))
+            for p in ctx.graph.problems if p.path == doc.path and p.kind in DECLARATION_PROBLEMS]
+
+
+@rule("relation.target.unresolved", 4, Scope.EDGE, Severity.ERROR,
+      short="A relation's target binds to nothing.",
+      full="The target names no typed document and no file: an unknown identifier, an untyped "
+           "file, a pattern matching nothing, or a path written where an identifier belongs.",
+      help="""
+A document target is an identifier (`ACME-DR-0001`), never a path; an anchor target is a
+pattern over the repository that must match at least one file. The message says why this
+one binds nothing and, for a path, which identifier to write instead.
+""",
+      tags=("graph", "relation"))
+def relation_target_unresolved(ctx: Context, edge: Edge):
+    if edge.target.bound is not Bound.UNBOUND:
+        return []
+    reason = edge.target.reason
+    if "write `" in reason:
+        remedy = "write " + reason.split("write ", 1)[1] + " as the target"
+    elif edge.target.anchor is not None or "pattern" in reason or "climbs" in reason:
+        remedy = "write a repository-relative pattern that matches at least one file"
+    else:
+        ends = edge.relation.sources if edge.inverse else edge.relation.targets
+        remedy = f"name the identifier of an existing {' or '.join(ends)}, or delete the entry"
+    return [at_edge(edge, f"{_written(edge)} binds to nothing: {reason}", remedy)]
+
+
+@rule("relation.target.is_source", 3, Scope.EDGE, Severity.ERROR,
+      short="A relation names its own document.",
+      full="An edge whose target is the document that declares it relates nothing.",
+      help="""
+A relation joins two things. An entry that names the declaring document itself (by its
+identifier, or by its own path as an anchor) says nothing; delete it or name the other end.
+""",
+      tags=("graph", "relation"))
+def relation_target_is_source(ctx: Context, edge: Edge):
+    target = edge.target
+    own = (target.bound is Bound.DOCUMENT and target.path == edge.source) or (
+        target.anchor is not None and target.anchor.patterns == (edge.source,))
+    if not own:
+        return []
+    return [at_edge(edge, f"{_written(edge)} names this document itself",
+                     "name the other end of the relation, or delete the entry")]
+
+
+def _end_problem(ctx: Context, ends: tuple[str, ...], kind: str | None, who: str) -> str | None:
+    if kind is None or ctx.taxonomy.end_admits(ends, kind):
+        return None
+    return f"{who} is a `{kind}`, and the relation admits {ticked(ends)} there"
+
+
+@rule("relation.endpoint.not_permitted", 1, Scope.EDGE, Severity.ERROR,
+      short="An endpoint's kind is outside the relation's `from` or `to`.",
+      full="The relation declares which kinds may stand at each end; this edge puts a kind "
+           "outside that declaration at one of them.",
+      help="""
+Each relation declares the kinds at its `from` end and its `to` end (an inverse name swaps
+them). `headwater explain <path>` lists the relations a document's kind may declare.
+""",
+      tags=("graph", "relation"))
+def relation_endpoint_not_permitted(ctx: Context, edge: Edge):
+    relation = edge.relation
+    near_ends, far_ends = (relation.targets, relation.sources) if edge.inverse else (relation.sources, relation.targets)
+    near, far = ctx.document(edge.source), ctx.far(edge)
+    problems = [_end_problem(ctx, near_ends, near.kind, "this document"),
+                _end_problem(ctx, far_ends, far.kind if far else None, f"`{edge.target.text}`")]
+    return [at_edge(edge, f"{_written(edge)}: {problem}",
+                     "use a relation that joins these kinds, or delete the entry")
+            for problem in problems if problem]
+
+
+def _has_half(ctx: Context, holder: Document, relation: Relation, inverse: bool, other: str) -> bool:
+    return any(e.relation.name == relation.name and e.inverse == inverse and e.target.path == other
+               for e in ctx.graph.outbound.get(holder.path, ()))
+
+
+@rule("relation.reciprocity.missing", 3, Scope.EDGE, Severity.ERROR,
+      short="A relation that must be written at both ends lacks its far half.",
+      full="The relation is `reciprocal: required` (the far document writes the inverse) or "
+           "`symmetric` (the far document writes the same relation), and the far half is missing.",
+      help="""
+Some relations are read from both ends, so both documents write their half: `supersedes` on
+one and `superseded_by` on the other. The fix adds the missing half to the far document.
+""",
+      tags=("graph", "relation"),
+      routes=lambda ctx, edge: edge.relation.reciprocal in ("required", "symmetric"),
+      patch=True, reads=(Reads.SUBJECT, Reads.IDS))  # the far document's edges bind by identifier
+def relation_reciprocity_missing(ctx: Context, edge: Edge):
+    far = ctx.far(edge)
+    near = ctx.document(edge.source)
+    if far is None:
+        return no_far_document(edge)
+    if near.id is None:
+        return Skip("the declaring document has no identifier the far half could name")
+    symmetric = edge.relation.reciprocal == "symmetric"
+    inverse = edge.inverse if symmetric else not edge.inverse
+    if _has_half(ctx, far, edge.relation, inverse, near.path):
+        return []
+    name = edge.relation.name if symmetric or edge.inverse else edge.relation.inverse
+    half = f"`{name}: {near.id}`"
+    return [at_edge(edge, f"{_written(edge)} needs its far half, and {far.path} lacks {half}",
+                     f"add {half} under `relations:` in {far.path}",
+                     patch=Patch(far.path, far.digest, (AddToList(("relations", name), near.id),)))]
+
+
+@rule("relation.pair.invalid", 2, Scope.EDGE, Severity.WARN,
+      short="Both ends of a relation hold a combination the relation declares invalid.",
+      full="The relation declares `invalid_when.both`, and both documents it joins hold those "
+           "facet values (for example two `current` decisions that conflict).",
+      help="""
+Some pairs cannot both hold: two decisions that conflict cannot both be current. Settle which
+one holds, and move the other to a terminal state (or supersede it).
+""",
+      tags=("graph", "relation", "lifecycle"),
+      routes=lambda ctx, edge: bool(edge.relation.invalid_when_both))
+def relation_pair_invalid(ctx: Context, edge: Edge):
+    near, far = ctx.document(edge.source), ctx.far(edge)
+    if far is None:
+        return no_far_document(edge)
+    condition = edge.relation.invalid_when_both
+    if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
+        return []
+    held = ", ".join(f"`{f}: {v}`" for f, v in condition.items())
+    return [at_edge(edge, f"{_written(edge)} joins two documents that both hold {held}, which "
+                     f"`{edge.relation.name}` declares invalid",
+                     "settle which document holds, and move the other out of that state")]
+
+
+def _short(revision: str) -> str:
+    return revision.removeprefix("sha256:")[:12]
+
+
+@rule("relation.target.suspect", 12, Scope.EDGE, Severity.WARN,
+      short="What an edge's target holds changed since the edge was verified.",
+      full="The edge records the `verified_revision` at which someone checked the target, and "
+           "the target's revision today differs (for an anchor, the content digest of what its "
+           "patterns match).",
+      help="""
+An edge stamped with `verified_revision` says "I checked this document against that target at
+this revision". When the target changes, re-read the document against it; then record the
+re-read with `headwater change` and `headwater check --fix --change <manifest>`.
+""",
+      tags=("graph", "relation", "revision"), precision=Precision.HIGH,
+      routes=lambda ctx, edge: "verified_revision" in edge.relation.attributes,
+      patch=True, reads=(Reads.SUBJECT, Reads.ANCHOR, Reads.CHANGE))  # the stamp needs the change
+def relation_target_suspect(ctx: Context, edge: Edge):
+    recorded = edge.attribute("verified_revision")
+    target = edge.target
+    restated = ctx.change is not None and ctx.change.restates_edge(edge.source, target.text, ctx.snapshot)
+    if recorded is None and not restated:
+        return []  # nothing recorded, nothing re-read: no revision to read (it costs a hash)
+    if target.bound is Bound.ANCHOR and target.anchor is not None:
+        today = ctx.snapshot.tree.revision(target.anchor.matched)
+    elif target.bound is Bound.DOCUMENT and ctx.far(edge) is not None:
+        today = ctx.far(edge).digest
+    elif target.remote is not None:
+        today = target.remote.digest  # as the pinned export states it
+    elif recorded is None:
+        return []
+    else:
+        return Skip("the target binds to nothing, so it has no revision to compare")
+    if recorded is None:
+        return _first_stamp(ctx, edge, today)
+    if today == recorded.strip():
+        return []
+    node = dict(edge.attributes)["verified_revision"]
+    return [Hit(edge.source, node.line, node.column,
+                f"{_written(edge)} was verified at {_short(recorded)}, and its target is at "
+                f"{_short(today)} today", f"re-read this document against `{target.text}`; then record "
+                "the re-read with `headwater change` and `headwater check --fix --change <manifest>`",
+                f"{edge.written_as}>{target.text}",
+                patch=_stamp(ctx.document(edge.source), node, recorded.strip(), today) if restated else None)]
+
+
+def _first_stamp(ctx: Context, edge: Edge, today: str) -> list[Hit]:
+    """An unstamped edge the change states a re-read of: record the revision it was read at.
+
+    Only an entry written as a bare value can take the stamp mechanically (it becomes
+    `{to: <value>, verified_revision: <digest>}`); any other shape is left to the author."""
+    doc = ctx.document(edge.source)
+    written = _bare_entry(doc, edge) if doc else None
+    if written is None:
+        return []
+    stamped = f"{{to: {scalar(edge.target.raw)}, verified_revision: {scalar(today)}}}"
+    patch = Patch(doc.path, doc.digest, (ReplaceSpan(edge.line, edge.column, written, stamped),))
+    return [Hit(edge.source, edge.line, edge.column,
+                f"{_written(edge)} carries no `verified_revision`, and this change states a re-read of it",
+                f"record the re-read: write `verified_revision: {_short(today)}…` on the entry, which "
+                "`headwater check --fix --change <manifest>` does", f"{edge.written_as}>{edge.target.text}",
+                severity=Severity.INFO, patch=patch)]
+
+
+def _bare_entry(doc: Document, edge: Edge) -> str | None:
+    """The entry's text as written at its position (plain or quoted), when it is a bare value."""
+    lines = doc.text.split("\n")
+    if not 1 <= edge.line <= len(lines):
+        return None
+    at = lines[edge.line - 1][edge.column - 1:]
+    raw = edge.target.raw
+    for written in (raw, f'"{raw}"', f"'{raw}'"):
+        if at.startswith(written) and not at[len(written):].lstrip().startswith(":"):
+            return written
+    return None
+
+
+def _stamp(doc: Document, node, recorded: str, today: str) -> Patch | None:
+    edit = replace_value(doc.text, node.line, node.column, recorded, today)
+    return Patch(doc.path, doc.digest, (edit,)) if edit else None
+
 
 SEVERITIES = {s.value: s for s in Severity}
 
@@ -109,10 +350,20 @@ def relation_target_verification_suspect(ctx: Context, edge: Edge):
         return Skip(NOT_A_DOCUMENT)
     if entry.fields["criterion_digest"] == far.digest:
         return []
-    return [_at_edge(edge, f"{ctx.label(near)} verified {ctx.label(far)} at "
+    return [at_edge(edge, f"{ctx.label(near)} verified {ctx.label(far)} at "
                      f"{entry.fields['criterion_digest'][:19]}…, and {ctx.label(far)} now hashes to "
                      f"{far.digest[:19]}…", "re-run the verification against the criterion as it "
                      f"stands, then record `criterion_digest: {far.digest}`")]
 
 
-RULES = (relation_participation_overdue, relation_target_verification_suspect)
+RULES = (
+    relation_declaration_unusable,
+    relation_target_unresolved,
+    relation_target_is_source,
+    relation_endpoint_not_permitted,
+    relation_reciprocity_missing,
+    relation_pair_invalid,
+    relation_target_suspect,
+    relation_participation_overdue,
+    relation_target_verification_suspect,
+)

@@ -7,7 +7,7 @@ import re
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.common import ticked
+from headwater.check.rules.hits import ticked
 from headwater.corpus.document import Document
 from headwater.patterns import compile_pattern
 from headwater.yaml.nodes import Map, Node, Scalar, Seq

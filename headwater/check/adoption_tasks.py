@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from headwater.check.finding import Escape, Finding, Hidden
-from headwater.corpus.adoption import ADOPTION, Task
+from headwater.corpus.adoption_file import ADOPTION, Task
 
 HEADER = ("# Findings held while this repository adopts headwater (`headwater adopt --baseline` wrote it).\n"
           "# A held finding never fails `check --strict`; after `until` it is live again. Fix what a task\n"

@@ -1,6 +1,6 @@
 """Adoption tasks as `.headwater/adoption.yml` lists them, read with the snapshot.
 
-What a task holds, and how a held finding is reported, is `headwater.check.adoption`'s.
+What a task holds, and how a held finding is reported, is `headwater.check.adoption_tasks`'s.
 """
 
 from __future__ import annotations

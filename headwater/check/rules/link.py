@@ -1,0 +1,106 @@
+"""Links: where each relative link of a document's body lands — a file, a heading, the document its text names."""
+
+from __future__ import annotations
+
+import posixpath
+
+from headwater.check.context import Context
+from headwater.check.finding import Hit, Severity
+from headwater.check.links import landings, named, stands
+from headwater.check.rule import Reads, Scope, rule
+from headwater.check.rules.hits import ticked
+from headwater.corpus.body import Link
+from headwater.corpus.document import Document
+
+
+def _at(doc: Document, link: Link, message: str, remediation: str, subject: str) -> Hit:
+    return Hit(doc.path, link.line, link.column, message, remediation, subject)
+
+
+def _relative(doc: Document, path: str) -> str:
+    return posixpath.relpath(path, posixpath.dirname(doc.path) or ".")
+
+
+LINK_TAGS = ("body", "link")
+
+
+@rule("link.path.unresolved", 1, Scope.CORPUS, Severity.ERROR,
+      short="A relative link names no file, or climbs above the repository.",
+      full="A link without a scheme resolves against the document's directory (or the "
+           "repository root when it opens with `/`); nothing stands at the path it reaches, or "
+           "the path climbs out of the repository.",
+      help="""
+Relative links break silently when a file moves. Point the link at the file's current path,
+written relative to the linking document, or link to a full URL when the target lives outside
+the repository.
+""",
+      tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
+def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
+    hits = []
+    for link, landed in landings(doc):
+        if landed.path is None:
+            hits.append(_at(doc, link, f"the link `{link.href}` climbs above the repository",
+                            "link to a file inside the repository, or write a full URL", link.href))
+        elif not stands(ctx, landed.path):
+            hits.append(_at(doc, link, f"the link `{link.href}` reaches `{landed.path}`, and no file "
+                            "stands there", "point the link at the file's current path, or delete it",
+                            link.href))
+    return hits
+
+
+@rule("link.fragment.unresolved", 1, Scope.CORPUS, Severity.ERROR,
+      short="A link's `#fragment` names no heading of the document it reaches.",
+      full="The fragment of a link into a Markdown document is compared with the GitHub slugs of "
+           "that document's headings; none of them is the fragment.",
+      help="""
+GitHub gives every heading an anchor: lowercased, punctuation dropped, spaces turned to `-`,
+and `-1`, `-2`… on repeats. A fragment that matches no heading lands at the top of the page.
+Use the slug of the heading you mean, or drop the fragment.
+""",
+      tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
+def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
+    hits = []
+    for link, landed in landings(doc):
+        row = ctx.snapshot.census.by_path.get(landed.path or "")
+        target = row.document if row is not None else None
+        if not landed.fragment or target is None or landed.fragment in target.body.slugs:
+            continue
+        where = "this document" if target.path == doc.path else f"`{target.path}`"
+        slugs = sorted(target.body.slugs)
+        remedy = (f"use one of its headings: {ticked('#' + s for s in slugs[:6])}" if slugs
+                  else "drop the fragment; the document has no headings")
+        hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "
+                        "has no heading with that slug", remedy, link.href))
+    return hits
+
+
+def _opens(landed: str, carrier: str) -> bool:
+    """A link to a folder opens the folder's README, as forges render it (`keps/sig-x/1885-y`)."""
+    return landed == carrier or carrier == f"{landed}/README.md"
+
+
+@rule("link.identifier.mismatch", 2, Scope.CORPUS, Severity.ERROR,
+      short="A link's text is one document's identifier, but the link reaches another.",
+      full="The text of the link is exactly the identifier of a document, and the path the link "
+           "reaches is not that document.",
+      help="""
+A reader trusts `[ACME-DR-0002](…)` to open ACME-DR-0002. When the path leads elsewhere, one
+of the two is wrong: point the link at the document that carries the identifier, or change
+the text.
+""",
+      tags=LINK_TAGS + ("identifier",), reads=(Reads.LINKS,), by_document=True)
+def link_identifier_mismatch(ctx: Context, doc: Document) -> list[Hit]:
+    hits = []
+    for link, landed in landings(doc):
+        text = named(link)
+        carrier = ctx.graph.ids.get(text)
+        if carrier is None or landed.path is None or _opens(landed.path, carrier) or not stands(ctx, landed.path):
+            continue
+        hits.append(_at(doc, link, f"the link text `{text}` is the identifier of `{carrier}`, and the "
+                        f"link reaches `{landed.path}`",
+                        f"point the link at `{_relative(doc, carrier)}`, or change its text",
+                        f"{text}>{landed.path}"))
+    return hits
+
+
+RULES = (link_path_unresolved, link_fragment_unresolved, link_identifier_mismatch)
