@@ -13,9 +13,14 @@ A task is answered when its confidence reaches CONFIDENT (a strong match, carrie
 summary or path), or when it reaches BROAD of that and the best document also holds COVERED of
 the task's mass in any field (a broad match: most of what the task says, mostly in the body, as
 when a developer describes a page's subject in other words than its title). A trap sharing one
-generic word with the corpus is neither. The constants were chosen on the dapr-docs labelled set
-(tests/route_sets); CAPS, to which dapr-docs is indifferent, against the body-carried confidence
-seen on the first kubernetes-enhancements set. A held-out set reports them untouched.
+generic word with the corpus is neither. Two guards hold either kind back (HW-DR-0019): a broad
+match must have its best document's name (title, summary or path) agree with the body on at least
+one task word, since a page that only mentions the task's words in passing is not about them; and
+a best document that holds a single task word while the task has two or more other words the
+corpus knows rests on that one word, however rare it is, so no match is trusted on it. The
+constants were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
+indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set;
+the guards on the seen sets of both corpora. A held-out set reports them untouched.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ COVERED = 0.6  # the share of the task's IDF mass a covering document holds, in 
 FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
+NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 
 
 @dataclass(frozen=True)
@@ -166,8 +172,9 @@ class Scorer:
         leader = min([p for p, score in scores.items() if score == best])  # ties: the first path
         reached = tuple(s for s in stems if s in self.holders)
         confidence = best / mass if mass else 0.0
-        coverage = sum(self.idf[stem] for stem, _ in self.fields(leader, stems)) / mass if mass else 0.0
-        if not _trusted(confidence, coverage, confident):
+        held = self.fields(leader, stems)
+        coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
+        if not _trusted(confidence, coverage, confident, Agreement.of(held, len(reached))):
             return Ranking((), confidence, coverage, reached)
         pool = {p: s * (1 + PRIOR) if favoured(p) else s
                 for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
@@ -192,10 +199,27 @@ class Scorer:
         return self.index.entries[hit.position].document
 
 
-def _trusted(confidence: float, coverage: float, confident: float) -> bool:
-    """A strong match, or a broad one: most of the task's mass held by a document that scores
-    BROAD of the threshold."""
-    return confidence >= confident or (confidence >= confident * BROAD and coverage >= COVERED)
+@dataclass(frozen=True)
+class Agreement:
+    """How the best document holds the task: whether its name holds any task word, and whether it
+    rests on one word while two or more other task words the corpus knows pass it by."""
+
+    named: bool
+    one_word: bool
+
+    @staticmethod
+    def of(held: tuple[tuple[str, tuple[str, ...]], ...], known: int) -> Agreement:
+        return Agreement(any(NAMING.intersection(fields) for _, fields in held),
+                         len(held) == 1 and known >= 3)
+
+
+def _trusted(confidence: float, coverage: float, confident: float, agreement: Agreement) -> bool:
+    """A strong match, or a broad one (most of the task's mass held by a document that scores
+    BROAD of the threshold and whose name agrees); never a match resting on one word."""
+    if agreement.one_word:
+        return False
+    return confidence >= confident or (confidence >= confident * BROAD and coverage >= COVERED
+                                       and agreement.named)
 
 
 def _idf(total: int, holding: int) -> float:

@@ -68,8 +68,9 @@ class LabelledSet:
 
 
 SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
+        LabelledSet("dapr-docs-held-out", DAPR, "held-out.yml", "held out"),
         LabelledSet("kubernetes-enhancements", KEPS, "labels.yml", "seen"),
-        LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "held out"))
+        LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "seen"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

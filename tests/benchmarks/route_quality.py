@@ -1,7 +1,7 @@
-"""Route quality, measured: `route` against plain BM25 over title + summary + path, on four
-labelled sets — the Relay fixture (corpus_fixtures/routing) and three over two real documentation
-snapshots unpacked at run time (tests/route_sets: dapr-docs, tuned on; kubernetes-enhancements,
-seen; and a held-out kubernetes-enhancements set).
+"""Route quality, measured: `route` against plain BM25 over title + summary + path, on five
+labelled sets — the Relay fixture (corpus_fixtures/routing) and four over two real documentation
+snapshots unpacked at run time (tests/route_sets: dapr-docs labels.yml, tuned on, and held-out.yml,
+held out; kubernetes-enhancements labels.yml and held-out.yml, both seen).
 
 Run `python tests/benchmarks/route_quality.py` to print the tables recorded in BENCHMARKS.md.
 Per set, at budget 5:

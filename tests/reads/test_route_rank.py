@@ -145,3 +145,30 @@ def test_a_task_its_best_document_covers_is_answered_under_the_threshold_and_a_o
                   _entry("footer.md", body={"footer": 1}), stems=("page", "font", "footer"))
     assert route_rank.CONFIDENT * route_rank.BROAD <= lone.confidence < route_rank.CONFIDENT
     assert lone.coverage < route_rank.COVERED and lone.hits == ()
+
+
+def test_a_broad_match_is_answered_only_when_the_best_documents_name_holds_a_task_word():
+    """The same page holds every task stem in its headings and body and scores in the broad band;
+    it is answered once its path says `actor`, and silent while only its headings and body do."""
+    def ranked(**name: dict[str, int]) -> route_rank.Ranking:
+        fillers = (_entry(f"f{i}.md", title={"filler": 1}, headings={"other": 3}, body={"other": 30})
+                   for i in range(30))
+        page = _entry("guide.md", title={"x": 3}, headings={"actor": 1, "deadlock": 1, "other": 3},
+                      body={"actor": 1, "deadlock": 1, "reentr": 1, "other": 27}, **name)
+        return _scorer(page, *fillers).rank(("actor", "deadlock", "reentr"), confident=route_rank.CONFIDENT)
+
+    for ranking in (ranked(), ranked(path={"actor": 1, "y": 4})):
+        assert ranking.coverage == pytest.approx(1.0)
+        assert route_rank.CONFIDENT * route_rank.BROAD <= ranking.confidence < route_rank.CONFIDENT
+    assert ranked().hits == ()
+    assert [h.position for h in ranked(path={"actor": 1, "y": 4}).hits] == [0]
+
+
+def test_a_match_resting_on_one_word_is_silent_while_two_other_task_words_the_corpus_knows_pass_it_by():
+    scorer = _scorer(_entry("gzip.md", title={"compress": 1}), _entry("a.md", title={"imag": 1}),
+                     _entry("b.md", title={"page": 1}),
+                     *(_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30)))
+    lone = scorer.rank(("compress", "imag", "page"), confident=route_rank.CONFIDENT)
+    assert lone.confidence >= route_rank.CONFIDENT and lone.hits == ()
+    one_other = scorer.rank(("compress", "imag"), confident=route_rank.CONFIDENT)
+    assert scorer.document(one_other.hits[0]).path == "gzip.md"
