@@ -29,10 +29,17 @@ class Pattern:
             return False
         if self.is_literal and self.segments:
             return path == prefix
-        positions = _closure(self.segments, {0})
-        for name in path.split("/"):
+        return self.accepts(self.after(path.split("/")))
+
+    def after(self, names: list[str], positions: frozenset[int] | None = None) -> frozenset[int]:
+        """The automaton's positions once `names` are read (from the start, or from `positions`):
+        empty when no path that opens with them can match. Paths in one directory share theirs."""
+        current = _closure(self.segments, {0}) if positions is None else set(positions)
+        for name in names:
+            if not current:
+                break
             advanced = set()
-            for at in positions:
+            for at in current:
                 if at < len(self.segments):
                     segment = self.segments[at]
                     if segment == "**":
@@ -40,9 +47,10 @@ class Pattern:
                             advanced.add(at)
                     elif segment_matches(segment, name):
                         advanced.add(at + 1)
-            positions = _closure(self.segments, advanced)
-            if not positions:
-                return False
+            current = _closure(self.segments, advanced)
+        return frozenset(current)
+
+    def accepts(self, positions: frozenset[int]) -> bool:
         return len(self.segments) in positions
 
     @property

@@ -17,6 +17,7 @@ from typing import TypeVar
 from headwater.corpus import census as census_module
 from headwater.corpus.adoption_file import Task, read_tasks
 from headwater.corpus.census import Census
+from headwater.corpus.derived import Derivation
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
 from headwater.federation.federated_tree import FederatedTree
@@ -65,15 +66,17 @@ class Snapshot:
         return [failure] if failure else []
 
 
-def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bool = False) -> Snapshot:
+def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bool = False,
+         derive: Callable[[Taxonomy], Derivation] | None = None) -> Snapshot:
     """`cache`: reads reuse parses an earlier `check` cached and never write; check passes
     `CacheUse.WRITE` (then `save_parses()` at its end), and `--no-cache` passes `CacheUse.OFF`.
-    `spread`: parse what the cache lacks, bodies included, on every core (check reads every body)."""
+    `spread`: parse what the cache lacks, bodies included, on every core (check reads every body).
+    `derive`: what a writing run keeps beside each body for a reader (route's stem counts)."""
     declaration = read_declaration(root)
     lock = read_lock(root)
     with _collector_paused():
         federation = read_federation(root, declaration.pins)
-        parses = ParseStore(root, cache, spread)
+        parses = ParseStore(root, cache, spread, derive(lock.taxonomy) if derive is not None else None)
         census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
         tree = FederatedTree(root, declaration.exclusions, federation)
         graph = build(lock.taxonomy, census, tree, federation)

@@ -23,15 +23,16 @@ class Context:
     rule_ids: frozenset[str] = frozenset()  # every rule this engine carries
     change: Change | None = None  # the `--change` manifest; change-scoped rules are skipped without one
 
-    @property
+    # kept on first use: rules ask for these hundreds of thousands of times in a cold run
+    @cached_property
     def taxonomy(self) -> Taxonomy:
         return self.snapshot.taxonomy
 
-    @property
+    @cached_property
     def graph(self) -> Graph:
         return self.snapshot.graph
 
-    @property
+    @cached_property
     def today(self) -> dt.date:
         return self.snapshot.today
 

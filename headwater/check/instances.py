@@ -74,9 +74,16 @@ class Judged:
 
     @classmethod
     def of(cls, verdicts: tuple[Verdict, ...]) -> Judged:
-        return cls(verdicts, sum(1 for v in verdicts if v is not None),
-                   tuple((i, v) for i, v in enumerate(verdicts) if isinstance(v, str)),
-                   tuple((i, v) for i, v in enumerate(verdicts) if isinstance(v, tuple) and v))
+        reached, skips, found = 0, [], []  # one pass: every subject's every section comes through here
+        for index, verdict in enumerate(verdicts):
+            if verdict is None:
+                continue
+            reached += 1
+            if isinstance(verdict, str):
+                skips.append((index, verdict))
+            elif verdict:
+                found.append((index, verdict))
+        return cls(verdicts, reached, tuple(skips), tuple(found))
 
     @property
     def verdicts_reached(self) -> int:

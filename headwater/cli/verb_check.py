@@ -73,6 +73,7 @@ def run(invocation) -> Result:
     from headwater.check.fix import fixed_run
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import Selection, bounded, narrowed
+    from headwater.reads.route_index import body_terms  # kept beside each body for route
 
     args = invocation.args
     fmt = chosen_format(args)
@@ -86,7 +87,7 @@ def run(invocation) -> Result:
     shown = format_named(fmt).human and not args.quiet and sys.stderr.isatty()
     with Progress(sys.stderr, shown, "reading the corpus") as progress:
         snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE,
-                        spread=True)
+                        spread=True, derive=body_terms)
         refuse_stale_lock(snapshot)
         progress.phase(f"checking {len(snapshot.census.documents)} documents")
         cache = None if args.no_cache else Verdicts.load(snapshot.root)

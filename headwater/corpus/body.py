@@ -66,7 +66,28 @@ def _parser() -> MarkdownIt:
     # served from the parse cache do not pay markdown-it's import
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark")
+    parser = MarkdownIt("commonmark")
+    parser.core.ruler.at("inline", _inline_where_read)
+    return parser
+
+
+# `parse` reads a block's inline children for its links and code spans, and a heading's for its
+# slug. A link is written with `[` (or `<` when automatic) and a code span with a backtick, so a
+# block holding none of them has neither: its inline parse, most of markdown-it's time, is skipped.
+INLINE_MARKS = ("[", "<", "`")
+
+
+def _inline_where_read(state) -> None:
+    """markdown-it's core `inline` rule, run only over the blocks whose children `parse` reads."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "inline":
+            continue
+        if token.children is None:
+            token.children = []
+        heading = index > 0 and tokens[index - 1].type == "heading_open"
+        if heading or any(mark in token.content for mark in INLINE_MARKS):
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
 def github_slug(text: str) -> str:

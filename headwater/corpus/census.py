@@ -18,10 +18,10 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
-from headwater.patterns import compile_pattern
+from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.declaration import Exclusion
 from headwater.taxonomy.model import Shelf, Taxonomy
-from headwater.yaml.nodes import scalar_text
+from headwater.yaml.nodes import Map, scalar_text
 
 
 class Outcome(Enum):
@@ -152,6 +152,8 @@ class Classifier:
         self.parses = parses
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
+        # each pattern's positions after a directory, read once for all the files it holds
+        self.directories: dict[str, list[tuple[Shelf, Pattern, tuple[int, int], frozenset[int]]]] = {}
 
     def read(self, repo: Path, path: str) -> Row | Read:
         try:
@@ -171,44 +173,53 @@ class Classifier:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
         offset = len(text) - len(parts.body)
-        document = None
-        if parts.front is not None:
-            document = Document(path, None, parts.front, text, offset, parts.body_line, content_digest,
-                                self.parses)
+
+        def document(kind: str | None = None) -> Document | None:  # built once, typed or not
+            if parts.front is None:
+                return None
+            return Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses,
+                            self.taxonomy.identifier_key(kind))
+
         if not shelves:
-            return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document)
+            return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document())
         if len(shelves) > 1:
             names = " and ".join(f"`{s.name}`" for s in shelves)
             return Row(path, Outcome.UNTYPED, f"shelves {names} claim it equally, and a tie is not a coin flip",
-                       document=document)
+                       document=document())
         shelf = shelves[0]
         derivation = [f"shelf `{shelf.name}` matched on `{shelf.path}`"]
-        if document is None:
+        if parts.front is None:
             return Row(path, Outcome.UNTYPED, "no front matter, so nobody has typed this file",
                        derivation=tuple(derivation))
-        kind, why = self.kind_on(shelf, document)
+        kind, why = self.kind_on(shelf, parts.front)
         if kind is None:
-            return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document)
+            return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document())
         derivation.append(why)
-        typed = Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses,
-                         self.taxonomy.identifier_key(kind))
-        return Row(path, Outcome.TYPED, "", kind, tuple(derivation), typed)
+        return Row(path, Outcome.TYPED, "", kind, tuple(derivation), document(kind))
 
     def matching_shelves(self, path: str) -> list[Shelf]:
         """The most specific shelves that match; more than one is a tie."""
-        matched = [(shelf, rank) for shelf, pattern, rank in self.patterns if pattern.matches(path)]
+        directory, _, name = path.rpartition("/")
+        started = self.directories.get(directory)
+        if started is None:
+            names = directory.split("/") if directory else []
+            started = self.directories[directory] = [
+                (shelf, pattern, rank, positions) for shelf, pattern, rank in self.patterns
+                if (positions := pattern.after(names))]
+        matched = [(shelf, rank) for shelf, pattern, rank, positions in started
+                   if pattern.accepts(pattern.after([name], positions))]
         if not matched:
             return []
         best = max(rank for _, rank in matched)
         return [shelf for shelf, rank in matched if rank == best]
 
-    def kind_on(self, shelf: Shelf, document: Document) -> tuple[str | None, str]:
+    def kind_on(self, shelf: Shelf, front: Map) -> tuple[str | None, str]:
         if shelf.homogeneous:
             kind = shelf.kind or ""
             why = f"`{shelf.name}` is homogeneous, so placement carries the kind `{kind}`"
         else:
             field = shelf.discriminator or ""
-            named = scalar_text(document.front.get(field))
+            named = scalar_text(front.get(field))
             if named is None:
                 return None, f"the shelf `{shelf.name}` is heterogeneous and the document declares no `{field}`"
             if named not in shelf.kinds:

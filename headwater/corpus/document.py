@@ -38,8 +38,8 @@ class Document:
         value = scalar_text(self.value(facet))
         return value.strip() if value and value.strip() else None
 
-    @property
-    def id(self) -> str | None:
+    @cached_property
+    def id(self) -> str | None:  # kept: the graph, the runner and the rules ask for it again and again
         return self.text_of(self.id_key)
 
     @property

@@ -9,6 +9,10 @@ The cache file lives in `.headwater/cache/` (see `headwater.cachedir`); its head
 fingerprint of the parsing code and of markdown-it, so a changed parser reads the old file as
 empty. Reads never write it: only a verb that may write (check) calls `save`. A check with
 many documents to parse parses them ahead on every core (`prepare`, through `headwater.forked`).
+A writing run given a `Derivation` keeps, beside the bodies, what a reader derives from each
+(`headwater.corpus.derived`); readers ask for it with `derived`. The parse cache's first line
+then names the derivation's key (`DERIVED_UNDER`), saying the derived file lists every digest
+the parse cache holds, so a warm check need not read that file to know nothing is missing.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from headwater import cachedir, forked
+from headwater.corpus import derived as derived_file
 from headwater.corpus.body import Body, Code, Heading, Link, Prose, parse
+from headwater.corpus.derived import Derivation
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -65,24 +71,31 @@ def header() -> str:
 REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm cache for
 WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 
-# A document parsed ahead of its turn: its cache entry, and the split (or refusal) and body as
-# objects when this process parsed it (None when a worker did: they are decoded from the entry).
-Ahead = tuple[dict, "Split | FrontMatterRefusal | None", "Body | None"]
+# A document parsed ahead of its turn: its cache entry, and the split (or refusal) when this
+# process parsed it (None when a worker did: it is decoded from the entry).
+Ahead = tuple[dict, "Split | FrontMatterRefusal | None"]
+DERIVED = "d"  # the member of an entry parsed ahead that carries its body's derived value
+DERIVED_UNDER = b"derived under "  # the payload's first line when every digest has its derived value
 
 
 class ParseStore:
     """One run's parses, keyed by content digest; lives as long as the snapshot that made it."""
 
-    def __init__(self, root: Path, use: CacheUse, spread: bool = False) -> None:
+    def __init__(self, root: Path, use: CacheUse, spread: bool = False,
+                 derive: Derivation | None = None) -> None:
         self.root = root
         self.use = use
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
+        self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
+        self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
         self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
         # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
+        # bodies parsed ahead, as their cache lines, from the census's split until a document asks
+        self.lines: dict[str, bytes] = {}
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
@@ -98,15 +111,15 @@ class ParseStore:
         if workers < 2:
             return
 
-        # Bodies too when they are to be saved; otherwise each is parsed by the process that
-        # judges its document, and the parent holds only its own share's.
-        bodies = self.use is CacheUse.WRITE
+        # Bodies too, even when nothing is saved: a document's rules read the bodies its links
+        # reach, which the process judging it would otherwise parse again (a third more bodies).
+        derive = self.derive
 
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, bodies)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, derive)) for digest, text in todo[first::step]]
 
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
-            return [(digest, (entry, None, None)) for digest, (entry, _, _) in parsed]
+            return [(digest, (entry, None)) for digest, (entry, _) in parsed]
 
         mine, theirs = forked.in_shares(share, workers, pack)
         for part in (mine, *theirs):
@@ -136,12 +149,12 @@ class ParseStore:
         return parts
 
     def _split_ahead(self, text: str, digest: str) -> Split:
-        entry, parts, body = self.ahead[digest]
+        entry, parts = self.ahead.pop(digest)  # a second file of the same bytes is parsed again
+        if DERIVED in entry:
+            self.derived_here[digest] = entry.pop(DERIVED)
         self.fronts_parsed += 1
-        if "b" in entry:  # the body is still to be asked for; the split (a copy of it) is not
-            self.ahead[digest] = (entry, None, body)
-        else:
-            del self.ahead[digest]  # a second file of the same bytes is parsed again, as before
+        if "b" in entry:  # the body is still to be asked for; the front is the census's now
+            self.lines[digest] = entry["b"]
         if "r" in entry:
             self._keep(digest, entry)
             raise FrontMatterRefusal(entry["r"])
@@ -158,10 +171,10 @@ class ParseStore:
 
     def body(self, digest: str, text: str, first_line: int) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
-        ahead = self.ahead.get(digest)
-        if ahead is not None and "b" in ahead[0]:
+        line = self.lines.pop(digest, None)  # the document keeps what it decodes to; `save` reads `current`
+        if line is not None:
             self.bodies_parsed += 1
-            return ahead[2] if ahead[2] is not None else _body_of(json.loads(ahead[0]["b"]))
+            return _body_of(json.loads(line))
         entry = self.current.get(digest) or {}
         try:
             encoded = json.loads(entry["b"]) if "b" in entry else self.stored.body(digest)
@@ -175,15 +188,32 @@ class ParseStore:
         parsed = parse(text, first_line)
         if digest in self.current:
             self._keep(digest, {**self.current[digest], "b": _json(encode_body(parsed))})
+            if self.derive is not None:
+                self.derived_here[digest] = self.derive.encoded(parsed)
         return parsed
+
+    def derived(self, digests: list[str], key: str) -> list[object | None]:
+        """Per digest, the value a writing run derived from its body under `key`, or None (none
+        kept, another key, the file foreign): the caller then derives it from the body. The file
+        is read on each call and not held: a reader asks once and keeps what it builds."""
+        if self.use is CacheUse.OFF:
+            return [None] * len(digests)
+        return derived_file.values(derived_file.read(self.root, header(), key), digests)
+
+    @cached_property
+    def _stored_derived(self) -> dict[str, bytes]:
+        """The derived file's values under this run's key, for `save`."""
+        return derived_file.read(self.root, header(), self.derive.key) if self.derive is not None else {}
 
     def save(self) -> str | None:
         """Write what this run holds (entries of files gone since are dropped); None or one stderr line.
 
         A warm cache is rewritten only once enough new parses have gathered: rewriting the whole
         file costs more than re-parsing a handful of edited documents on the next run."""
-        fresh = self.fronts_parsed + self.bodies_parsed
-        if self.use is not CacheUse.WRITE or fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
+        if self.use is not CacheUse.WRITE:
+            return None
+        fresh = self.fronts_parsed + self.bodies_parsed + self._derive_missing(trusting=True)
+        if fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
         lines = []
         for digest in sorted(self.current):
@@ -193,7 +223,41 @@ class ParseStore:
                      else self.stored.front_raw(digest))
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
-        return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines))
+        failed = self._save_derived()
+        if self.derive is not None and failed is None:
+            lines.insert(0, DERIVED_UNDER + self.derive.key.encode("utf-8"))
+        return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines)) or failed
+
+    def _save_derived(self) -> str | None:
+        """Write every digest's derived value (empty for want of a body); None, or why not."""
+        if self.derive is None:
+            return None
+        self._derive_missing(trusting=False)
+        stored = self._stored_derived
+        values = {digest: self.derived_here.get(digest) or stored.get(digest, b"") for digest in self.current}
+        return derived_file.write(self.root, header(), self.derive.key, values)
+
+    def _derive_missing(self, trusting: bool) -> int:
+        """Derive, from the body decoded, the value of each body `save` would write that has none
+        under this run's key (reused from a cache written without one, or under another key), into
+        `derived_here`; how many. `trusting`: take the parse cache's word (`DERIVED_UNDER`) that
+        the derived file lists every digest it holds, so a warm check deciding whether to rewrite
+        reads neither the bodies nor that file; `save` looks each digest up before it writes."""
+        if self.derive is None:
+            return 0
+        trusted = trusting and self.stored.derived_under == self.derive.key and derived_file.present(self.root)
+        made = 0
+        for digest, entry in self.current.items():
+            if digest in self.derived_here or ("b" not in entry if trusted else digest in self._stored_derived):
+                continue
+            body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
+            if body:
+                try:
+                    self.derived_here[digest] = self.derive.encoded(_body_of(json.loads(body)))
+                    made += 1
+                except MALFORMED:
+                    continue
+        return made
 
 
 class Stored:
@@ -204,7 +268,11 @@ class Stored:
 
     def __init__(self, read: Callable[[], bytes]) -> None:
         self.read = read
-        self.fronts = _parts(read(), 0)
+        payload = read()
+        first = payload[:max(0, payload.find(b"\n"))]
+        self.derived_under = first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(
+            DERIVED_UNDER) else ""  # the key every digest has its derived value under, if any
+        self.fronts = _parts(payload, 0)
 
     @cached_property
     def bodies(self) -> dict[str, bytes]:
@@ -247,19 +315,20 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, bodies: bool) -> Ahead:
-    """One document parsed: its cache entry (front, and body when asked), the split and the body."""
+def _parsed(text: str, derive: Derivation | None) -> Ahead:
+    """One document parsed: its cache entry (front, body, and the body's derived value when asked)
+    and the split. The body is held as its line only, a tenth of the memory of the objects it
+    decodes to."""
     try:
         parts = split(text)
     except FrontMatterRefusal as refusal:
-        return {"r": str(refusal)}, refusal, None
+        return {"r": str(refusal)}, refusal
     if parts.front is None:
-        return {}, parts, None
-    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
-    if not bodies:
-        return entry, parts, None
+        return {}, parts
     body = parse(parts.body, parts.body_line)
-    return {**entry, "b": _json(encode_body(body))}, parts, body
+    derived = {DERIVED: derive.encoded(body)} if derive is not None else {}
+    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
+    return {**entry, "b": _json(encode_body(body)), **derived}, parts
 
 
 def _read(root: Path) -> bytes:

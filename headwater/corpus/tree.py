@@ -25,6 +25,8 @@ class SourceTree:
         self._listing = lru_cache(maxsize=None)(self._list)
         # a file several anchors match is hashed once per snapshot, as the census reads each once
         self._content = lru_cache(maxsize=None)(self._read_content)
+        # and a directory several anchors match is listed into lines once
+        self._lines = lru_cache(maxsize=None)(self._revision_lines)
 
     def _list(self, prefix: str) -> tuple[str, ...]:
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
@@ -54,12 +56,15 @@ class SourceTree:
         lines = {line for path in paths for line in self.revision_lines(path)}
         return "sha256:" + sha256_hex("".join(sorted(lines)).encode("utf-8"))
 
-    def revision_lines(self, path: str) -> list[str]:
+    def revision_lines(self, path: str) -> tuple[str, ...]:
         """`<path>\t<content digest>` for the file, or for each file under the directory."""
+        return self._lines(path)
+
+    def _revision_lines(self, path: str) -> tuple[str, ...]:
         full = self.repo / path
         if full.is_dir() and not full.is_symlink():
-            return [f"{child}\t{self._content(child)}\n" for child in self._listing(path)]
-        return [f"{path}\t{self._content(path)}\n"]
+            return tuple(f"{child}\t{self._content(child)}\n" for child in self._listing(path))
+        return (f"{path}\t{self._content(path)}\n",)
 
     def _read_content(self, path: str) -> str:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,

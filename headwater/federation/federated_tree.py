@@ -40,7 +40,7 @@ class FederatedTree(SourceTree):
         return tuple(sorted(p for p in self.federation.files
                             if p.startswith(compiled.literal_prefix) and compiled.matches(p)))
 
-    def revision_lines(self, path: str) -> list[str]:
+    def revision_lines(self, path: str) -> tuple[str, ...]:
         if not self.federation.corpus_of(path):
             return super().revision_lines(path)
-        return [f"{p}\t{self.federation.files[p]}\n" for p in self._pinned(path)]
+        return tuple(f"{p}\t{self.federation.files[p]}\n" for p in self._pinned(path))

@@ -144,7 +144,7 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
                  tuple(u for u in ungoverned(snapshot, task, known, is_directory) if not governed_elsewhere(u.path)),
                  harvested=harvested_offers(snapshot.federation, task))
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
-    words = reader.scorer.index.tokenizer.task_words(base.terms)
+    words = reader.scorer.tokenizer.task_words(base.terms)
     if not words:
         return _settle(base, snapshot, anchored, Silence.NO_TERMS)
     word_of = {stem: word for word, stem in words}

@@ -26,13 +26,16 @@ the guards on the seen sets of both corpora. A held-out set reports them untouch
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
 from headwater.reads.route_index import FIELDS, RouteIndex
+from headwater.reads.route_tokens import Tokenizer
 
 WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05})
 K1 = 1.6
@@ -75,11 +78,11 @@ class Postings:
 
 @dataclass(frozen=True)
 class Scorer:
-    index: RouteIndex
-    holders: dict[str, list[int]]  # stem → the positions of the documents holding it, ascending
-    held: tuple[dict[str, tuple[list[int], list[int]]], ...]  # per field, stem → (positions, counts)
+    documents: tuple[Document, ...]  # by index position
+    tokenizer: Tokenizer
+    held: tuple[dict[str, tuple[array, array]], ...]  # per field, stem → (positions ascending, counts)
     norms: tuple[tuple[float, ...], ...]  # per field, per position: its weight over its length norm
-    idf: dict[str, float]
+    idf: dict[str, float]  # every stem some document holds
     max_idf: float
     _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
 
@@ -93,32 +96,27 @@ class Scorer:
         weights = [WEIGHTS[name] for name in FIELDS]
         norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for row in lengths)
                       for f in range(len(FIELDS)))
-        holders: dict[str, list[int]] = {}
-        held: list[dict[str, tuple[list[int], list[int]]]] = [{} for _ in FIELDS]
+        holding: Counter[str] = Counter()  # stem → how many documents hold it
+        held: list[dict[str, tuple[array, array]]] = [{} for _ in FIELDS]
         for position, entry in enumerate(entries):
-            for stem in set().union(*entry.counts):
-                found = holders.get(stem)
-                if found is None:
-                    holders[stem] = [position]
-                else:
-                    found.append(position)
+            holding.update(set().union(*entry.counts))
             for f, counts in enumerate(entry.counts):
                 column = held[f]
                 for stem, count in counts.items():
                     pair = column.get(stem)
                     if pair is None:
-                        column[stem] = ([position], [count])
+                        column[stem] = (array("i", (position,)), array("i", (count,)))
                     else:
                         pair[0].append(position)
                         pair[1].append(count)
-        idf = {stem: _idf(total, len(found)) for stem, found in holders.items()}
-        return Scorer(index, holders, tuple(held), norms, idf, _idf(total, 0))
+        idf = {stem: _idf(total, found) for stem, found in holding.items()}
+        return Scorer(tuple(e.document for e in entries), index.tokenizer, tuple(held), norms, idf, _idf(total, 0))
 
     def postings(self, stem: str) -> Postings | None:
         """The stem's postings, saturated on its first asking and kept: a session pays for the
         stems its tasks hold, not for every stem of the corpus."""
         found = self._postings.get(stem)
-        if found is None and stem in self.holders:
+        if found is None and stem in self.idf:
             found = self._postings[stem] = self._saturated(stem)
         return found
 
@@ -142,7 +140,7 @@ class Scorer:
             for p, value in zip(positions, values):  # noqa: B905 (equal by build)
                 pseudo[p] = get(p, 0.0) + value
                 where[p] = bits(p, 0) | bit
-        positions, idf = self.holders[stem], self.idf[stem]
+        positions, idf = sorted(pseudo), self.idf[stem]  # the documents holding it, ascending
         return Postings(tuple(positions), tuple([idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
                         tuple(map(where.__getitem__, positions)))
 
@@ -170,7 +168,7 @@ class Scorer:
                    for stem in stems)
         best = max(scores.values())
         leader = min([p for p, score in scores.items() if score == best])  # ties: the first path
-        reached = tuple(s for s in stems if s in self.holders)
+        reached = tuple(s for s in stems if s in self.idf)
         confidence = best / mass if mass else 0.0
         held = self.fields(leader, stems)
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
@@ -196,7 +194,7 @@ class Scorer:
         return tuple(found)
 
     def document(self, hit: Hit) -> Document:
-        return self.index.entries[hit.position].document
+        return self.documents[hit.position]
 
 
 @dataclass(frozen=True)

@@ -5,18 +5,24 @@ The stop words are the taxonomy's function words (`regimes.language.<n>.function
 declares any, else the built-in English list below. Question words (why, how, what) are not stop
 words: they tell purposes apart. Stems are cached per word for the life of the tokenizer, which
 lives as long as the snapshot, so a long MCP session stems each distinct word once.
+
+Stem counts derived from bodies are kept in the parse cache under the tokenizer's `key`: bump
+VERSION with any change to how text becomes stems, and every kept count reads as a miss.
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 from collections import Counter
 from dataclasses import dataclass, field
-
-import snowballstemmer
+from functools import cached_property
+from pathlib import Path
 
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
+VERSION = 1  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
     "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
@@ -37,12 +43,25 @@ ENGLISH_STOP_WORDS = frozenset({
 class Tokenizer:
     stop_words: frozenset[str]
     _stems: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    _stemmer: object = field(default_factory=lambda: snowballstemmer.stemmer("english"),
-                             compare=False, repr=False)
 
     @staticmethod
     def of(tax: Taxonomy) -> Tokenizer:
         return Tokenizer(tax.function_words or ENGLISH_STOP_WORDS)
+
+    @cached_property
+    def key(self) -> str:
+        """Names this tokenizer's mapping: its version, its stop words and the stemmer's code."""
+        named = hashlib.sha256("\n".join([str(VERSION), *sorted(self.stop_words)]).encode("utf-8"))
+        spec = importlib.util.find_spec("snowballstemmer")  # found without importing it
+        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+            named.update((Path(folder) / "english_stemmer.py").read_bytes())
+        return named.hexdigest()[:16]
+
+    @cached_property
+    def _stemmer(self):
+        import snowballstemmer  # on the first stem: a check whose bodies are all cached stems nothing
+
+        return snowballstemmer.stemmer("english")
 
     def stem(self, word: str) -> str:
         found = self._stems.get(word)
@@ -55,15 +74,16 @@ class Tokenizer:
         stop, known, stem = self.stop_words, self._stems, self.stem
         return [known.get(word) or stem(word) for word in tokens(text) if word not in stop]
 
-    def counts(self, text: str) -> Counter[str]:
-        """`Counter(self.stems(text))`, each distinct word looked up and stemmed once."""
+    def counts(self, text: str) -> dict[str, int]:
+        """`Counter(self.stems(text))` as a plain dict (a copy less), each distinct word looked up
+        and stemmed once."""
         stop, known, stem = self.stop_words, self._stems, self.stem
         found: dict[str, int] = {}
         for word, count in Counter(tokens(text)).items():
             if word not in stop:
                 key = known.get(word) or stem(word)
                 found[key] = found.get(key, 0) + count
-        return Counter(found)
+        return found
 
     def task_words(self, words: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         """(word, stem) for each task term that is not a stop word, first stem wins, in order."""

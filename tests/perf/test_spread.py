@@ -16,6 +16,7 @@ from headwater import forked
 from headwater.check import spread
 from headwater.check.cache import Verdicts
 from headwater.check.runner import run as run_checks
+from headwater.corpus import body as body_module
 from headwater.corpus import parses
 from headwater.corpus.parses import CacheUse
 from headwater.snapshot import load
@@ -54,7 +55,7 @@ def test_a_check_spread_over_the_cores_prints_the_bytes_of_one_run_in_one_proces
 
 def test_a_spread_load_parses_every_front_and_body_once_and_the_next_run_reuses_them_all(corpus, spreading):
     snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
-    assert snapshot.parses.ahead, "nothing was parsed ahead: the load did not spread"
+    assert snapshot.parses.lines, "no body was parsed ahead: the load did not spread"
     documents = snapshot.census.parsed
     bodies = [document.body for document in documents]
     account = snapshot.parse_account
@@ -64,6 +65,32 @@ def test_a_spread_load_parses_every_front_and_body_once_and_the_next_run_reuses_
     again = load(corpus, TODAY, CacheUse.READ)
     assert [document.body for document in again.census.parsed] == bodies
     assert (again.parse_account.fronts_parsed, again.parse_account.bodies_parsed) == (0, 0)
+
+
+def test_a_spread_load_without_a_cache_parses_every_body_ahead_so_none_is_parsed_again(
+        corpus, spreading, monkeypatch):
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    documents = snapshot.census.parsed
+    assert {d.digest for d in documents} <= set(snapshot.parses.lines)
+    expected = [body_module.parse(d.body_text, d.body_line) for d in documents]
+
+    def parsed_again(text: str, first_line: int):
+        raise AssertionError("a body parsed again after the load parsed it ahead")
+
+    monkeypatch.setattr(parses, "parse", parsed_again)
+    assert [document.body for document in documents] == expected
+    assert not snapshot.parses.lines, "a body's line was kept after its document decoded it"
+
+
+def test_two_files_of_the_same_bytes_both_get_their_front_when_parsed_ahead(corpus, spreading):
+    first = sorted((corpus / "docs").rglob("*.md"))[0]
+    twin = first.with_name("twin-" + first.name)
+    twin.write_bytes(first.read_bytes())
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    rows = snapshot.census.by_path
+    one, two = (rows[str(p.relative_to(corpus))] for p in (first, twin))
+    assert one.document is not None and two.document is not None
+    assert two.document.front == one.document.front and two.document.body == one.document.body
 
 
 def test_a_warm_check_served_from_its_verdicts_decodes_no_body(hw, corpus):

@@ -42,7 +42,8 @@ class Run:
     def may_hold(self, words: tuple[str, ...]) -> bool:
         """False only when no pattern whose every match holds one of `words` (ASCII, lower case)
         can match the run."""
-        return self.lowered is None or any(word in self.lowered for word in words)
+        lowered = self.lowered  # map, not a generator: this runs for every pattern and every run
+        return lowered is None or any(map(lowered.__contains__, words))
 
     def position(self, offset: int) -> tuple[int, int]:
         """The file line and 1-based column (code points) of an offset into the text."""
@@ -61,7 +62,8 @@ class Run:
 
 
 def blank(match: re.Match) -> str:
-    return NOT_NEWLINE.sub(" ", match.group(0))
+    text = match.group(0)  # most matches hold no newline: one multiplication, not a substitution
+    return " " * len(text) if "\n" not in text else NOT_NEWLINE.sub(" ", text)
 
 
 def runs(ctx: Context, document: Document) -> list[Run]:

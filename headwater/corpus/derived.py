@@ -1,0 +1,81 @@
+"""What a reader derives from a document's body (route's stem counts), kept beside the parse cache.
+
+`check` parses every body anyway, so it derives the values there (in the process that parsed the
+body) and keeps them in `.headwater/cache/derived`, one line per content digest:
+`<digest>\\t<JSON value>`, the value empty when there was no body to derive from. The file is
+sealed like every cache file, and its header names both the parse cache's header (what shaped
+the bodies) and the derivation's key (what shaped the values, e.g. a tokenizer's version and stop
+words): a file written under another parser or key reads as empty. A reader that finds no value
+derives it from the body itself, so what it answers never depends on the file being there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater import cachedir
+from headwater.corpus.body import Body
+
+DERIVED_FILE = "derived"
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """`of` gives a JSON value from a body; `key` names everything besides the body's bytes that
+    shapes it, so a value derived otherwise is never read as this one."""
+
+    key: str
+    of: Callable[[Body], object]
+
+    def encoded(self, body: Body) -> bytes:
+        # no sort_keys: a mapping reads back in the order it was derived in, as if derived afresh
+        return json.dumps(self.of(body), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def header(parsed_header: str, key: str) -> str:
+    return f"headwater derived {key} from {parsed_header}"
+
+
+def read(root: Path, parsed_header: str, key: str) -> dict[str, bytes]:
+    """Each digest's encoded value ({} when the file is missing, foreign or of another key)."""
+    payload = cachedir.read(root, DERIVED_FILE, header(parsed_header, key)) or b""
+    found = {}
+    for line in payload.split(b"\n"):
+        digest, tab, value = line.partition(b"\t")
+        if tab:
+            found[digest.decode("utf-8", "replace")] = value
+    return found
+
+
+def present(root: Path) -> bool:
+    """Whether the file is there at all (a stat, not a read: whether it can be trusted is `read`'s)."""
+    return (root / cachedir.CACHE_DIR / DERIVED_FILE).is_file()
+
+
+def write(root: Path, parsed_header: str, key: str, values: dict[str, bytes]) -> str | None:
+    """Write every digest's value (sorted); None, or the one-sentence reason it was not written."""
+    payload = b"".join(digest.encode("utf-8") + b"\t" + values[digest] + b"\n" for digest in sorted(values))
+    return cachedir.write(root, DERIVED_FILE, header(parsed_header, key), payload)
+
+
+def values(stored: dict[str, bytes], digests: list[str]) -> list[object | None]:
+    """Each digest's decoded value, or None. One decode for them all, so a string that recurs
+    across documents (a stem) is one object, not one per document."""
+    encoded = [stored.get(digest) or b"null" for digest in digests]
+    try:
+        found = json.loads(b"[" + b",".join(encoded) + b"]")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        found = None
+    if isinstance(found, list) and len(found) == len(digests):
+        return found
+    return [_value(one) for one in encoded]  # some value is malformed: none may shift the others
+
+
+def _value(encoded: bytes) -> object | None:
+    try:
+        return json.loads(encoded)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
