@@ -1,4 +1,6 @@
-"""The three outcomes that are not answers: refusals are sentences, defects are bugs."""
+"""Refusals. A run ends in one of three outcomes: an answer (findings are part of it), a refusal
+(this module: one sentence, decided before anything is written) or a defect (any other exception,
+a bug, which the CLI names as one instead of showing a traceback)."""
 
 
 class Refusal(Exception):

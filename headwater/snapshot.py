@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from headwater.check.adoption_tasks import Task, read_tasks
 from headwater.corpus import census as census_module
+from headwater.corpus.adoption_file import Task, read_tasks
 from headwater.corpus.census import Census
 from headwater.corpus.derived import Derivation
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore

@@ -30,7 +30,7 @@ from headwater import __version__, cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Judged, Section, Summary, Verdict, judge, subjects
+from headwater.check.instances import Judged, Section, Subject, Summary, Verdict, judge, subjects
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
@@ -140,7 +140,7 @@ class Records:
         # verdicts judged before the run reached them (on other cores), by (section, subject) identity
         self.ahead: dict[tuple[int, int], Judged] = {}
 
-    def _judge(self, section: Section, subject: Any) -> Judged:
+    def _judge(self, section: Section, subject: Subject) -> Judged:
         ahead = self.ahead.pop((id(section), id(subject)), None)
         return ahead if ahead is not None else judge(self.ctx, section, subject)
 
@@ -154,7 +154,7 @@ class Records:
             yield index, document, self._summary(kind, sections, alike, heads, prefix, subject)
 
     def _summary(self, kind: Scope, sections: tuple[Section, ...], alike: int,
-                 heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Any) -> Summary:
+                 heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Subject) -> Summary:
         if self.cache is None:
             return Summary.of(sections, [self._judge(section, subject) for section in sections])
         key = prefix + self._subject(kind, subject)
@@ -182,7 +182,7 @@ class Records:
             return None
         return Summary.of(sections, judged), sum(one.verdicts_reached for one in judged)
 
-    def _parts(self, sections: tuple[Section, ...], subject: Any,
+    def _parts(self, sections: tuple[Section, ...], subject: Subject,
                parts: list[str]) -> tuple[list[Judged], list[str], bool]:
         """Each section's verdicts and part of the record, and whether any part is new."""
         out, kept, fresh = [], [], False
@@ -193,7 +193,7 @@ class Records:
             fresh = fresh or moved
         return out, kept, fresh
 
-    def _section(self, section: Section, subject: Any, part: str) -> tuple[Judged, str, bool]:
+    def _section(self, section: Section, subject: Subject, part: str) -> tuple[Judged, str, bool]:
         """The section's verdicts, its part of the record, and whether that part is new."""
         alike = self.served.get(id(section))
         if alike is None:
@@ -212,7 +212,7 @@ class Records:
         reads = links.reads(subject) if section.reads_links else ""
         return judged, FIELD.join((reads, self._stamp(section, subject, reads), encode(judged.verdicts))), True
 
-    def _servable(self, section: Section, subject: Any, part: str) -> Judged | None:
+    def _servable(self, section: Section, subject: Subject, part: str) -> Judged | None:
         """The stored verdicts when the part's stamp is this run's and they decode, else None."""
         reads, _, rest = part.partition(FIELD)
         stamp, _, raw = rest.partition(FIELD)
@@ -221,7 +221,7 @@ class Records:
         judged = self.decoded[raw] if raw in self.decoded else self.decoded.setdefault(raw, decode(raw))
         return judged if judged is not None and len(judged.verdicts) == len(section.rules) else None
 
-    def _stamp(self, section: Section, subject: Any, reads: str) -> str:
+    def _stamp(self, section: Section, subject: Subject, reads: str) -> str:
         constant = self.constants.get(id(section))
         if constant is None:
             constant = self.constants[id(section)] = self._constant(section)
@@ -247,7 +247,7 @@ class Records:
                                         *(",".join(f"{r.id}@{r.version}" for r in s.rules) for s in sections))), 8)
                 for kind, sections in self.layout.items()}
 
-    def _subject(self, kind: Scope, subject: Any) -> str:
+    def _subject(self, kind: Scope, subject: Subject) -> str:
         if kind is Scope.DOCUMENT:
             return _digest(SEP.join((subject.path, subject.kind, subject.digest)), 8)
         if kind is Scope.EDGE:

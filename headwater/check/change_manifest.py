@@ -1,16 +1,5 @@
 """A change, read from the manifest `headwater change` writes: what was added, what was there
-before, and which re-reads the author states.
-
-The manifest (first line `headwater change 1`, then TAB-separated lines):
-
-    added     <path>
-    prior     <path>  <file holding the bytes at the base revision>
-    verified  <doc>
-    verified  <doc>   <target>
-
-Document paths are relative to the repository root `check` reads. A prior file is named
-relative to the manifest's own directory (an absolute name is taken as written), so the
-manifest and its `prior/` copies move together. A path the manifest omits did not move.
+before, and which re-reads the author states. The format is `headwater.manifest`'s.
 """
 
 from __future__ import annotations
@@ -23,11 +12,10 @@ from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.manifest import ADDED, HEADER, PRIOR, SHAPES, fields
 from headwater.paths import OutsidePath, normalize, relative_to_root
 from headwater.patterns import compile_pattern
 from headwater.yaml.nodes import Map, scalar_text
-
-HEADER = "headwater change 1"
 
 
 @dataclass(frozen=True)
@@ -98,17 +86,16 @@ class Change:
 
 
 def _fields(line: str, number: int, where: str) -> tuple[str, ...]:
-    fields = tuple(line.split("\t"))
-    shapes = {("added", 2), ("prior", 3), ("verified", 2), ("verified", 3)}
-    if (fields[0], len(fields)) not in shapes or not all(fields[1:]):
+    parts = fields(line)
+    if (parts[0], len(parts)) not in SHAPES or not all(parts[1:]):
         raise Refusal(f"the change manifest `{where}` does not read: line {number} is not an "
                       "`added`, `prior` or `verified` line of TAB-separated fields")
     try:
-        normalize(fields[1])  # a repository path: never above the root, never absolute
+        normalize(parts[1])  # a repository path: never above the root, never absolute
     except OutsidePath:
-        raise Refusal(f"the change manifest `{where}` names `{fields[1]}` on line {number}, which is "
+        raise Refusal(f"the change manifest `{where}` names `{parts[1]}` on line {number}, which is "
                       "outside this repository") from None
-    return fields
+    return parts
 
 
 def _read_prior(manifest: Path, name: str, where: str) -> bytes:
@@ -142,14 +129,14 @@ def read_manifest(manifest: Path, root: Path, where: str | None = None) -> Chang
         line = line.rstrip("\r")
         if not line:
             continue
-        fields = _fields(line, number, where)
-        if fields[0] == "added":
-            added.add(fields[1])
-        elif fields[0] == "prior":
-            prior[fields[1]] = _read_prior(manifest, fields[2], where)
-        elif len(fields) == 2:
-            documents.add(fields[1])
+        parts = _fields(line, number, where)
+        if parts[0] == ADDED:
+            added.add(parts[1])
+        elif parts[0] == PRIOR:
+            prior[parts[1]] = _read_prior(manifest, parts[2], where)
+        elif len(parts) == 2:
+            documents.add(parts[1])
         else:
-            edges.add((fields[1], fields[2]))
+            edges.add((parts[1], parts[2]))
     departed = frozenset(p for p in prior if not (root / p).exists() and not (root / p).is_symlink())
     return Change(where, frozenset(added), prior, departed, frozenset(documents), frozenset(edges))

@@ -1,4 +1,4 @@
-"""What a rule may read: the snapshot, the run date and (part two) the change manifest."""
+"""What a rule may read: the snapshot, the run date and, when the run has one, the change manifest."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from headwater.check.change_manifest import Change
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, Graph
 from headwater.snapshot import Snapshot
@@ -20,7 +21,7 @@ CLAIMS = ".headwater/ids"
 class Context:
     snapshot: Snapshot
     rule_ids: frozenset[str] = frozenset()  # every rule this engine carries
-    change: Any = None  # the parsed `--change` manifest, once part two reads one
+    change: Change | None = None  # the `--change` manifest; change-scoped rules are skipped without one
 
     # kept on first use: rules ask for these hundreds of thousands of times in a cold run
     @cached_property

@@ -2,8 +2,9 @@
 
 Every file is read and checked against the digest its patches expect before the first write,
 and every new text is computed in memory; only then does anything land, each file through a
-temp file and an atomic rename (claims created exclusively). A failed write restores every
-file already written, and the run refuses in one sentence. The report that follows is of the
+temp file and an atomic rename (claims created exclusively), through the one batch writer
+(`writes.batch`). A failed write restores every file already written, and the run refuses in
+one sentence. The report that follows is of the
 state after the writes: the snapshot is loaded again and the checks run again.
 """
 
@@ -13,17 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic, writelock
+from headwater import writelock
 from headwater.check.finding import Finding
 from headwater.check.patches import Patch, apply
 from headwater.check.runner import Report
-from headwater.check.runner import run as run_checks
 from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.paths import OutsidePath, normalize, symlink_on_the_way
 from headwater.snapshot import Snapshot, load
+from headwater.writes.batch import BatchFailed, FileWrite, write_all
 from headwater.writes.roundtrip import UnsafeEdit
 
 BOM = "\ufeff"
@@ -36,15 +37,6 @@ class Planned:
     before: bytes | None  # None: the file is created
     after: bytes
     patches: int
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """What the MCP `fix` tool answers: the account, the report after the writes, whether a byte landed."""
-
-    account: str
-    report: str
-    landed: bool
 
 
 def patches_by_file(findings: tuple[Finding, ...]) -> dict[str, list[Patch]]:
@@ -108,37 +100,17 @@ def _current(root: Path, path: str, nothing: str) -> bytes | None:
 
 def write(root: Path, planned: list[Planned], verb: str = FIX) -> None:
     """Write the batch; on any failure put back what was written and refuse."""
-    done: list[Planned] = []
-    item = None
+    def still(item: FileWrite) -> None:
+        if _current(root, item.path, f"so {verb} wrote nothing") != item.before:
+            raise Refusal(f"{item.path} changed while {verb} wrote the batch")
+
     try:
-        for item in planned:
-            with writelock.steady():  # an interrupt lands before this write or after its note
-                if _current(root, item.path, f"so {verb} wrote nothing") != item.before:
-                    raise Refusal(f"{item.path} changed while {verb} wrote the batch")
-                if item.before is None:
-                    atomic.create_exclusive(root / item.path, item.after, root=root)
-                else:
-                    atomic.write_bytes(root / item.path, item.after, root=root)
-                done.append(item)
-    except (OSError, Refusal) as error:
-        with writelock.steady():
-            failed = _restore(root, done)
-        why = error.sentence if isinstance(error, Refusal) else f"{item.path} could not be written ({error})"
-        kept = f"; {', '.join(failed)} could not be put back" if failed else ""
+        write_all(root, [FileWrite(p.path, p.before, p.after) for p in planned], still)
+    except BatchFailed as failed:
+        error = failed.cause
+        why = error.sentence if isinstance(error, Refusal) else f"{failed.item.path} could not be written ({error})"
+        kept = f"; {', '.join(failed.unrestored)} could not be put back" if failed.unrestored else ""
         raise Refusal(f"{why}, so {verb} put back every file it had written{kept}") from None
-
-
-def _restore(root: Path, done: list[Planned]) -> list[str]:
-    failed = []
-    for item in reversed(done):
-        try:
-            if item.before is None:
-                atomic.remove(root / item.path, root=root)
-            else:
-                atomic.write_bytes(root / item.path, item.before, root=root)
-        except (OSError, Refusal):
-            failed.append(item.path)
-    return failed
 
 
 def account(planned: list[Planned]) -> list[str]:
@@ -164,12 +136,3 @@ def fixed_run(snapshot: Snapshot, run: Callable[[Snapshot], Report]) -> tuple[Sn
         snapshot = load(snapshot.root, snapshot.today)
         report = run(snapshot)
     return snapshot, report, lines
-
-
-def fix_report(snapshot: Snapshot, fmt: str) -> Fixed:
-    """The MCP `fix` tool: the same batch as `check --fix`, uncached, rendered in `fmt`."""
-    from headwater.render import render
-
-    after, report, lines = fixed_run(snapshot, run_checks)
-    text = render(fmt, report, after)
-    return Fixed("".join(line + "\n" for line in lines), text, bool(lines))

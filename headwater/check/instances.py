@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from headwater.check.context import Context
 from headwater.check.finding import Finding, Hit, Skip
 from headwater.check.rule import Reads, Rule, Scope
+from headwater.corpus.document import Document
+from headwater.graph import Edge
+
+Subject = Document | Edge | None  # what one verdict judges: a document, an edge, or the corpus (None)
 
 NO_CHANGE = ("change-scoped: the prior version is read only from a `--change` manifest, "
              "and this run carries none")
@@ -133,7 +136,7 @@ def sections(rules: tuple[Rule, ...]) -> dict[Scope, tuple[Section, ...]]:
     return {kind: tuple(sorted(found, key=lambda s: s.stamped_per_subject)) for kind, found in out.items()}
 
 
-def subjects(ctx: Context, kind: Scope) -> list[tuple[Any, str | None]]:
+def subjects(ctx: Context, kind: Scope) -> list[tuple[Subject, str | None]]:
     """(subject, the document its instances count against): documents by path, edges as declared."""
     if kind is Scope.DOCUMENT:
         return [(doc, doc.path) for doc in ctx.graph.census.documents]
@@ -148,7 +151,7 @@ def stamp(rule: Rule, hit: Hit) -> Finding:
                    hit.patch is not None, hit.subject, patch=hit.patch, companion=hit.companion)
 
 
-def verdict(ctx: Context, rule: Rule, subject: Any) -> Verdict:
+def verdict(ctx: Context, rule: Rule, subject: Subject) -> Verdict:
     if rule.routes is not None and not rule.routes(ctx, subject):
         return None
     if rule.needs_change and ctx.change is None:
@@ -159,5 +162,5 @@ def verdict(ctx: Context, rule: Rule, subject: Any) -> Verdict:
     return tuple(stamp(rule, hit) for hit in found)
 
 
-def judge(ctx: Context, section: Section, subject: Any) -> Judged:
+def judge(ctx: Context, section: Section, subject: Subject) -> Judged:
     return Judged.of(tuple(verdict(ctx, rule, subject) for rule in section.rules))

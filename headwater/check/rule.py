@@ -6,12 +6,11 @@ markdown reports, the JSON `rules` list and the SARIF `tool.driver.rules`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
-from headwater.check.finding import Severity
+from headwater.check.finding import Hit, Severity, Skip
 
 
 class Scope(Enum):
@@ -57,10 +56,10 @@ class Rule:
     full: str
     help: str  # markdown
     tags: tuple[str, ...]
-    check: Callable[..., Any] = field(repr=False, compare=False)
+    check: Callable[..., Iterable[Hit] | Skip] = field(repr=False, compare=False)
     routes: Callable[..., bool] | None = field(default=None, repr=False, compare=False)
     patch: bool = False  # whether a finding can carry a mechanical patch
-    reads_clock: bool = False  # the cache (part two) keys these on the run date
+    reads_clock: bool = False  # the verdict cache keys these on the run date
     needs_change: bool = False  # change-scoped: skipped with a stated reason without `--change`
     reads: tuple[Reads, ...] = (Reads.UNSTATED,)  # see `Reads`; the clock is `reads_clock`
     by_document: bool = False  # a corpus rule judged one document at a time: `check(ctx, document)`,
@@ -80,7 +79,7 @@ def rule(id: str, version: int, scope: Scope, severity: Severity, *, short: str,
          precision: Precision = Precision.VERY_HIGH):
     """Declare a rule around its check function; `reads` defaults to its scope's `default_reads`."""
 
-    def declare(check: Callable[..., Any]) -> Rule:
+    def declare(check: Callable[..., Iterable[Hit] | Skip]) -> Rule:
         return Rule(id, version, scope, severity, short, full, help.strip(), tags, check, routes,
                     patch, reads_clock, needs_change, reads or default_reads(scope), by_document, precision)
 

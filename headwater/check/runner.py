@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
 from headwater.check.cache import Records, Verdicts
+from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Coverage, Tally
 from headwater.check.finding import Finding, Severity
@@ -34,7 +34,7 @@ class Report:
     coverage: Coverage
     rules: tuple[Rule, ...]
     findings: tuple[Finding, ...]  # live and escaped together, sorted
-    change: Any = None
+    change: Change | None = None  # the `--change` manifest the run read, if any
     omitted: tuple[Finding, ...] = ()  # what a limit left out of what is written (`selection.bounded`)
 
     @property
@@ -45,7 +45,8 @@ class Report:
 SECTIONS = sections(RULES)
 
 
-def run(snapshot: Snapshot, change: Any = None, cache: Verdicts | None = None, spread: bool = False) -> Report:
+def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None = None,
+        spread: bool = False) -> Report:
     """`spread`: judge documents on every core when the cache holds nothing for them."""
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)

@@ -8,17 +8,16 @@ same bytes, and the tests hold that). The runner then takes each verdict instead
 
 from __future__ import annotations
 
-from typing import Any
-
 from headwater import forked
 from headwater.check import cache as verdict_cache
 from headwater.check.context import Context
 from headwater.check.instances import Judged, Section, judge
+from headwater.corpus.document import Document
 
 WORTH_IT = 200  # documents per process before a fork pays for itself
 
 
-def judge_all(ctx: Context, sections: tuple[Section, ...], documents: list[Any]) -> dict[tuple[int, int], Judged]:
+def judge_all(ctx: Context, sections: tuple[Section, ...], documents: list[Document]) -> dict[tuple[int, int], Judged]:
     """Every section's verdicts on every document, by (section identity, document identity),
     judged across the cores; empty when that does not pay (the runner judges as it goes)."""
     workers = forked.workers_for(len(documents), WORTH_IT)

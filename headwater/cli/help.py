@@ -6,9 +6,10 @@ import os
 import textwrap
 
 from headwater import TAGLINE, __version__
-from headwater.cli.output import Result, layout_width, stdout_palette
+from headwater.cli.output import Result, layout_width
 from headwater.cli.verbs import GLOBAL_FLAGS, GROUPS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.errors import Refusal
+from headwater.render.palette import stdout_palette
 
 EXAMPLES = (
     ("headwater check --strict", "run every check; exit 1 when a live error remains"),

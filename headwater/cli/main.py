@@ -11,12 +11,13 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import __version__
 from headwater.cli.output import Result
-from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Verb, verb_named
+from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
 
@@ -31,35 +32,58 @@ class Invocation:
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with its failures as refusals, told apart by what failed, never by argparse's English."""
+
+    def __init__(self, verb: Verb) -> None:
+        super().__init__(prog=f"headwater {verb.name}", add_help=False, allow_abbrev=False, exit_on_error=False)
+        self.verb = verb
+        self.flags = {f.name: f for f in GLOBAL_FLAGS + verb.flags}
+        for flag in self.flags.values():
+            names = [flag.name] + ([flag.short] if flag.short else [])
+            dest = flag.name.lstrip("-").replace("-", "_")
+            if flag.metavar is None:
+                self.add_argument(*names, dest=dest, action="store_true")
+            elif flag.repeat:
+                self.add_argument(*names, dest=dest, action="append", default=[], nargs=flag.values if flag.values > 1
+                                  else None, metavar=tuple(flag.metavar.split()) if flag.values > 1 else flag.metavar)
+            else:
+                self.add_argument(*names, dest=dest, metavar=flag.metavar, choices=flag.choices or None,
+                                  type=_one_of(flag) if flag.choices else None)
+        for operand in verb.operands:
+            self.add_argument(operand.name, nargs="*" if operand.many else "?")
+
+    @property
+    def see(self) -> str:
+        return f"See `headwater help {self.verb.name}`"
+
+    def parse(self, words: list[str]) -> argparse.Namespace:
+        try:
+            args, extra = self.parse_known_args(words)
+        except argparse.ArgumentError as error:
+            flag = self.flags.get((error.argument_name or "").split("/")[0])
+            if flag is None or flag.metavar is None:  # no failure of ours to name: argparse's own words
+                raise Refusal(f"{error}. {self.see}") from None
+            takes = "a value" if flag.values == 1 else "two values"  # the one way a value flag fails here
+            raise Refusal(f"`{flag.name}` takes {takes}. {self.see}") from None
+        if extra and extra[0].startswith("-"):
+            raise Refusal(f"`{extra[0]}` is not a flag `{self.verb.name}` reads. {self.see}")
+        if extra:
+            raise Refusal(f"`{self.verb.name}` takes no operand `{extra[0]}`. {self.see}")
+        return args
+
     def error(self, message: str):  # argparse would exit 2; we refuse with one sentence
-        verb = self.prog.removeprefix("headwater ")
-        if message.startswith("unrecognized arguments: "):
-            first = message.removeprefix("unrecognized arguments: ").split()[0]
-            if first.startswith("-"):
-                raise Refusal(f"`{first}` is not a flag `{verb}` reads. See `headwater help {verb}`")
-            raise Refusal(f"`{verb}` takes no operand `{first}`. See `headwater help {verb}`")
-        if "expected one argument" in message or "expected 2 arguments" in message:
-            flag = message.split(":")[0].replace("argument ", "").split("/")[0]
-            takes = "a value" if "one" in message else "two values"
-            raise Refusal(f"`{flag}` takes {takes}. See `headwater help {verb}`")
-        raise Refusal(f"{message}. See `headwater help {verb}`")
+        raise Refusal(f"{message}. {self.see}")
 
 
-def _parser_for(verb: Verb) -> _Parser:
-    parser = _Parser(prog=f"headwater {verb.name}", add_help=False, allow_abbrev=False)
-    for flag in GLOBAL_FLAGS + verb.flags:
-        names = [flag.name] + ([flag.short] if flag.short else [])
-        dest = flag.name.lstrip("-").replace("-", "_")
-        if flag.metavar is None:
-            parser.add_argument(*names, dest=dest, action="store_true")
-        elif flag.repeat:
-            parser.add_argument(*names, dest=dest, action="append", default=[], nargs=flag.values if flag.values > 1
-                                else None, metavar=tuple(flag.metavar.split()) if flag.values > 1 else flag.metavar)
-        else:
-            parser.add_argument(*names, dest=dest, metavar=flag.metavar)
-    for operand in verb.operands:
-        parser.add_argument(operand.name, nargs="*" if operand.many else "?")
-    return parser
+def _one_of(flag: Flag) -> Callable[[str], str]:
+    """A value check argparse runs before its own: a value outside the flag's choices is refused."""
+    def chosen(value: str) -> str:
+        if value not in flag.choices:
+            listed = f"{', '.join(flag.choices[:-1])} or {flag.choices[-1]}"
+            raise Refusal(f"`{flag.name}` takes {listed}, and `{value}` is not one of them")
+        return value
+
+    return chosen
 
 
 def _find_verb(argv: list[str]) -> tuple[Verb | None, list[str]]:
@@ -106,7 +130,7 @@ def parse(argv: list[str]) -> Invocation | Result:
             verb, rest = verb_named("help"), [a for a in argv if a not in ("-h", "--help")]
         else:
             raise Refusal("no verb. Try `headwater check`")
-    args = _parser_for(verb).parse_args(rest)
+    args = _Parser(verb).parse(rest)
     if args.help and verb.name != "help":
         args.words, verb = verb.name.split(), verb_named("help")
     for operand in verb.operands:

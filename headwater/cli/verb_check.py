@@ -5,12 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from headwater.cli.output import Palette, Result, layout_width, stdout_palette
+from headwater.cli.output import Result, layout_width
 from headwater.cli.progress import Progress
 from headwater.clock import run_date
 from headwater.corpus.parses import CacheUse
 from headwater.errors import Refusal
-from headwater.render import FORMAT_NAMES, MARKDOWN_MAX_BYTES, Layout, format_named, render
+from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render
+from headwater.render.palette import Palette, stdout_palette
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import LOCK
 from headwater.taxonomy.staleness import changed_sources
@@ -19,13 +20,12 @@ FILTER_FLAGS = {"paths": "--path", "rules": "--rule", "min_severity": "--min-sev
 MIN_MARKDOWN_BYTES = 1024  # room for the heading, the summary, coverage and the note of what was left out
 
 
-def chosen_format(args, names: tuple[str, ...] = FORMAT_NAMES) -> str:
+def chosen_format(args) -> str:
+    """The format argparse let through (one of the flag's choices), or what `--json` spells."""
     if args.json and args.format:
         raise Refusal("`--json` is another spelling of `--format json`, so give one of them, not both")
     fmt = args.format or ("json" if args.json else "text")
-    if fmt not in names:
-        raise Refusal(f"`--format` takes {', '.join(names[:-1])} or {names[-1]}, and `{fmt}` is not one of them")
-    if args.wide and fmt != "text":
+    if args.wide and not format_named(fmt).human:
         raise Refusal(f"`--wide` sets the width of the text report, and `--format {fmt}` lays nothing out")
     if args.max_bytes is not None and fmt != "markdown":
         raise Refusal(f"`--max-bytes` bounds the markdown report, and `--format {fmt}` is not markdown")
@@ -99,7 +99,7 @@ def run(invocation) -> Result:
         failures = [] if cache is None else list(dict.fromkeys([*snapshot.save_parses(), *cache.save()]))
         report = narrowed(report, chosen)
         progress.phase("writing the report")
-        palette = stdout_palette(args.no_color) if fmt == "text" else Palette(False)
+        palette = stdout_palette(args.no_color) if format_named(fmt).human else Palette(False)
         layout = Layout(layout_width(args.wide), palette, layout_bytes, chosen.limit)
         text = render(fmt, bounded(report, chosen.limit), snapshot, layout)
     empty = args.strict and not report.coverage.classified

@@ -11,10 +11,11 @@ from headwater.clock import run_date
 from headwater.corpus.census import read_regular
 from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
-from headwater.federation import export, formats
+from headwater.federation import formats
 from headwater.hashing import digest
 from headwater.paths import inside
 from headwater.patterns import opening_wildcard
+from headwater.reads import export
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
 

@@ -15,7 +15,7 @@ from headwater.snapshot import load
 
 def run(invocation) -> Result:
     args = invocation.args
-    fmt = chosen_format(args, ("text", "markdown", "json", "github"))
+    fmt = chosen_format(args)
     bound = max_bytes(args)
     change = read_manifest(Path(args.manifest), invocation.root, args.manifest)
     snapshot = load(invocation.root, run_date(None))

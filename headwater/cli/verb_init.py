@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from headwater.adoption import init
 from headwater.cli.output import Result
-from headwater.writes import init
 
 
 def run(invocation) -> Result:

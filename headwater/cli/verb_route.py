@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from headwater.cli.output import Result, stdout_palette
+from headwater.cli.output import Result
 from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.reads.route.answer import route_answer
 from headwater.reads.route.router import DEFAULT_BUDGET
+from headwater.render.palette import stdout_palette
 from headwater.render.reads import Layout, render
 from headwater.snapshot import load
 

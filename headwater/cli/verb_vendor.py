@@ -6,7 +6,7 @@ from pathlib import Path
 
 from headwater.cli.output import Result
 from headwater.errors import Refusal
-from headwater.taxonomy import vendor
+from headwater.writes import vendor
 
 
 def run(invocation) -> Result:

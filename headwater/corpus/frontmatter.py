@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from headwater.errors import Refusal
 from headwater.yaml.nodes import Map
 from headwater.yaml.strict import YamlRefusal, load
 
 
-class FrontMatterRefusal(ValueError):
-    """The file opens a front-matter block that cannot be read: unterminated, or refused."""
+class FrontMatterRefusal(Refusal):
+    """The file opens a front-matter block that cannot be read: unterminated, or refused. The census
+    makes it a row of the file; the sentence names no file, so a caller that refuses with it says which."""
 
 
 @dataclass(frozen=True)

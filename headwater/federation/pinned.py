@@ -17,9 +17,9 @@ from pathlib import Path
 
 from headwater.corpus.census import read_regular
 from headwater.federation import formats
-from headwater.federation.pins import Family, Pin
 from headwater.hashing import digest
 from headwater.patterns import compile_pattern, is_wild
+from headwater.taxonomy.pins import Family, Pin
 
 
 class NotAnArtifact(ValueError):

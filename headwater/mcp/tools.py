@@ -167,15 +167,26 @@ def _kinds(snapshot: Snapshot, args: dict) -> Outcome:
 
 
 def _new(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.mcp.writes import new_document
+    """The same library call as `headwater new`: the account and the artifact as separate blocks."""
+    from headwater.writes.new import Aborted, new_document
 
-    return new_document(snapshot, args)
+    try:
+        written = new_document(snapshot, args["kind"], args["title"], relates=args["relates"],
+                               summary=args["summary"], facets=args["facets"], directory=args["directory"])
+    except Aborted as aborted:
+        return Outcome((aborted.sentence + "\n",), is_error=True, landed=bool(aborted.written))
+    return Outcome((written.account, written.artifact), landed=written.landed)
 
 
 def _fix(snapshot: Snapshot, args: dict) -> Outcome:
-    from headwater.mcp.writes import fix_corpus
+    """The same batch as `check --fix`, uncached: the account, then the report of the state after the writes."""
+    from headwater.check.fix import fixed_run
+    from headwater.check.runner import run as run_checks
+    from headwater.render import render
 
-    return fix_corpus(snapshot, args)
+    after, report, lines = fixed_run(snapshot, run_checks)
+    account = "".join(line + "\n" for line in lines)
+    return Outcome((account, render(args["format"], report, after)), landed=bool(lines))
 
 
 PATH_NOTE = ("A path is read relative to the repository root the server started over; "

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from headwater.cli.output import Palette
+from headwater.render.palette import Palette
 
 if TYPE_CHECKING:  # the table is read at parse time, so it imports no engine
     from headwater.check.runner import Report

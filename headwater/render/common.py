@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from headwater.check.finding import Escape, Finding, Hidden, Severity
 from headwater.check.runner import Report
-from headwater.cli.output import Palette
+from headwater.render.palette import Palette
+from headwater.words import plural
 
 PLAIN = Palette(False)
 GLYPHS = {Severity.ERROR: "✗", Severity.WARN: "▲", Severity.INFO: "·"}
 NOTHING_CHECKED = "nothing was checked: no file under the corpus root has a kind"
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
 
 
 def severity_counts(findings: tuple[Finding, ...]) -> list[tuple[Severity, int]]:

@@ -17,27 +17,14 @@ from headwater.check.finding import Finding, Severity
 from headwater.check.runner import Report
 from headwater.render.common import live, tally
 from headwater.textsafe import visible
+from headwater.workflow import workflow_command
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "notice"}
-DATA_ESCAPES = (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"))
-PROPERTY_ESCAPES = DATA_ESCAPES + ((":", "%3A"), (",", "%2C"))
-
-
-def _escape(text: str, escapes: tuple[tuple[str, str], ...]) -> str:
-    for raw, coded in escapes:  # `%` first, so no escape is escaped again
-        text = text.replace(raw, coded)
-    return text
 
 
 def one_line(text: str) -> str:
     """Every run of whitespace (newlines and tabs among it) as one space, other controls shown escaped."""
     return visible(" ".join(text.split()))
-
-
-def workflow_command(command: str, properties: tuple[tuple[str, str], ...], message: str) -> str:
-    """`::<command> k=v,…::message`, each part escaped as the Actions runner unescapes it."""
-    props = ",".join(f"{name}={_escape(value, PROPERTY_ESCAPES)}" for name, value in properties)
-    return f"::{command} {props}::{_escape(message, DATA_ESCAPES)}"
 
 
 def github_command(finding: Finding) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from headwater.bounded import fitted
 from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.runner import Report
 from headwater.check.selection import first_kept
-from headwater.render.bounded import fitted
 from headwater.render.common import NOTHING_CHECKED, escaped, held_by, live, plural
 from headwater.snapshot import Snapshot
 from headwater.textsafe import markdown_code, markdown_text

@@ -10,7 +10,6 @@ import textwrap
 
 from headwater.check.finding import Finding, Severity
 from headwater.check.runner import Report
-from headwater.cli.output import Palette
 from headwater.corpus.census import Outcome
 from headwater.render.common import (
     GLYPHS,
@@ -23,6 +22,7 @@ from headwater.render.common import (
     severity_counts,
     tally,
 )
+from headwater.render.palette import Palette
 from headwater.snapshot import Snapshot
 from headwater.textsafe import visible
 

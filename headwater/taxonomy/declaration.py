@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.errors import Refusal
-from headwater.federation.pins import Pin, read_pins
 from headwater.patterns import opening_wildcard
 from headwater.statefolder import refuse_linked
+from headwater.taxonomy.pins import Pin, read_pins
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 

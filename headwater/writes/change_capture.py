@@ -10,7 +10,7 @@ the repository's top):
 A rename is a `prior` line at the new path holding the old path's bytes; a deletion is a `prior`
 line at a path where nothing stands now. Every refusal is decided before anything is written,
 and the out-dir is built beside itself and swapped in, so a reader sees the old manifest or the
-new one, never a mix. The format is in `headwater.check.change_manifest`.
+new one, never a mix. The format is `headwater.manifest`'s.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater.check.change_manifest import HEADER
 from headwater.errors import Refusal
+from headwater.manifest import ADDED, HEADER, PRIOR, VERIFIED, line
 
 OURS = {"manifest", "prior"}  # what an out-dir holds after a run: all a rerun may replace
 
@@ -37,10 +37,10 @@ class Manifest:
     verified_edges: tuple[tuple[str, str], ...]
 
     def text(self) -> str:
-        lines = [HEADER, *(f"added\t{p}" for p in self.added)]
-        lines += [f"prior\t{path}\tprior/{n}" for n, (path, _) in enumerate(self.prior, start=1)]
-        lines += [f"verified\t{d}" for d in self.verified]
-        lines += [f"verified\t{d}\t{t}" for d, t in self.verified_edges]
+        lines = [HEADER, *(line(ADDED, p) for p in self.added)]
+        lines += [line(PRIOR, path, f"prior/{n}") for n, (path, _) in enumerate(self.prior, start=1)]
+        lines += [line(VERIFIED, d) for d in self.verified]
+        lines += [line(VERIFIED, d, t) for d, t in self.verified_edges]
         return "\n".join(lines) + "\n"
 
 

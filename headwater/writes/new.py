@@ -6,7 +6,8 @@ snapshot read. Then, in order: the claim (exclusive), the document (exclusive, n
 file), each far half (atomic, after checking the target still holds the bytes the snapshot
 read), the capture-cost line. If a step after the claim fails, the run takes back what it wrote
 — the document is removed and edited targets get their bytes back — except the claim: a claimed
-number stays spent, like a deleted document's, so numbers only ever grow.
+number stays spent, like a deleted document's, so numbers only ever grow. The document and the far
+halves go through the one batch writer `check --fix` uses (`writes.batch`).
 
 The CLI verb and the MCP `new` tool both call `new_document`; it returns the account (the
 report) and the artifact (the new document's text) separately.
@@ -18,7 +19,6 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from headwater import atomic, writelock
 from headwater.corpus.census import Classifier, Outcome, excluded_by, read_regular
@@ -29,6 +29,7 @@ from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
 from headwater.writes import edges as edges_module
 from headwater.writes import minting, placement, shape
+from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 from headwater.writes.edges import Proposed
 from headwater.writes.placement import Placement
 from headwater.writes.roundtrip import UnsafeEdit, add_to_list, edit_front_matter
@@ -220,68 +221,63 @@ def carry_out(plan: Plan) -> Written:
     """Write the plan; the caller holds the write lock, so the far halves' check-then-write is one step."""
     if plan.scheme is None:
         return _carry_out_unnamed(plan)
-    root = plan.snapshot.root
-    minted = minting.mint(root, plan.scheme, plan.start, plan.slug, _taken(plan),
+    minted = minting.mint(plan.snapshot.root, plan.scheme, plan.start, plan.slug, _taken(plan),
                           lambda sequence: path_for(plan, sequence))
     artifact = render(plan, minted.identifier)
-    written = [minted.claim]
-    restore: dict[str, bytes] = {}
-    created = False
+    taken_back = f"the document and its far halves were taken back, and {minted.identifier} stays claimed"
     try:
-        with writelock.steady():  # an interrupt lands before each write or after its note
-            atomic.create_exclusive(root / minted.document, artifact.encode("utf-8"), root=root)
-            created = True
-        written.append(minted.document)
-        for path, (original, edited) in _far_halves(plan, minted.identifier, minted.document).items():
-            with writelock.steady():
-                _as_read(plan.snapshot, path)
-                atomic.write_bytes(root / path, edited, root=root)
-                restore[path] = original
-            written.append(path)
-        _append_cost(plan, minted)
-    except (Refusal, OSError) as failure:
-        if isinstance(failure, FileExistsError) and not created:
+        far = _far_halves(plan, minted.identifier, minted.document)
+        batch = [FileWrite(minted.document, None, artifact.encode("utf-8")),
+                 *(FileWrite(path, original, edited) for path, (original, edited) in far.items())]
+        _write(plan, batch, minted)
+    except BatchFailed as failed:
+        if isinstance(failed.cause, FileExistsError) and failed.item is batch[0]:
             raise Aborted(f"{minted.document} appeared while this run wrote it, and `new` never writes over a "
-                          f"file; {minted.identifier} stays claimed", tuple(written)) from None
-        with writelock.steady():
-            _take_back(root, minted.document if created else None, restore)
-        sentence = failure.sentence if isinstance(failure, Refusal) else f"a write failed ({failure})"
-        raise Aborted(f"{sentence}; the document and its far halves were taken back, and "
-                      f"{minted.identifier} stays claimed", (minted.claim,)) from None
-    written.append(CAPTURE_COST)
-    account = report(plan, minted, list(restore))
-    return Written(account, artifact, True, tuple(written))
+                          f"file; {minted.identifier} stays claimed", (minted.claim,)) from None
+        raise Aborted(f"{_sentence(failed.cause)}; {taken_back}", (minted.claim,)) from None
+    except Refusal as refusal:  # a far half that no longer fits: nothing but the claim was written
+        raise Aborted(f"{refusal.sentence}; {taken_back}", (minted.claim,)) from None
+    account = report(plan, minted, list(far))
+    return Written(account, artifact, True, (minted.claim, *(item.path for item in batch), CAPTURE_COST))
 
 
 def _carry_out_unnamed(plan: Plan) -> Written:
     """A kind without an identifier scheme: the document alone, created exclusively."""
-    root = plan.snapshot.root
     document = path_for(plan, None)
     artifact = render(plan, None)
-    try:
-        atomic.create_exclusive(root / document, artifact.encode("utf-8"), root=root)
-    except FileExistsError:
-        raise Refusal(f"{document} appeared while this run wrote it, and `new` never writes over a file") from None
     unnamed = minting.Minted("", None, 0, "", document)
     try:
-        _append_cost(plan, unnamed)
+        _write(plan, [FileWrite(document, None, artifact.encode("utf-8"))], unnamed)
+    except BatchFailed as failed:
+        if isinstance(failed.cause, FileExistsError):
+            raise Refusal(f"{document} appeared while this run wrote it, and `new` never writes over a file") from None
+        raise Refusal(f"{_sentence(failed.cause)}; the document was taken back") from None
+    return Written(report(plan, unnamed, []), artifact, True, (document, CAPTURE_COST))
+
+
+def _write(plan: Plan, batch: list[FileWrite], minted: minting.Minted) -> None:
+    """The batch through the one writer, then the capture-cost line; a failed line takes the batch back."""
+    root = plan.snapshot.root
+
+    def still(item: FileWrite) -> None:
+        if item.before is not None:  # a far half: its target must hold the bytes the snapshot read
+            _as_read(plan.snapshot, item.path)
+
+    write_all(root, batch, still)
+    try:
+        _append_cost(plan, minted)
     except (Refusal, OSError) as failure:
         with writelock.steady():
-            atomic.remove(root / document, root=root)
-        sentence = failure.sentence if isinstance(failure, Refusal) else f"a write failed ({failure})"
-        raise Refusal(f"{sentence}; the document was taken back") from None
-    return Written(report(plan, unnamed, []), artifact, True, (document, CAPTURE_COST))
+            unrestored = put_back(root, batch)
+        raise BatchFailed(batch[-1], failure, unrestored) from None
+
+
+def _sentence(cause: OSError | Refusal) -> str:
+    return cause.sentence if isinstance(cause, Refusal) else f"a write failed ({cause})"
 
 
 def _taken(plan: Plan) -> set[str]:
     return {d.id for d in plan.snapshot.census.parsed if d.id}
-
-
-def _take_back(root: Path, document: str | None, restore: dict[str, bytes]) -> None:
-    for path, data in restore.items():
-        atomic.write_bytes(root / path, data, root=root)
-    if document is not None:
-        atomic.remove(root / document, root=root)
 
 
 def costs(plan: Plan) -> dict[str, list[int]]:

@@ -9,8 +9,6 @@ C parser's speed and gives us positions without a second pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
@@ -22,21 +20,19 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
+from headwater.errors import Refusal
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 MAX_DEPTH = 64
 
 
-@dataclass(frozen=True)
-class YamlRefusal(Exception):
-    """The text is not strict YAML: `line` is 1-based in the file the text came from."""
+class YamlRefusal(Refusal):
+    """The text is not strict YAML: `line` is 1-based in the file the text came from. The sentence
+    names no file; a caller that knows it says so (`yaml.files`)."""
 
-    line: int
-    column: int
-    problem: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.problem}"
+    def __init__(self, line: int, column: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line, self.column, self.problem = line, column, problem
 
 
 try:  # libyaml through ruamel's compiled clib: a declared dependency, about 5x the pure parser

@@ -9,8 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from headwater.cli.output import Palette, strip
 from headwater.render.common import NOTHING_CHECKED
+from headwater.render.palette import Palette, strip
 from tests.conftest import copy_tree, hw_process
 
 HERE = Path(__file__).resolve().parent

@@ -397,15 +397,17 @@ def test_a_patch_that_does_not_fit_the_file_refuses_naming_the_file_and_why(copy
 
 
 def test_the_mcp_fix_answers_every_line_of_the_account_and_the_plain_report_at_80_columns(copy_fixture, hw):
-    from headwater.check.fix import fix_report
+    from headwater.mcp.tools import WRITES
 
     root = copy_fixture("check-all")
-    answered = fix_report(load(root, TODAY), "text")
-    assert answered.landed
-    assert answered.account == "".join(f"headwater: fixed {p} ({n})\n" for p, n in
+    fix_tool = next(tool for tool in WRITES if tool.name == "fix")
+    answered = fix_tool.run(load(root, TODAY), {"format": "text"})
+    account, report = answered.blocks
+    assert answered.landed and not answered.is_error
+    assert account == "".join(f"headwater: fixed {p} ({n})\n" for p, n in
                                        ((MINTED_CLAIM, "1 patch"), (CLAIM, "1 patch"), (FIRST_WRITTEN, "1 patch"),
                                         (SECOND_WRITTEN, "1 patch"), (THIRD_WRITTEN, "1 patch"),
                                         ("docs/decisions/0010-superseded.md", "2 patches"),
                                         ("docs/decisions/0016-prose.md", "1 patch")))
-    assert "\x1b[" not in answered.report and max(map(len, answered.report.splitlines())) <= 80
-    assert answered.report == check(hw, root).out  # the CLI's plain text, 80 columns unless --wide
+    assert "\x1b[" not in report and max(map(len, report.splitlines())) <= 80
+    assert report == check(hw, root).out  # the CLI's plain text, 80 columns unless --wide

@@ -140,8 +140,8 @@ def test_a_pin_entry_that_does_not_read_stops_the_server(repos):
 def test_any_json_at_a_pin_binds_or_is_unread_and_never_raises(tmp_path, value):
     from headwater.federation.formats import ANCHORS, EXPORT, MARKER
     from headwater.federation.pinned import read_federation
-    from headwater.federation.pins import Family, Pin
     from headwater.hashing import digest
+    from headwater.taxonomy.pins import Family, Pin
 
     for family, marker, version in ((Family.HARVEST, EXPORT, "export_version"), (Family.IMPORT, ANCHORS,
                                                                                  "anchors_version")):
@@ -155,8 +155,8 @@ def test_any_json_at_a_pin_binds_or_is_unread_and_never_raises(tmp_path, value):
 
 def test_a_deeply_nested_file_at_a_pin_is_unread_not_a_crash(tmp_path):
     from headwater.federation.pinned import read_federation
-    from headwater.federation.pins import Family, Pin
     from headwater.hashing import digest
+    from headwater.taxonomy.pins import Family, Pin
 
     data = b"[" * 100_000 + b"]" * 100_000
     (tmp_path / "pin.json").write_bytes(data)

@@ -14,7 +14,7 @@ from headwater.check.registry import RULES
 from headwater.check.runner import run
 from headwater.snapshot import load
 from headwater.taxonomy.lock import read_lock
-from headwater.taxonomy.vendor import computed_digest
+from headwater.writes.vendor import computed_digest
 
 FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
 PACKAGE = FIXTURES / "full-dialect" / "package"

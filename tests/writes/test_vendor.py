@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from headwater.taxonomy.package import embedded_root, release_digest, release_members
-from headwater.taxonomy.vendor import computed_digest
+from headwater.writes.vendor import computed_digest
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit
-from headwater.federation.pins import Family
 from headwater.taxonomy.declaration import DECLARATION
+from headwater.taxonomy.pins import Family
 
 
 def unread(ctx: Context, family: Family, remedy: str) -> list[Hit]:

@@ -8,7 +8,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
 from headwater.check.rules.federation_pins import unread
-from headwater.federation.pins import Family
+from headwater.taxonomy.pins import Family
 
 
 @rule("import.pin.unread", 1, Scope.RUNNER, Severity.ERROR,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from functools import singledispatch
 
 from headwater.reads.impact import Impact
-from headwater.render.lines import workflow_command
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.impact_lines import headline, shown_paths
 from headwater.textsafe import visible
+from headwater.workflow import workflow_command
 
 
 @singledispatch

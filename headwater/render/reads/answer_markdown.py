@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from functools import singledispatch
 
+from headwater.bounded import fitted
 from headwater.reads.impact import Impact, Impacted
-from headwater.render.bounded import fitted
-from headwater.render.common import plural
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.impact_lines import SHOWN_PATHS, headline, how_to_reverify
 from headwater.textsafe import markdown_code, markdown_text
+from headwater.words import plural
 
 
 @singledispatch

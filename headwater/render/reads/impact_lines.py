@@ -4,7 +4,7 @@ governs as shown, and how to re-verify."""
 from __future__ import annotations
 
 from headwater.reads.impact import Impact
-from headwater.render.common import plural
+from headwater.words import plural
 
 SHOWN_PATHS = 5  # changed paths named per document; the rest are counted
 

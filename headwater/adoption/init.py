@@ -17,6 +17,7 @@ from headwater.taxonomy.declaration import DECLARATION, LOCK
 from headwater.taxonomy.overlay import apply_overlay
 from headwater.taxonomy.package import Package, find_package
 from headwater.taxonomy.resolve import Source, _plain_of, bundle_order, resolve
+from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 
 OVERLAY = ".headwater/overlay.yml"
 DEFAULT_PACKAGE = "headwater/standard"
@@ -146,19 +147,21 @@ def _indented(operations: dict) -> list[str]:
 
 
 def write(root: Path, binding: Binding) -> list[str]:
+    batch = [FileWrite(DECLARATION, None, declaration_text(binding).encode("utf-8")),
+             FileWrite(OVERLAY, None, overlay_text(binding).encode("utf-8"))]
     with writelock.held(root):
-        atomic.create_exclusive(root / DECLARATION, declaration_text(binding).encode("utf-8"), root=root)
         try:
-            atomic.create_exclusive(root / OVERLAY, overlay_text(binding).encode("utf-8"), root=root)
-        except FileExistsError:
-            atomic.remove(root / DECLARATION, root=root)
-            raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
+            write_all(root, batch, lambda item: None)
+        except BatchFailed as failed:
+            if isinstance(failed.cause, FileExistsError) and failed.item is batch[1]:
+                raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
+            raise failed.cause from None
         if binding.namespace is None and binding.schemes:
             return [DECLARATION, OVERLAY]  # the namespace question stands between these and a lock
         resolution = resolve(root)
         if resolution.problems:  # an inference the package does not admit: leave nothing half-bound
-            atomic.remove(root / OVERLAY, root=root)
-            atomic.remove(root / DECLARATION, root=root)
+            with writelock.steady():
+                put_back(root, batch)
             raise Refusal("the overlay read off this tree does not validate, so nothing was written; "
                           "pass `--corpus` to choose the corpus yourself", *resolution.problems)
         atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"), root=root)

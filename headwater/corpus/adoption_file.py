@@ -1,0 +1,60 @@
+"""Adoption tasks as `.headwater/adoption.yml` lists them, read with the snapshot.
+
+What a task holds, and how a held finding is reported, is `headwater.check.adoption_tasks`'s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater.clock import parse_date
+from headwater.errors import Refusal
+from headwater.yaml.files import load_file
+from headwater.yaml.nodes import Map, Scalar, Seq
+
+ADOPTION = ".headwater/adoption.yml"
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    statement: str
+    owner: str
+    until: dt.date
+    line: int
+    held: frozenset[tuple[str, str, str]]  # (rule, path, subject)
+
+
+def _text(item: Map, key: str, where: str) -> str:
+    node = item.get(key)
+    if not isinstance(node, Scalar) or not node.text.strip():
+        raise Refusal(f"{where}: an adoption task needs `{key}`")
+    return node.text.strip()
+
+
+def _task(item, where: str) -> Task:
+    if not isinstance(item, Map):
+        raise Refusal(f"{where}: each adoption task is a mapping")
+    until = parse_date(_text(item, "until", where))
+    if until is None:
+        raise Refusal(f"{where}: `until` is a date written YYYY-MM-DD")
+    held = item.get("held")
+    pairs = set()
+    for entry in held.items if isinstance(held, Seq) else ():
+        if isinstance(entry, Map):
+            pairs.add((_text(entry, "rule", where), _text(entry, "path", where), _text(entry, "subject", where)))
+    return Task(_text(item, "id", where), _text(item, "statement", where), _text(item, "owner", where), until,
+                item.line, frozenset(pairs))
+
+
+def read_tasks(root: Path) -> tuple[Task, ...]:
+    """The tasks of `.headwater/adoption.yml`, or none when it is absent; refused when malformed."""
+    if not (root / ADOPTION).is_file():
+        return ()
+    top = load_file(root / ADOPTION, ADOPTION)
+    tasks = top.get("tasks") if isinstance(top, Map) else None
+    if not isinstance(tasks, Seq):
+        raise Refusal(f"{ADOPTION} holds a `tasks:` list, and this one does not")
+    return tuple(_task(item, f"{ADOPTION} line {item.line}") for item in tasks.items)
