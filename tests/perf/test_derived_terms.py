@@ -19,7 +19,7 @@ from headwater.cachedir import CACHE_DIR
 from headwater.corpus.derived import DERIVED_FILE
 from headwater.corpus.parses import CacheUse
 from headwater.mcp.protocol import Server
-from headwater.reads import route_tokens
+from headwater.reads.route import tokens as route_tokens
 from headwater.reads.route.index import RouteIndex
 from headwater.snapshot import load
 
@@ -57,7 +57,7 @@ def _counts(root) -> list:
 
 
 def test_a_route_after_check_neither_parses_nor_reads_a_body(corpus, hw):
-    from headwater.reads.route import route
+    from headwater.reads.route.router import route
 
     _check(hw, corpus)
     snapshot = load(corpus, TODAY, CacheUse.READ)
