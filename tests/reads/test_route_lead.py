@@ -88,7 +88,8 @@ def test_a_section_role_must_be_a_known_role_played_by_a_declared_section():
     assert validate(_kinds({"roles": {"scent": "Synopsis"}})) == [
         "kinds.plan.sections.roles.scent: names `Synopsis`, which the kind declares in neither "
         "`sections.require` nor `sections.optional`"]
-    assert validate(_kinds({"roles": ["scent"]})) == ["kinds.plan.sections.roles: must map section roles to section names"]
+    assert validate(_kinds({"roles": ["scent"]})) == [
+        "kinds.plan.sections.roles: must map section roles to section names"]
 
 
 def test_an_ancestor_s_section_role_is_inherited_and_a_kind_s_own_wins():
