@@ -21,6 +21,12 @@ corpus knows rests on that one word, however rare it is, so no match is trusted 
 constants were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
 indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set;
 the guards on the seen sets of both corpora. A held-out set reports them untouched.
+
+The lead (a summary read from the body where a document has no summary facet, HW-DR-0026) ranks
+but does not vouch: it is UNVOUCHED, so confidence, coverage and the guards are judged on the best
+document by the other fields, as if the lead were not there; only the order and floor of a
+trusted task's pointers use every field. Prose holds a trap's generic words as a one-line summary
+seldom does.
 """
 
 from __future__ import annotations
