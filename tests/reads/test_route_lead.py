@@ -98,3 +98,14 @@ def test_an_ancestor_s_section_role_is_inherited_and_a_kind_s_own_wins():
                               "memo": {"is_a": "base", "sections": {"roles": {"scent": "Gist"}}}}})
     assert (tax.section_for_role("plan", "scent"), tax.section_for_role("memo", "scent")) == ("Summary", "Gist")
     assert tax.sections_for_role("scent") == ("Gist", "Summary")
+
+
+def test_a_route_reads_the_same_lead_from_the_kept_counts_as_from_the_body(tmp_path, hw):
+    root = _corpus(tmp_path, hw)
+    ask = ("route", "widget plan quokka migration", "--json", "--root", str(root))
+    uncached = hw(*ask)
+    assert hw("check", "--now", "2026-11-01", "--root", str(root)).status == 0
+    assert (root / ".headwater/cache/derived").is_file()
+    cached = hw(*ask)
+    assert uncached.status == cached.status == 0 and '"docs/plans/migrate.md"' in cached.out
+    assert cached.out == uncached.out
