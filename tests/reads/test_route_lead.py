@@ -107,5 +107,5 @@ def test_a_route_reads_the_same_lead_from_the_kept_counts_as_from_the_body(tmp_p
     assert hw("check", "--now", "2026-11-01", "--root", str(root)).status == 0
     assert (root / ".headwater/cache/derived").is_file()
     cached = hw(*ask)
-    assert uncached.status == cached.status == 0 and '"docs/plans/migrate.md"' in cached.out
+    assert uncached.status == cached.status == 0 and '"docs/plans/migrate.md"' in cached.out and '"lead"' in cached.out
     assert cached.out == uncached.out
