@@ -231,6 +231,15 @@ def test_a_finding_without_a_patch_or_a_second_claim_on_one_path_does_not_stop_t
         {".headwater/ids/s/X-1": [claim], "z.md": [edit]}
 
 
+
+def test_a_finding_whose_patch_is_already_planned_still_brings_its_companion():
+    edit = Patch("a.md", "sha256:0", (Create("x"),))
+    far = Patch("b.md", "sha256:1", (Create("y"),))
+    first = Finding("r", Severity.ERROR, "a.md", 1, 1, "m", "r", True, "s", patch=edit)
+    second = Finding("r", Severity.ERROR, "a.md", 2, 1, "m", "r", True, "s", patch=edit, companion=far)
+
+    assert patches_by_file((first, second)) == {"a.md": [edit], "b.md": [far]}
+
 def test_escaped_findings_and_repeated_claims_reach_the_writer_once_or_not_at_all():
     claim = Patch(".headwater/ids/s/X-1", None, (Create("a.md\n"),))
     other = Patch(".headwater/ids/s/X-1", None, (Create("b.md\n"),))

@@ -23,6 +23,7 @@ def test_a_refusal_at_the_last_file_puts_back_the_edited_and_removes_the_created
     with pytest.raises(BatchFailed) as failed:
         write_all(tmp_path, batch, still)
     assert failed.value.item is batch[2] and failed.value.cause.sentence == "b.md changed"
+    assert str(failed.value) == "b.md changed"  # a traceback, should one escape, says what failed
     assert failed.value.unrestored == []
     assert (tmp_path / "a.md").read_bytes() == b"a before\n" and not (tmp_path / "new.md").exists()
     assert (tmp_path / "b.md").read_bytes() == b"b before\n"
