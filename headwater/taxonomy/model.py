@@ -18,6 +18,9 @@ FACET_ROLES = ("state", "state_entered", "created", "freshness", "scent", "name"
 FAMILIES = ("succession", "derivation", "governance", "evidence", "composition", "association")
 DEFAULT_GOVERNING = {"governance": "source", "succession": "source"}
 STATE_ROLES = ("initial", "live", "terminal-retained", "terminal-removed")
+# A section may stand in for a facet role where a document leaves the facet out: `scent`, the
+# section that summarises the document (route reads it as the summary a scent facet would give).
+SECTION_ROLES = ("scent",)
 
 
 def _list(value: Any) -> tuple[str, ...]:
@@ -121,6 +124,7 @@ class Kind:
     narrowed: dict[str, tuple[str, ...]]
     sections: tuple[str, ...]
     optional_sections: tuple[str, ...]
+    section_roles: dict[str, str]  # role → the section that plays it (`sections.roles`)
     write_when: str | None
     expectations: tuple[Expectation, ...]
 
@@ -144,6 +148,8 @@ class Kind:
             narrowed={k: _list(v) for k, v in (facets.get("values") or {}).items()},
             sections=_list(sections.get("require")),
             optional_sections=_list(sections.get("optional")),
+            section_roles={str(k): str(v) for k, v in (sections.get("roles") or {}).items()}
+            if isinstance(sections.get("roles"), dict) else {},
             write_when=raw.get("write_when"),
             expectations=tuple(Expectation.of(e) for e in _expect(raw) if isinstance(e, dict)),
         )
@@ -506,6 +512,14 @@ class Taxonomy:
                 if section not in seen:
                     seen.append(section)
         return seen
+
+    def section_for_role(self, kind: str, role: str) -> str | None:
+        """The section that plays `role` for the kind: its own declaration, else the nearest ancestor's."""
+        return next((link.section_roles[role] for link in self.chain(kind) if role in link.section_roles), None)
+
+    def sections_for_role(self, role: str) -> tuple[str, ...]:
+        """Every section some kind declares for `role`, sorted."""
+        return tuple(sorted({k.section_roles[role] for k in self.kinds.values() if role in k.section_roles}))
 
     def admitted_values(self, kind: str | None, facet: str) -> tuple[str, ...] | None:
         for link in self.chain(kind) if kind else []:

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from headwater.patterns import opening_wildcard
-from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, STATE_ROLES, Taxonomy
+from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, SECTION_ROLES, STATE_ROLES, Kind, Taxonomy
 from headwater.taxonomy.validate_dialect import dialect_problems
 
 # The reference meta-schema's roots and members, plus our extensions (`governing_end`,
@@ -140,7 +140,21 @@ def _kinds(tax: Taxonomy) -> list[str]:
                 problems.append(f"{where}.facets.values.{facet}: may only narrow the declared values")
         if kind.abstract and not any(tax.is_a(k, kind.name) for k in tax.concrete_kinds):
             problems.append(f"{where}: an abstract kind that no concrete kind inherits is a dead leaf")
+        problems += _section_roles(tax, kind, f"{where}.sections.roles")
     return problems
+
+
+def _section_roles(tax: Taxonomy, kind: Kind, where: str) -> list[str]:
+    """Each role one of SECTION_ROLES, played by a section the kind (or an ancestor) declares."""
+    raw = ((tax.raw.get("kinds", {}).get(kind.name) or {}).get("sections") or {}).get("roles")
+    if raw is not None and not isinstance(raw, dict):
+        return [f"{where}: must map section roles to section names"]
+    declared = {s for link in tax.chain(kind.name) for s in link.sections + link.optional_sections}
+    problems = [f"{where}.{role}: `{role}` is not a section role (roles: {', '.join(SECTION_ROLES)})"
+                for role in kind.section_roles if role not in SECTION_ROLES]
+    return problems + [f"{where}.{role}: names `{section}`, which the kind declares in neither "
+                       "`sections.require` nor `sections.optional`"
+                       for role, section in kind.section_roles.items() if section not in declared]
 
 
 def _chain_length(tax: Taxonomy, kind: str) -> int:

@@ -68,9 +68,10 @@ class LabelledSet:
 
 
 SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
-        LabelledSet("dapr-docs-held-out", DAPR, "held-out.yml", "held out"),
+        LabelledSet("dapr-docs-held-out", DAPR, "held-out.yml", "seen"),
         LabelledSet("kubernetes-enhancements", KEPS, "labels.yml", "seen"),
-        LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "seen"))
+        LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "seen"),
+        LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "held out"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

@@ -20,7 +20,7 @@ from headwater.corpus.derived import DERIVED_FILE
 from headwater.corpus.parses import CacheUse
 from headwater.mcp.protocol import Server
 from headwater.reads.route import tokens as route_tokens
-from headwater.reads.route.index import RouteIndex
+from headwater.reads.route.index import RouteIndex, body_terms
 from headwater.snapshot import load
 
 TODAY = dt.date(2026, 10, 1)
@@ -101,7 +101,7 @@ def test_route_and_mcp_answer_alike_uncached_cached_and_with_a_spoiled_file(corp
 
 def _kept(snapshot) -> list:
     """What the parse store hands route of every document's body under route's key."""
-    key = route_tokens.Tokenizer.of(snapshot.taxonomy).key
+    key = body_terms(snapshot.taxonomy).key
     return snapshot.parses.derived([d.digest for d in snapshot.census.documents], key)
 
 

@@ -1,6 +1,7 @@
-"""Route quality on five labelled sets — the Relay fixture, and over real snapshots unpacked once
-per session dapr-docs (tuned), a held-out dapr-docs set and two seen kubernetes-enhancements
-sets — against plain BM25 over title + summary + path.
+"""Route quality on six labelled sets — the Relay fixture, and over real snapshots unpacked once
+per session dapr-docs (tuned), a second dapr-docs set and two kubernetes-enhancements sets (all
+seen), and a third kubernetes-enhancements set (held out) — against plain BM25 over title +
+summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
 above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08
@@ -18,9 +19,10 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "route_quality.py"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "BENCHMARKS.md"
 SETS = ("routing", "dapr-docs", "dapr-docs-held-out", "kubernetes-enhancements",
-        "kubernetes-enhancements-held-out")
+        "kubernetes-enhancements-held-out", "kubernetes-enhancements-third")
 SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "dapr-docs-held-out": (40, 15),
-         "kubernetes-enhancements": (30, 15), "kubernetes-enhancements-held-out": (30, 15)}
+         "kubernetes-enhancements": (30, 15), "kubernetes-enhancements-held-out": (30, 15),
+         "kubernetes-enhancements-third": (30, 15)}
 CEILING = 0.92  # from here up BM25 + 0.08 is 1.0 or more: only a perfect route would meet it
 
 
@@ -65,13 +67,15 @@ def test_benchmarks_md_records_the_table_the_script_prints(measured, name):
     assert _quality().table(title, results, labels) in BENCHMARKS.read_text(encoding="utf-8")
 
 
-DAPR_HELD_OUT, KEPS_SECOND = "dapr-docs-held-out", "kubernetes-enhancements-held-out"
+DAPR_HELD_OUT, KEPS_SECOND, KEPS_THIRD = ("dapr-docs-held-out", "kubernetes-enhancements-held-out",
+                                          "kubernetes-enhancements-third")
 
 
 @pytest.mark.parametrize("name", ["routing", "dapr-docs",
                                   _unmet(DAPR_HELD_OUT, "3 of 18 off-topic tasks get a pointer (0.17)"),
                                   _unmet("kubernetes-enhancements", "2 of 17 off-topic tasks get a pointer (0.12)"),
-                                  _unmet(KEPS_SECOND, "2 of 18 off-topic tasks get a pointer (0.11)")])
+                                  _unmet(KEPS_SECOND, "2 of 18 off-topic tasks get a pointer (0.11)"),
+                                  _unmet(KEPS_THIRD, "3 of 17 off-topic tasks get a pointer (0.18)")])
 def test_at_most_five_percent_of_off_topic_tasks_get_a_guessed_pointer(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].false_pointer_rate <= 0.05
@@ -94,7 +98,8 @@ def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_
 @pytest.mark.parametrize("name", ["routing", _unmet("dapr-docs", "hit@5 is 0.89"),
                                   _unmet(DAPR_HELD_OUT, "hit@5 is 0.69"),
                                   _unmet("kubernetes-enhancements", "hit@5 is 0.84"),
-                                  _unmet(KEPS_SECOND, "hit@5 is 0.78")])
+                                  _unmet(KEPS_SECOND, "hit@5 is 0.84"),
+                                  _unmet(KEPS_THIRD, "hit@5 is 0.87")])
 def test_route_hits_at_5_on_nine_tasks_in_ten(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= 0.90

@@ -32,7 +32,9 @@ def _ranked(scorer: Scorer, *stems: str) -> list[str]:
 
 
 def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
-    assert route_rank.WEIGHTS == {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05}
+    assert route_rank.WEIGHTS == {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05,
+                                  "lead": 2.0}
+    assert set(route_rank.UNVOUCHED) == {"lead"}
     assert (route_rank.K1, route_rank.B, route_rank.CAPS) == (1.6, 0.75, {"body": 1.0})
     assert (route_rank.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.18, 0.35, 0.10, 1.0)
     assert (route_rank.BROAD, route_rank.COVERED) == (2 / 3, 0.6)
@@ -46,6 +48,15 @@ def test_one_occurrence_ranks_title_over_summary_and_path_over_headings_over_bod
     assert order[0] == "title.md" and order[-1] == "body.md"
     assert order.index("summary.md") < order.index("headings.md")
     assert order.index("path.md") < order.index("headings.md")
+
+
+def test_a_lead_ranks_a_document_but_confidence_is_judged_as_if_it_were_not_there():
+    def scorer(lead: dict[str, int]) -> Scorer:
+        return _scorer(_entry("a.md", title={"queue": 1}, body={"retri": 1}, lead=lead),
+                       _entry("b.md", title={"retri": 1}), _entry("c.md", title={"other": 1}))
+    with_lead, without = scorer({"retri": 3, "queue": 1}).rank(("retri", "queue")), scorer({}).rank(("retri", "queue"))
+    assert [h.position for h in with_lead.hits][:1] == [0] and with_lead.hits[0].score > without.hits[0].score
+    assert (with_lead.confidence, with_lead.coverage) == (without.confidence, without.coverage)
 
 
 def test_a_score_is_idf_times_the_saturated_length_normalised_weighted_frequency():

@@ -21,6 +21,12 @@ corpus knows rests on that one word, however rare it is, so no match is trusted 
 constants were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
 indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set;
 the guards on the seen sets of both corpora. A held-out set reports them untouched.
+
+The lead (a summary read from the body where a document has no summary facet, HW-DR-0026) ranks
+but does not vouch: it is UNVOUCHED, so confidence, coverage and the guards are judged on the best
+document by the other fields, as if the lead were not there; only the order and floor of a
+trusted task's pointers use every field. Prose holds a trap's generic words as a one-line summary
+seldom does.
 """
 
 from __future__ import annotations
@@ -37,7 +43,8 @@ from headwater.corpus.document import Document
 from headwater.reads.route.index import FIELDS, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
-WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05})
+WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05,
+                            "lead": 2.0})
 K1 = 1.6
 CAPS = MappingProxyType({"body": 1.0})  # the most a field adds to one stem's pseudo-frequency
 B = 0.75
@@ -48,6 +55,7 @@ FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
 NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
+UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
 
 
 @dataclass(frozen=True)
@@ -69,10 +77,12 @@ class Ranking:
 @dataclass(frozen=True)
 class Postings:
     """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
-    frequency, and the fields it sits in (a bit per field)."""
+    frequency over every field and over the fields that vouch (UNVOUCHED left out), and the
+    fields it sits in (a bit per field)."""
 
     positions: tuple[int, ...]
     values: tuple[float, ...]
+    vouched: tuple[float, ...]
     fields: tuple[int, ...]
 
 
@@ -84,6 +94,7 @@ class Scorer:
     norms: tuple[tuple[float, ...], ...]  # per field, per position: its weight over its length norm
     idf: dict[str, float]  # every stem some document holds
     max_idf: float
+    unvouched: bool  # whether any UNVOUCHED field holds a stem (if none, what vouches is everything)
     _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
@@ -110,7 +121,9 @@ class Scorer:
                         pair[0].append(position)
                         pair[1].append(count)
         idf = {stem: _idf(total, found) for stem, found in holding.items()}
-        return Scorer(tuple(e.document for e in entries), index.tokenizer, tuple(held), norms, idf, _idf(total, 0))
+        unvouched = any(held[f] for f, name in enumerate(FIELDS) if name in UNVOUCHED)
+        return Scorer(tuple(e.document for e in entries), index.tokenizer, tuple(held), norms, idf, _idf(total, 0),
+                      unvouched)
 
     def postings(self, stem: str) -> Postings | None:
         """The stem's postings, saturated on its first asking and kept: a session pays for the
@@ -123,10 +136,13 @@ class Scorer:
     def _saturated(self, stem: str) -> Postings:
         pseudo: dict[int, float] = {}
         where: dict[int, int] = {}
+        vouched: dict[int, float] | None = None  # the sums before the first UNVOUCHED field (they come last)
         for f, column in enumerate(self.held):  # fields in order: each sum adds as the build did
             found = column.get(stem)
             if found is None:
                 continue
+            if vouched is None and FIELDS[f] in UNVOUCHED:
+                vouched = dict(pseudo)
             positions, counts = found
             norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f]), 1 << f
             values = [count * norm[p] for p, count in zip(positions, counts)]  # noqa: B905 (equal by build)
@@ -141,7 +157,8 @@ class Scorer:
                 pseudo[p] = get(p, 0.0) + value
                 where[p] = bits(p, 0) | bit
         positions, idf = sorted(pseudo), self.idf[stem]  # the documents holding it, ascending
-        return Postings(tuple(positions), tuple([idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
+        return Postings(tuple(positions), _saturation(pseudo, positions, idf),
+                        _saturation(pseudo if vouched is None else vouched, positions, idf),
                         tuple(map(where.__getitem__, positions)))
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
@@ -151,6 +168,31 @@ class Scorer:
         word a matched purpose declares, such as `why`) says what the reader comes for, not what
         about, so it adds nothing to the task's mass. A task `confident` does not trust (see
         _trusted) gathers no hit."""
+        scores = self._summed(stems, lambda found: found.values)
+        if not scores:
+            return Ranking((), 0.0, 0.0, ())
+        # Confidence and the guards are judged on the fields that vouch; every field ranks.
+        judged = self._summed(stems, lambda found: found.vouched) if self.unvouched else scores
+        mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
+                   for stem in stems)
+        judged_best = max(judged.values())
+        leader = min([p for p, score in judged.items() if score == judged_best])  # ties: the first path
+        reached = tuple(s for s in stems if s in self.idf)
+        confidence = judged_best / mass if mass else 0.0
+        held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
+        coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
+        if not _trusted(confidence, coverage, confident, Agreement.of(held, len(reached))):
+            return Ranking((), confidence, coverage, reached)
+        best = max(scores.values())
+        pool = {p: s * (1 + PRIOR) if favoured(p) else s
+                for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
+        least = max(pool.values()) * floor
+        # entries are in census (path) order, so a position breaks a tie as the path would
+        kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
+        return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, coverage, reached)
+
+    def _summed(self, stems: tuple[str, ...], value_of: Callable[[Postings], tuple[float, ...]]) -> dict[int, float]:
+        """Per document a task stem reaches, the sum of its stems' values (`value_of` a posting)."""
         scores: dict[int, float] = {}
         get = scores.get
         for stem in stems:
@@ -158,28 +200,11 @@ class Scorer:
             if found is None:
                 continue
             if not scores:  # the first stem's values as they are: 0.0 + v is v, in one call
-                scores.update(zip(found.positions, found.values))  # noqa: B905 (equal by build)
+                scores.update(zip(found.positions, value_of(found)))  # noqa: B905 (equal by build)
                 continue
-            for position, value in zip(found.positions, found.values):  # noqa: B905 (equal by build)
+            for position, value in zip(found.positions, value_of(found)):  # noqa: B905 (equal by build)
                 scores[position] = get(position, 0.0) + value
-        if not scores:
-            return Ranking((), 0.0, 0.0, ())
-        mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
-                   for stem in stems)
-        best = max(scores.values())
-        leader = min([p for p, score in scores.items() if score == best])  # ties: the first path
-        reached = tuple(s for s in stems if s in self.idf)
-        confidence = best / mass if mass else 0.0
-        held = self.fields(leader, stems)
-        coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        if not _trusted(confidence, coverage, confident, Agreement.of(held, len(reached))):
-            return Ranking((), confidence, coverage, reached)
-        pool = {p: s * (1 + PRIOR) if favoured(p) else s
-                for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
-        least = max(pool.values()) * floor
-        # entries are in census (path) order, so a position breaks a tie as the path would
-        kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
-        return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, coverage, reached)
+        return scores
 
     def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(stem, the fields it sits in) for each of the stems this document holds, in order."""
@@ -218,6 +243,11 @@ def _trusted(confidence: float, coverage: float, confident: float, agreement: Ag
         return False
     return confidence >= confident or (confidence >= confident * BROAD and coverage >= COVERED
                                        and agreement.named)
+
+
+def _saturation(pseudo: dict[int, float], positions: list[int], idf: float) -> tuple[float, ...]:
+    """Each position's IDF-weighted saturated pseudo-frequency (0 where `pseudo` lacks it)."""
+    return tuple([idf * (v / (K1 + v)) for v in (pseudo.get(p, 0.0) for p in positions)])
 
 
 def _idf(total: int, holding: int) -> float:

@@ -22,7 +22,7 @@ from pathlib import Path
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = 1  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
+VERSION = 2  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
     "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
