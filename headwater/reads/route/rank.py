@@ -37,6 +37,8 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import ge, mul
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
@@ -76,14 +78,13 @@ class Ranking:
 
 @dataclass(frozen=True)
 class Postings:
-    """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
-    frequency over every field and over the fields that vouch (UNVOUCHED left out), and the
-    fields it sits in (a bit per field)."""
+    """Every document holding one stem: positions ascending and each one's IDF-weighted
+    saturated frequency over every field; and, for the documents an UNVOUCHED field holds it in,
+    the value over the fields that vouch (elsewhere the two are the same number)."""
 
-    positions: tuple[int, ...]
-    values: tuple[float, ...]
-    vouched: tuple[float, ...]
-    fields: tuple[int, ...]
+    positions: array  # of "i"
+    values: array  # of "d", by position
+    vouched: dict[int, float]  # position → its value without the UNVOUCHED fields, where they hold the stem
 
 
 @dataclass(frozen=True)
@@ -134,32 +135,25 @@ class Scorer:
         return found
 
     def _saturated(self, stem: str) -> Postings:
-        pseudo: dict[int, float] = {}
-        where: dict[int, int] = {}
-        vouched: dict[int, float] | None = None  # the sums before the first UNVOUCHED field (they come last)
-        for f, column in enumerate(self.held):  # fields in order: each sum adds as the build did
+        # Pseudo-frequencies add up in one list over every position, field by field in FIELDS
+        # order, so each document's sum adds as it always did (0.0 + v is v) at list speed.
+        pseudo = [0.0] * len(self.documents)
+        before: dict[int, float] = {}  # where an UNVOUCHED field holds it: the sum of the fields before
+        for f, column in enumerate(self.held):
             found = column.get(stem)
             if found is None:
                 continue
-            if vouched is None and FIELDS[f] in UNVOUCHED:
-                vouched = dict(pseudo)
             positions, counts = found
-            norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f]), 1 << f
-            values = [count * norm[p] for p, count in zip(positions, counts)]  # noqa: B905 (equal by build)
-            if cap is not None:
-                values = [min(value, cap) for value in values]
-            if not pseudo:  # the first field's values as they are: 0.0 + v is v
-                pseudo = dict(zip(positions, values))  # noqa: B905 (equal by build)
-                where = dict.fromkeys(positions, bit)
-                continue
-            get, bits = pseudo.get, where.get
-            for p, value in zip(positions, values):  # noqa: B905 (equal by build)
-                pseudo[p] = get(p, 0.0) + value
-                where[p] = bits(p, 0) | bit
-        positions, idf = sorted(pseudo), self.idf[stem]  # the documents holding it, ascending
-        return Postings(tuple(positions), _saturation(pseudo, positions, idf),
-                        _saturation(pseudo if vouched is None else vouched, positions, idf),
-                        tuple(map(where.__getitem__, positions)))
+            norm, cap = self.norms[f], CAPS.get(FIELDS[f], math.inf)
+            if FIELDS[f] in UNVOUCHED:
+                before.update((p, pseudo[p]) for p in positions if p not in before)
+            for p, count in zip(positions, counts):  # noqa: B905 (equal by build)
+                value = count * norm[p]
+                pseudo[p] += cap if value > cap else value  # min(value, cap), without a call per posting
+        positions = array("i", compress(range(len(pseudo)), pseudo))  # every sum is positive where held
+        idf = self.idf[stem]
+        return Postings(positions, array("d", [idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
+                        {p: idf * (v / (K1 + v)) for p, v in before.items()})
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
@@ -168,54 +162,69 @@ class Scorer:
         word a matched purpose declares, such as `why`) says what the reader comes for, not what
         about, so it adds nothing to the task's mass. A task `confident` does not trust (see
         _trusted) gathers no hit."""
-        scores = self._summed(stems, lambda found: found.values)
-        if not scores:
+        found = [postings for postings in map(self.postings, stems) if postings is not None]
+        if not found:
             return Ranking((), 0.0, 0.0, ())
+        scores = self._summed(found)
         # Confidence and the guards are judged on the fields that vouch; every field ranks.
-        judged = self._summed(stems, lambda found: found.vouched) if self.unvouched else scores
+        judged = self._judged(found, scores)
         mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
                    for stem in stems)
-        judged_best = max(judged.values())
-        leader = min([p for p, score in judged.items() if score == judged_best])  # ties: the first path
+        judged_best = max(judged)
+        # ties: the first path; a position no stem reaches sums to 0.0, which a reached one beats
+        leader = judged.index(judged_best) if judged_best > 0 else next(compress(range(len(scores)), scores))
         reached = tuple(s for s in stems if s in self.idf)
         confidence = judged_best / mass if mass else 0.0
         held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
         if not _trusted(confidence, coverage, confident, Agreement.of(held, len(reached))):
             return Ranking((), confidence, coverage, reached)
-        best = max(scores.values())
-        pool = {p: s * (1 + PRIOR) if favoured(p) else s
-                for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
+        best, boost = max(scores), 1 + PRIOR
+        least = best * floor
+        near = list(compress(range(len(scores)), map(ge, map(mul, scores, repeat(boost)), repeat(least))
+                             if least > 0 else scores))  # with no floor, every document reached (its sum is positive)
+        pool = {p: scores[p] * boost if favoured(p) else scores[p] for p in near}
         least = max(pool.values()) * floor
         # entries are in census (path) order, so a position breaks a tie as the path would
         kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
         return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, coverage, reached)
 
-    def _summed(self, stems: tuple[str, ...], value_of: Callable[[Postings], tuple[float, ...]]) -> dict[int, float]:
-        """Per document a task stem reaches, the sum of its stems' values (`value_of` a posting)."""
-        scores: dict[int, float] = {}
-        get = scores.get
-        for stem in stems:
-            found = self.postings(stem)
-            if found is None:
-                continue
-            if not scores:  # the first stem's values as they are: 0.0 + v is v, in one call
-                scores.update(zip(found.positions, value_of(found)))  # noqa: B905 (equal by build)
-                continue
-            for position, value in zip(found.positions, value_of(found)):  # noqa: B905 (equal by build)
-                scores[position] = get(position, 0.0) + value
+    def _summed(self, found: list[Postings]) -> list[float]:
+        """Per position, the sum of the stems' values in task order (0.0 where none reaches)."""
+        scores = [0.0] * len(self.documents)
+        for postings in found:
+            for position, value in zip(postings.positions, postings.values):  # noqa: B905 (equal by build)
+                scores[position] += value
         return scores
+
+    def _judged(self, found: list[Postings], scores: list[float]) -> list[float]:
+        """`scores` summed over the fields that vouch: the same sums but where an UNVOUCHED field
+        holds a task stem, which are added again in task order."""
+        led = sorted(set().union(*(postings.vouched for postings in found)))
+        if not led:
+            return scores
+        judged = scores.copy()
+        for p in led:
+            total = 0.0
+            for postings in found:
+                value = postings.vouched.get(p)
+                if value is None:
+                    at = bisect_left(postings.positions, p)
+                    if at == len(postings.positions) or postings.positions[at] != p:
+                        continue
+                    value = postings.values[at]
+                total += value
+            judged[p] = total
+        return judged
 
     def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(stem, the fields it sits in) for each of the stems this document holds, in order."""
         found = []
         for stem in stems:
-            postings = self.postings(stem)
-            if postings is None:
-                continue
-            at = bisect_left(postings.positions, position)
-            if at < len(postings.positions) and postings.positions[at] == position:
-                found.append((stem, NAMED[postings.fields[at]]))
+            names = tuple(name for name, column in zip(FIELDS, self.held, strict=True)
+                          if _holds(column.get(stem), position))
+            if names:
+                found.append((stem, names))
         return tuple(found)
 
     def document(self, hit: Hit) -> Document:
@@ -245,13 +254,14 @@ def _trusted(confidence: float, coverage: float, confident: float, agreement: Ag
                                        and agreement.named)
 
 
-def _saturation(pseudo: dict[int, float], positions: list[int], idf: float) -> tuple[float, ...]:
-    """Each position's IDF-weighted saturated pseudo-frequency (0 where `pseudo` lacks it)."""
-    return tuple([idf * (v / (K1 + v)) for v in (pseudo.get(p, 0.0) for p in positions)])
+def _holds(found: tuple[array, array] | None, position: int) -> bool:
+    """Whether a field's (positions, counts) for a stem hold this position."""
+    if found is None:
+        return False
+    at = bisect_left(found[0], position)
+    return at < len(found[0]) and found[0][at] == position
 
 
 def _idf(total: int, holding: int) -> float:
     return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 
-
-NAMED = tuple(tuple(name for f, name in enumerate(FIELDS) if mask & (1 << f)) for mask in range(1 << len(FIELDS)))
