@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress, repeat
@@ -58,6 +57,8 @@ PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task ma
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
 NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
+UNVOUCHED_BITS = sum(1 << f for f, name in enumerate(FIELDS) if name in UNVOUCHED)
+CAPPED = tuple(CAPS.get(name, math.inf) for name in FIELDS)
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,14 @@ class Ranking:
 
 @dataclass(frozen=True)
 class Postings:
-    """Every document holding one stem: positions ascending and each one's IDF-weighted
-    saturated frequency over every field; and, for the documents an UNVOUCHED field holds it in,
-    the value over the fields that vouch (elsewhere the two are the same number)."""
+    """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
+    frequency over every field, and the fields it sits in (a bit per field); and, for the
+    documents an UNVOUCHED field holds it in, the value over the fields that vouch (elsewhere
+    the two are the same number)."""
 
     positions: array  # of "i"
     values: array  # of "d", by position
+    fields: array  # of "B", by position
     vouched: dict[int, float]  # position → its value without the UNVOUCHED fields, where they hold the stem
 
 
@@ -91,69 +94,36 @@ class Postings:
 class Scorer:
     documents: tuple[Document, ...]  # by index position
     tokenizer: Tokenizer
-    held: tuple[dict[str, tuple[array, array]], ...]  # per field, stem → (positions ascending, counts)
-    norms: tuple[tuple[float, ...], ...]  # per field, per position: its weight over its length norm
     idf: dict[str, float]  # every stem some document holds
     max_idf: float
-    unvouched: bool  # whether any UNVOUCHED field holds a stem (if none, what vouches is everything)
-    _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
+    _postings: dict[str, Postings] = field(compare=False, repr=False)  # every stem some document holds
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
+        """Every stem's postings, saturated once: one pass adds each document's fields in FIELDS
+        order into its pseudo-frequencies, stem by stem; a stem's document frequency is then the
+        length of its positions, and its IDF scales the saturation."""
         entries = index.entries
         total = len(entries)
         lengths = [e.lengths for e in entries]
         means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
                  for f in range(len(FIELDS))]
         weights = [WEIGHTS[name] for name in FIELDS]
-        norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for row in lengths)
-                      for f in range(len(FIELDS)))
-        holding: Counter[str] = Counter()  # stem → how many documents hold it
-        held: list[dict[str, tuple[array, array]]] = [{} for _ in FIELDS]
-        for position, entry in enumerate(entries):
-            holding.update(set().union(*entry.counts))
+        table: dict[str, tuple[array, array, array, dict[int, float]]] = {}
+        for position, (entry, row) in enumerate(zip(entries, lengths, strict=True)):
             for f, counts in enumerate(entry.counts):
-                column = held[f]
-                for stem, count in counts.items():
-                    pair = column.get(stem)
-                    if pair is None:
-                        column[stem] = (array("i", (position,)), array("i", (count,)))
-                    else:
-                        pair[0].append(position)
-                        pair[1].append(count)
-        idf = {stem: _idf(total, found) for stem, found in holding.items()}
-        unvouched = any(held[f] for f, name in enumerate(FIELDS) if name in UNVOUCHED)
-        return Scorer(tuple(e.document for e in entries), index.tokenizer, tuple(held), norms, idf, _idf(total, 0),
-                      unvouched)
+                if counts:
+                    _pseudo(table, position, f, counts, weights[f] / (1 - B + B * row[f] / means[f]))
+        idf: dict[str, float] = {}
+        saturated: dict[str, Postings] = {}
+        for stem, (positions, pseudo, fields, before) in table.items():
+            weight = idf[stem] = _idf(total, len(positions))
+            saturated[stem] = Postings(positions, array("d", [weight * (v / (K1 + v)) for v in pseudo]), fields,
+                                       {p: weight * (v / (K1 + v)) for p, v in before.items()})
+        return Scorer(tuple(e.document for e in entries), index.tokenizer, idf, _idf(total, 0), saturated)
 
     def postings(self, stem: str) -> Postings | None:
-        """The stem's postings, saturated on its first asking and kept: a session pays for the
-        stems its tasks hold, not for every stem of the corpus."""
-        found = self._postings.get(stem)
-        if found is None and stem in self.idf:
-            found = self._postings[stem] = self._saturated(stem)
-        return found
-
-    def _saturated(self, stem: str) -> Postings:
-        # Pseudo-frequencies add up in one list over every position, field by field in FIELDS
-        # order, so each document's sum adds as it always did (0.0 + v is v) at list speed.
-        pseudo = [0.0] * len(self.documents)
-        before: dict[int, float] = {}  # where an UNVOUCHED field holds it: the sum of the fields before
-        for f, column in enumerate(self.held):
-            found = column.get(stem)
-            if found is None:
-                continue
-            positions, counts = found
-            norm, cap = self.norms[f], CAPS.get(FIELDS[f], math.inf)
-            if FIELDS[f] in UNVOUCHED:
-                before.update((p, pseudo[p]) for p in positions if p not in before)
-            for p, count in zip(positions, counts):  # noqa: B905 (equal by build)
-                value = count * norm[p]
-                pseudo[p] += cap if value > cap else value  # min(value, cap), without a call per posting
-        positions = array("i", compress(range(len(pseudo)), pseudo))  # every sum is positive where held
-        idf = self.idf[stem]
-        return Postings(positions, array("d", [idf * (v / (K1 + v)) for v in map(pseudo.__getitem__, positions)]),
-                        {p: idf * (v / (K1 + v)) for p, v in before.items()})
+        return self._postings.get(stem)
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
@@ -221,10 +191,12 @@ class Scorer:
         """(stem, the fields it sits in) for each of the stems this document holds, in order."""
         found = []
         for stem in stems:
-            names = tuple(name for name, column in zip(FIELDS, self.held, strict=True)
-                          if _holds(column.get(stem), position))
-            if names:
-                found.append((stem, names))
+            postings = self.postings(stem)
+            if postings is None:
+                continue
+            at = bisect_left(postings.positions, position)
+            if at < len(postings.positions) and postings.positions[at] == position:
+                found.append((stem, NAMED[postings.fields[at]]))
         return tuple(found)
 
     def document(self, hit: Hit) -> Document:
@@ -254,14 +226,39 @@ def _trusted(confidence: float, coverage: float, confident: float, agreement: Ag
                                        and agreement.named)
 
 
-def _holds(found: tuple[array, array] | None, position: int) -> bool:
-    """Whether a field's (positions, counts) for a stem hold this position."""
-    if found is None:
-        return False
-    at = bisect_left(found[0], position)
-    return at < len(found[0]) and found[0][at] == position
+def _pseudo(table: dict[str, tuple[array, array, array, dict[int, float]]], position: int, f: int,
+            counts: dict[str, int], norm: float) -> None:
+    """Add one field of the document at `position` (the last one added, or a new one) to each
+    stem's (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED field): its
+    count times the field's norm, capped. Fields come in FIELDS order, so a sum adds as BM25F
+    reads it (the first field's value as it is), and an UNVOUCHED field, which comes last, finds
+    the sum of the fields that vouch."""
+    cap, bit, unvouched = CAPPED[f], 1 << f, bool(UNVOUCHED_BITS & (1 << f))
+    for stem, count in counts.items():
+        value = count * norm
+        if value > cap:
+            value = cap
+        found = table.get(stem)
+        if found is None:
+            table[stem] = (array("i", (position,)), array("d", (value,)), array("B", (bit,)),
+                           {position: 0.0} if unvouched else {})
+            continue
+        positions, pseudo, fields, before = found
+        if positions[-1] == position:
+            if unvouched:
+                before[position] = pseudo[-1]
+            pseudo[-1] += value
+            fields[-1] |= bit
+        else:
+            if unvouched:
+                before[position] = 0.0
+            positions.append(position)
+            pseudo.append(value)
+            fields.append(bit)
 
 
 def _idf(total: int, holding: int) -> float:
     return math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 
+
+NAMED = tuple(tuple(name for f, name in enumerate(FIELDS) if mask & (1 << f)) for mask in range(1 << len(FIELDS)))
