@@ -34,14 +34,14 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import ge, mul
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
-from headwater.reads.route.index import FIELDS, RouteIndex
+from headwater.reads.route.index import FIELDS, Entry, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
 WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05,
@@ -91,6 +91,38 @@ class Postings:
 
 
 @dataclass(frozen=True)
+class Folded:
+    """Every document's counts, read once from the entries and kept compact until the corpus's
+    mean field lengths are known: per document and field (FIELDS order), how many stems it
+    holds, then those stems' ids and counts, flat."""
+
+    documents: tuple[Document, ...]
+    stems: list[str]  # by id, in first-seen order
+    ids: array  # of "i"
+    counts: array  # of "i", by id
+    sizes: array  # of "i": per document, a row of one size per field
+    lengths: tuple[array, ...]  # per field, per document: its length (the sum of its counts)
+
+    @staticmethod
+    def of(entries: Iterable[Entry]) -> Folded:
+        documents, known, stems = [], {}, []
+        ids, counts, sizes = array("i"), array("i"), array("i")
+        lengths = tuple(array("q") for _ in FIELDS)
+        for entry in entries:
+            documents.append(entry.document)
+            for held, length in zip(entry.counts, lengths, strict=True):
+                for stem in held:
+                    if stem not in known:
+                        known[stem] = len(stems)
+                        stems.append(stem)
+                ids.extend(map(known.__getitem__, held))
+                counts.extend(held.values())
+                sizes.append(len(held))
+                length.append(sum(held.values()))
+        return Folded(tuple(documents), stems, ids, counts, sizes, lengths)
+
+
+@dataclass(frozen=True)
 class Scorer:
     documents: tuple[Document, ...]  # by index position
     tokenizer: Tokenizer
@@ -100,27 +132,28 @@ class Scorer:
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
-        """Every stem's postings, saturated once: one pass adds each document's fields in FIELDS
-        order into its pseudo-frequencies, stem by stem; a stem's document frequency is then the
-        length of its positions, and its IDF scales the saturation."""
-        entries = index.entries
-        total = len(entries)
-        lengths = [e.lengths for e in entries]
-        means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
-                 for f in range(len(FIELDS))]
+        """Every stem's postings, saturated once. The entries are read once, into `Folded`; then
+        each document's fields add, in FIELDS order, into its pseudo-frequencies stem by stem; a
+        stem's document frequency is the length of its positions, and its IDF scales the
+        saturation."""
+        folded = Folded.of(index.entries)
+        total = len(folded.documents)
+        means = [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
         weights = [WEIGHTS[name] for name in FIELDS]
-        table: dict[str, tuple[array, array, array, dict[int, float]]] = {}
-        for position, (entry, row) in enumerate(zip(entries, lengths, strict=True)):
-            for f, counts in enumerate(entry.counts):
-                if counts:
-                    _pseudo(table, position, f, counts, weights[f] / (1 - B + B * row[f] / means[f]))
+        table: list[tuple[array, array, array, dict[int, float]] | None] = [None] * len(folded.stems)
+        pairs, sizes = zip(folded.ids, folded.counts, strict=True), iter(folded.sizes)
+        for position in range(total):
+            for f, size in zip(range(len(FIELDS)), sizes):  # noqa: B905 (sizes holds a row per document)
+                if size:
+                    norm = weights[f] / (1 - B + B * folded.lengths[f][position] / means[f])
+                    _pseudo(table, position, f, islice(pairs, size), norm)
         idf: dict[str, float] = {}
         saturated: dict[str, Postings] = {}
-        for stem, (positions, pseudo, fields, before) in table.items():
+        for stem, (positions, pseudo, fields, before) in zip(folded.stems, table, strict=True):
             weight = idf[stem] = _idf(total, len(positions))
             saturated[stem] = Postings(positions, array("d", [weight * (v / (K1 + v)) for v in pseudo]), fields,
                                        {p: weight * (v / (K1 + v)) for p, v in before.items()})
-        return Scorer(tuple(e.document for e in entries), index.tokenizer, idf, _idf(total, 0), saturated)
+        return Scorer(folded.documents, index.tokenizer, idf, _idf(total, 0), saturated)
 
     def postings(self, stem: str) -> Postings | None:
         return self._postings.get(stem)
@@ -226,19 +259,19 @@ def _trusted(confidence: float, coverage: float, confident: float, agreement: Ag
                                        and agreement.named)
 
 
-def _pseudo(table: dict[str, tuple[array, array, array, dict[int, float]]], position: int, f: int,
-            counts: dict[str, int], norm: float) -> None:
-    """Add one field of the document at `position` (the last one added, or a new one) to each
-    stem's (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED field): its
+def _pseudo(table: list[tuple[array, array, array, dict[int, float]] | None], position: int, f: int,
+            counts: Iterable[tuple[int, int]], norm: float) -> None:
+    """Add one field of the document at `position` (the last one added, or a new one): for each
+    (stem id, count), to the stem's (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED field): its
     count times the field's norm, capped. Fields come in FIELDS order, so a sum adds as BM25F
     reads it (the first field's value as it is), and an UNVOUCHED field, which comes last, finds
     the sum of the fields that vouch."""
     cap, bit, unvouched = CAPPED[f], 1 << f, bool(UNVOUCHED_BITS & (1 << f))
-    for stem, count in counts.items():
+    for stem, count in counts:
         value = count * norm
         if value > cap:
             value = cap
-        found = table.get(stem)
+        found = table[stem]
         if found is None:
             table[stem] = (array("i", (position,)), array("d", (value,)), array("B", (bit,)),
                            {position: 0.0} if unvouched else {})

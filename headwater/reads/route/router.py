@@ -115,11 +115,11 @@ class Reader:
     def of(snapshot: Snapshot) -> Reader:
         tax = snapshot.taxonomy
         index = RouteIndex.of(snapshot.census.documents, tax, snapshot.declaration.corpus_root)
-        served = tuple(tax.purpose_of(e.document.kind or "") or "" for e in index.entries)
-        documents = tuple(e.document for e in index.entries)
+        scorer = Scorer.of(index)  # reads the index's entries, once
+        served = tuple(tax.purpose_of(d.kind or "") or "" for d in scorer.documents)
         after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
-        return Reader(Scorer.of(index), PurposeWords.of(tax, index.tokenizer), served, after,
-                      terminal_paths(documents, tax))
+        return Reader(scorer, PurposeWords.of(tax, index.tokenizer), served, after,
+                      terminal_paths(scorer.documents, tax))
 
 
 def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
