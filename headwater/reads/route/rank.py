@@ -141,12 +141,13 @@ class Scorer:
         means = [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
         weights = [WEIGHTS[name] for name in FIELDS]
         table: list[tuple[array, array, array, dict[int, float]] | None] = [None] * len(folded.stems)
+        last = [-1] * len(folded.stems)
         pairs, sizes = zip(folded.ids, folded.counts, strict=True), iter(folded.sizes)
         for position in range(total):
             for f, size in zip(range(len(FIELDS)), sizes):  # noqa: B905 (sizes holds a row per document)
                 if size:
                     norm = weights[f] / (1 - B + B * folded.lengths[f][position] / means[f])
-                    _pseudo(table, position, f, islice(pairs, size), norm)
+                    _pseudo(table, last, position, f, islice(pairs, size), norm)
         idf: dict[str, float] = {}
         saturated: dict[str, Postings] = {}
         for stem, (positions, pseudo, fields, before) in zip(folded.stems, table, strict=True):
@@ -259,35 +260,37 @@ def _trusted(confidence: float, coverage: float, confident: float, agreement: Ag
                                        and agreement.named)
 
 
-def _pseudo(table: list[tuple[array, array, array, dict[int, float]] | None], position: int, f: int,
-            counts: Iterable[tuple[int, int]], norm: float) -> None:
-    """Add one field of the document at `position` (the last one added, or a new one): for each
-    (stem id, count), to the stem's (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED field): its
-    count times the field's norm, capped. Fields come in FIELDS order, so a sum adds as BM25F
-    reads it (the first field's value as it is), and an UNVOUCHED field, which comes last, finds
-    the sum of the fields that vouch."""
+def _pseudo(table: list[tuple[array, array, array, dict[int, float]] | None], last: list[int], position: int,
+            f: int, counts: Iterable[tuple[int, int]], norm: float) -> None:
+    """Add one field of the document at `position` (`last` says, per stem id, the last position
+    added): for each (stem id, count), its count times the field's norm, capped, to the stem's
+    (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED field). Fields come in
+    FIELDS order, so a sum adds as BM25F reads it (the first field's value as it is), and an
+    UNVOUCHED field, which comes last, finds the sum of the fields that vouch."""
     cap, bit, unvouched = CAPPED[f], 1 << f, bool(UNVOUCHED_BITS & (1 << f))
     for stem, count in counts:
         value = count * norm
         if value > cap:
             value = cap
+        if last[stem] == position:
+            _, pseudo, fields, before = table[stem]
+            if unvouched:
+                before[position] = pseudo[-1]
+            pseudo[-1] += value
+            fields[-1] |= bit
+            continue
+        last[stem] = position
         found = table[stem]
         if found is None:
             table[stem] = (array("i", (position,)), array("d", (value,)), array("B", (bit,)),
                            {position: 0.0} if unvouched else {})
             continue
         positions, pseudo, fields, before = found
-        if positions[-1] == position:
-            if unvouched:
-                before[position] = pseudo[-1]
-            pseudo[-1] += value
-            fields[-1] |= bit
-        else:
-            if unvouched:
-                before[position] = 0.0
-            positions.append(position)
-            pseudo.append(value)
-            fields.append(bit)
+        if unvouched:
+            before[position] = 0.0
+        positions.append(position)
+        pseudo.append(value)
+        fields.append(bit)
 
 
 def _idf(total: int, holding: int) -> float:
