@@ -1,0 +1,72 @@
+"""Route's scoring loop against BM25F written the plain way: each stem's saturated value per
+document, the value without the fields that do not vouch, and the fields it sits in are the same
+numbers, bit for bit, however the index folds and adds them (HW-DR-0030)."""
+
+import random
+from collections import Counter
+
+from headwater.corpus.document import Document
+from headwater.reads.route import rank
+from headwater.reads.route.index import FIELDS, Entry, RouteIndex
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.yaml.nodes import Map
+
+STEMS = ("retri", "queue", "backoff", "ledger", "tenant", "quota", "audit", "servic")
+
+
+def _entries(seed: int, documents: int = 60) -> tuple[Entry, ...]:
+    pick = random.Random(seed)
+    entries = []
+    for at in range(documents):
+        counts = tuple(Counter({stem: pick.randint(1, 40 if name == "body" else 3)
+                                for stem in pick.sample(STEMS, pick.randint(0, 4 if name != "lead" else 2))})
+                       if name != "lead" or at % 3 == 0 else Counter() for name in FIELDS)
+        entries.append(Entry(Document(f"d{at:03}.md", "page", Map((), 1, 1), "", "", 1, f"d{at:03}.md"), counts))
+    return tuple(entries)
+
+
+def _plain(entries: tuple[Entry, ...]) -> dict[str, dict[int, tuple[float, float, tuple[str, ...]]]]:
+    """stem → position → (value, value over the vouching fields, fields), the textbook way."""
+    total = len(entries)
+    means = [max(1e-9, sum(e.lengths[f] for e in entries) / total) for f in range(len(FIELDS))]
+    holding = Counter(stem for e in entries for stem in set().union(*e.counts))
+    found: dict[str, dict[int, tuple[float, float, tuple[str, ...]]]] = {}
+    for position, entry in enumerate(entries):
+        for stem in set().union(*entry.counts):
+            pseudo, vouched, fields = 0.0, 0.0, []
+            for f, name in enumerate(FIELDS):
+                if stem in entry.counts[f]:
+                    norm = rank.WEIGHTS[name] / (1 - rank.B + rank.B * entry.lengths[f] / means[f])
+                    pseudo += min(entry.counts[f][stem] * norm, rank.CAPS.get(name, float("inf")))
+                    fields.append(name)
+                if name not in rank.UNVOUCHED:
+                    vouched = pseudo
+            idf = rank._idf(total, holding[stem])
+            found.setdefault(stem, {})[position] = (idf * (pseudo / (rank.K1 + pseudo)),
+                                                    idf * (vouched / (rank.K1 + vouched)), tuple(fields))
+    return found
+
+
+def _built(scorer: rank.Scorer, stem: str) -> dict[int, tuple[float, float, tuple[str, ...]]]:
+    postings = scorer.postings(stem)
+    return {p: (value, postings.vouched.get(p, value), rank.NAMED[bits])
+            for p, value, bits in zip(postings.positions, postings.values, postings.fields, strict=True)}
+
+
+def test_each_stems_saturated_values_are_the_plain_bm25f_numbers_bit_for_bit():
+    for seed in range(5):
+        entries = _entries(seed)
+        scorer = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
+        plain = _plain(entries)
+        assert set(scorer.idf) == set(plain)
+        assert all(_built(scorer, stem) == plain[stem] for stem in plain)
+
+
+def test_the_scorer_reads_its_entries_once_so_a_generator_builds_the_same_scores():
+    entries = _entries(7)
+    built = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
+    streamed = rank.Scorer.of(RouteIndex(iter(entries), Tokenizer(ENGLISH_STOP_WORDS)))
+    task = ("retri", "queue", "zebra")
+    assert streamed.documents == built.documents
+    assert streamed.rank(task, floor=0.0) == built.rank(task, floor=0.0)
+    assert streamed.rank(task, floor=0.0).hits
