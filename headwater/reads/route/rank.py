@@ -37,7 +37,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import compress, islice, repeat
-from operator import ge, mul
+from operator import add, ge, itemgetter, mul
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
@@ -55,6 +55,7 @@ COVERED = 0.6  # the share of the task's IDF mass a covering document holds, in 
 FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
+DENSE = 0.4  # the share of documents from which a stem's values add as a spread over every position
 NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
 UNVOUCHED_BITS = sum(1 << f for f, name in enumerate(FIELDS) if name in UNVOUCHED)
@@ -129,6 +130,7 @@ class Scorer:
     idf: dict[str, float]  # every stem some document holds
     max_idf: float
     _postings: dict[str, Postings] = field(compare=False, repr=False)  # every stem some document holds
+    _spread_values: dict[str, array] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
@@ -166,12 +168,13 @@ class Scorer:
         word a matched purpose declares, such as `why`) says what the reader comes for, not what
         about, so it adds nothing to the task's mass. A task `confident` does not trust (see
         _trusted) gathers no hit."""
-        found = [postings for postings in map(self.postings, stems) if postings is not None]
+        found = [(stem, postings) for stem, postings in zip(stems, map(self.postings, stems), strict=True)
+                 if postings is not None]
         if not found:
             return Ranking((), 0.0, 0.0, ())
         scores = self._summed(found)
         # Confidence and the guards are judged on the fields that vouch; every field ranks.
-        judged = self._judged(found, scores)
+        judged = self._judged([postings for _, postings in found], scores)
         mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
                    for stem in stems)
         judged_best = max(judged)
@@ -189,17 +192,34 @@ class Scorer:
                              if least > 0 else scores))  # with no floor, every document reached (its sum is positive)
         pool = {p: scores[p] * boost if favoured(p) else scores[p] for p in near}
         least = max(pool.values()) * floor
-        # entries are in census (path) order, so a position breaks a tie as the path would
-        kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
+        # entries are in census (path) order, so a position breaks a tie as the path would: the
+        # pool is in position order, and a sort by score alone keeps that order among equals
+        kept = sorted([(p, s) for p, s in pool.items() if s >= least], key=itemgetter(1), reverse=True)
         return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, coverage, reached)
 
-    def _summed(self, found: list[Postings]) -> list[float]:
-        """Per position, the sum of the stems' values in task order (0.0 where none reaches)."""
-        scores = [0.0] * len(self.documents)
-        for postings in found:
+    def _summed(self, found: list[tuple[str, Postings]]) -> list[float]:
+        """Per position, the sum of the stems' values in task order (0.0 where none reaches). A
+        stem most documents hold adds its values spread over every position in one pass, as a
+        sum of 0.0 leaves a score as it was."""
+        total = len(self.documents)
+        scores = [0.0] * total
+        for stem, postings in found:
+            if len(postings.positions) >= DENSE * total:
+                scores = list(map(add, scores, self._spread(stem, postings)))
+                continue
             for position, value in zip(postings.positions, postings.values):  # noqa: B905 (equal by build)
                 scores[position] += value
         return scores
+
+    def _spread(self, stem: str, postings: Postings) -> array:
+        """The stem's values at every position (0.0 where it is not held), made on its first
+        asking and kept."""
+        spread = self._spread_values.get(stem)
+        if spread is None:
+            spread = self._spread_values[stem] = array("d", bytes(8 * len(self.documents)))
+            for position, value in zip(postings.positions, postings.values):  # noqa: B905 (equal by build)
+                spread[position] = value
+        return spread
 
     def _judged(self, found: list[Postings], scores: list[float]) -> list[float]:
         """`scores` summed over the fields that vouch: the same sums but where an UNVOUCHED field
