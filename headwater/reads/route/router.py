@@ -162,8 +162,10 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
         return _settle(base, snapshot, anchored, Silence.NOT_CONFIDENT)
     taken = {o.document.path for o in anchored}
     scorer = reader.scorer
-    kept = [h for h in ranking.hits if scorer.document(h).path not in taken]
-    rank_of = {scorer.document(h).path: (rank, h) for rank, h in enumerate(kept, start=1)}
+    kept = [(scorer.documents[h.position].path, h) for h in ranking.hits]
+    if taken:
+        kept = [(path, h) for path, h in kept if path not in taken]
+    rank_of = {path: (rank, h) for rank, (path, h) in enumerate(kept, start=1)}
     places, withheld = placed(list(rank_of), max(0, budget - len(anchored)), reader.successors,
                               reader.terminal, frozenset(taken))
     ranked = [_offer(place, rank_of, len(kept), stems, word_of, snapshot.graph.documents, scorer)
