@@ -4,7 +4,7 @@ import datetime as dt
 from collections import Counter
 
 from headwater.reads.route.index import FIELDS, RouteIndex
-from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, SHORT, Tokenizer
 from headwater.snapshot import load
 
 
@@ -23,8 +23,9 @@ def test_a_numeral_is_its_own_stem_as_snowball_gives_it_and_a_long_text_counts_a
     assert [tokenizer.stem(n) for n in ("0042", "7", "2026")] == [snowball.stemWord(n) for n in ("0042", "7", "2026")]
     assert tokenizer.stem("\u0663\u0664") == snowball.stemWord("\u0663\u0664")  # a non-ASCII numeral asks Snowball
     assert "0042" not in tokenizer._stems
-    words = "retries queue the retry 0042 queues " * 3
-    assert tokenizer.counts(words) == dict(Counter(tokenizer.stems(words))) == {"retri": 6, "queue": 6, "0042": 3}
+    words = "retries queue the retry 0042 queues " * 8
+    assert len(words.split()) > SHORT  # counted first, where a short text is not
+    assert tokenizer.counts(words) == dict(Counter(tokenizer.stems(words))) == {"retri": 16, "queue": 16, "0042": 8}
     assert list(tokenizer.counts(words)) == list(tokenizer.counts(words.split("the")[0] + "retry 0042"))
 
 

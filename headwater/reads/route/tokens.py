@@ -23,7 +23,7 @@ from pathlib import Path
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
-SHORT = 12  # words: a text this long or shorter (a title, a summary, a path) is not counted first
+SHORT = 32  # words: a text this long or shorter (a title, a summary, a path) is not counted first
 VERSION = 2  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
