@@ -1,4 +1,4 @@
-"""What route's first call builds and keeps: counts, not bodies; every stem saturated once, as it builds."""
+"""What route's first call builds and keeps: counts, not bodies; each stem's sums made as it builds, saturated when a task asks."""
 
 import datetime as dt
 from collections import Counter
@@ -20,7 +20,7 @@ def test_the_route_index_counts_each_body_without_keeping_it_on_the_document(qui
     assert not [d.path for d in documents if "body" in vars(d)]
 
 
-def test_every_stem_is_saturated_once_when_the_index_is_built_and_scores_alike_after():
+def test_a_stem_is_summed_as_the_index_is_built_saturated_on_its_first_asking_and_scores_alike_after():
     def entry(path: str, body: dict[str, int]) -> Entry:
         document = Document(path, "page", Map((), 1, 1), "", "", 1, path)
         return Entry(document, tuple(Counter(body if name == "body" else {}) for name in FIELDS))

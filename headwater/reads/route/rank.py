@@ -4,8 +4,10 @@ A document's pseudo-frequency for a stem sums each field's occurrences times the
 each normalised by the field's length against the corpus mean (b); it saturates through k1, and
 the stem's IDF scales it. The body's share is capped (CAPS): a long proposal that says "page" a
 hundred times is about that word no more than a title that says it once, so a body alone never
-carries a stem to saturation. Which documents hold each stem, and each field's length norm, are
-found once per snapshot; a stem's saturated postings on the first task that holds it, then kept.
+carries a stem to saturation. Each stem's pseudo-frequencies are summed once per snapshot, from
+every document's counts read once (HW-DR-0030); a stem is saturated on the first task that holds
+it, then kept. A task's scores add in one list per position, in task order, so each is the same
+sum of the same numbers however the index stores them.
 
 Confidence is a property of the task, not of a pointer: the best document's score over the
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
@@ -129,15 +131,17 @@ class Scorer:
     tokenizer: Tokenizer
     idf: dict[str, float]  # every stem some document holds
     max_idf: float
-    _postings: dict[str, Postings] = field(compare=False, repr=False)  # every stem some document holds
+    # stem → its pseudo-frequencies (positions, sums, field bits, sums before an UNVOUCHED
+    # field), until a task first asks for it and they are saturated into `_postings`
+    _sums: dict[str, tuple[array, array, array, dict[int, float]]] = field(compare=False, repr=False)
+    _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
     _spread_values: dict[str, array] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
-        """Every stem's postings, saturated once. The entries are read once, into `Folded`; then
+        """Every stem's pseudo-frequencies and IDF. The entries are read once, into `Folded`; then
         each document's fields add, in FIELDS order, into its pseudo-frequencies stem by stem; a
-        stem's document frequency is the length of its positions, and its IDF scales the
-        saturation."""
+        stem's document frequency is the length of its positions."""
         folded = Folded.of(index.entries)
         total = len(folded.documents)
         means = [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
@@ -150,16 +154,21 @@ class Scorer:
                 if size:
                     norm = weights[f] / (1 - B + B * folded.lengths[f][position] / means[f])
                     _pseudo(table, last, position, f, islice(pairs, size), norm)
-        idf: dict[str, float] = {}
-        saturated: dict[str, Postings] = {}
-        for stem, (positions, pseudo, fields, before) in zip(folded.stems, table, strict=True):
-            weight = idf[stem] = _idf(total, len(positions))
-            saturated[stem] = Postings(positions, array("d", [weight * (v / (K1 + v)) for v in pseudo]), fields,
-                                       {p: weight * (v / (K1 + v)) for p, v in before.items()})
-        return Scorer(folded.documents, index.tokenizer, idf, _idf(total, 0), saturated)
+        sums = dict(zip(folded.stems, table, strict=True))
+        idf = {stem: _idf(total, len(found[0])) for stem, found in sums.items()}
+        return Scorer(folded.documents, index.tokenizer, idf, _idf(total, 0), sums)
 
     def postings(self, stem: str) -> Postings | None:
-        return self._postings.get(stem)
+        """The stem's postings, saturated on its first asking (one pass over the documents that
+        hold it: the sums are already made) and kept."""
+        found = self._postings.get(stem)
+        if found is None and stem in self._sums:
+            positions, pseudo, fields, before = self._sums.pop(stem)
+            weight = self.idf[stem]
+            found = self._postings[stem] = Postings(
+                positions, array("d", [weight * (v / (K1 + v)) for v in pseudo]), fields,
+                {p: weight * (v / (K1 + v)) for p, v in before.items()})
+        return found
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
