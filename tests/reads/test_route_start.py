@@ -1,4 +1,4 @@
-"""What route's first call builds and keeps: counts, not bodies; each stem's sums made as it builds, saturated when a task asks."""
+"""What route's first call builds and keeps: counts, not bodies; stems summed as it builds, saturated when asked."""
 
 import datetime as dt
 from collections import Counter
