@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
+from headwater.reads.route.abstention import Agreement, trusted
 from headwater.reads.route.index import FIELDS, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
@@ -48,13 +49,9 @@ WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path
 K1 = 1.6
 CAPS = MappingProxyType({"body": 1.0})  # the most a field adds to one stem's pseudo-frequency
 B = 0.75
-CONFIDENT = 0.18  # the least confidence at which a task is answered on the strength of its match
-BROAD = 2 / 3  # the share of CONFIDENT at which a task is answered when its best document covers it
-COVERED = 0.6  # the share of the task's IDF mass a covering document holds, in any field
 FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
-NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
 
 
@@ -181,7 +178,7 @@ class Scorer:
         confidence = judged_best / mass if mass else 0.0
         held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        if not _trusted(confidence, coverage, confident, Agreement.of(held, len(reached))):
+        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass)):
             return Ranking((), confidence, coverage, reached)
         best = max(scores.values())
         pool = {p: s * (1 + PRIOR) if favoured(p) else s
@@ -220,29 +217,6 @@ class Scorer:
 
     def document(self, hit: Hit) -> Document:
         return self.documents[hit.position]
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """How the best document holds the task: whether its name holds any task word, and whether it
-    rests on one word while two or more other task words the corpus knows pass it by."""
-
-    named: bool
-    one_word: bool
-
-    @staticmethod
-    def of(held: tuple[tuple[str, tuple[str, ...]], ...], known: int) -> Agreement:
-        return Agreement(any(NAMING.intersection(fields) for _, fields in held),
-                         len(held) == 1 and known >= 3)
-
-
-def _trusted(confidence: float, coverage: float, confident: float, agreement: Agreement) -> bool:
-    """A strong match, or a broad one (most of the task's mass held by a document that scores
-    BROAD of the threshold and whose name agrees); never a match resting on one word."""
-    if agreement.one_word:
-        return False
-    return confidence >= confident or (confidence >= confident * BROAD and coverage >= COVERED
-                                       and agreement.named)
 
 
 def _saturation(pseudo: dict[int, float], positions: list[int], idf: float) -> tuple[float, ...]:
