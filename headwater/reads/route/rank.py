@@ -9,18 +9,11 @@ found once per snapshot; a stem's saturated postings on the first task that hold
 
 Confidence is a property of the task, not of a pointer: the best document's score over the
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
-A task is answered when its confidence reaches CONFIDENT (a strong match, carried by the title,
-summary or path), or when it reaches BROAD of that and the best document also holds COVERED of
-the task's mass in any field (a broad match: most of what the task says, mostly in the body, as
-when a developer describes a page's subject in other words than its title). A trap sharing one
-generic word with the corpus is neither. Two guards hold either kind back (HW-DR-0019): a broad
-match must have its best document's name (title, summary or path) agree with the body on at least
-one task word, since a page that only mentions the task's words in passing is not about them; and
-a best document that holds a single task word while the task has two or more other words the
-corpus knows rests on that one word, however rare it is, so no match is trusted on it. The
-constants were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
-indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set;
-the guards on the seen sets of both corpora. A held-out set reports them untouched.
+Coverage is the share of that mass the best document holds, in any field. Whether they, and how
+the best document holds the task's words, are enough to answer is the abstention rule's to say
+(`abstention`, HW-DR-0019 and HW-DR-0027); a task it does not trust gathers no hit. The weights
+were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
+indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set.
 
 The lead (a summary read from the body where a document has no summary facet, HW-DR-0026) ranks
 but does not vouch: it is UNVOUCHED, so confidence, coverage and the guards are judged on the best
@@ -163,8 +156,8 @@ class Scorer:
         """Score every document a task stem reaches; a `favoured` position gets the purpose prior;
         hits are the documents within `floor` of the best. An `excused` stem no document holds (a
         word a matched purpose declares, such as `why`) says what the reader comes for, not what
-        about, so it adds nothing to the task's mass. A task `confident` does not trust (see
-        _trusted) gathers no hit."""
+        about, so it adds nothing to the task's mass. A task the abstention rule does not trust
+        at `confident` (`abstention.trusted`) gathers no hit."""
         scores = self._summed(stems, lambda found: found.values)
         if not scores:
             return Ranking((), 0.0, 0.0, ())
