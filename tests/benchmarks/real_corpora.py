@@ -71,7 +71,7 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("dapr-docs-held-out", DAPR, "held-out.yml", "seen"),
         LabelledSet("kubernetes-enhancements", KEPS, "labels.yml", "seen"),
         LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "seen"),
-        LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "held out"))
+        LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "seen"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

@@ -1,7 +1,7 @@
 """Route quality, measured: `route` against plain BM25 over title + summary + path, on six
 labelled sets — the Relay fixture (corpus_fixtures/routing) and five over two real documentation
 snapshots unpacked at run time (tests/route_sets: dapr-docs labels.yml, tuned on, and held-out.yml,
-seen; kubernetes-enhancements labels.yml and held-out.yml, both seen, and third.yml, held out).
+seen; kubernetes-enhancements labels.yml, held-out.yml and third.yml, all seen).
 
 Run `python tests/benchmarks/route_quality.py` to print the tables recorded in BENCHMARKS.md.
 Per set, at budget 5:
