@@ -70,3 +70,34 @@ def test_the_scorer_reads_its_entries_once_so_a_generator_builds_the_same_scores
     assert streamed.documents == built.documents
     assert streamed.rank(task, floor=0.0) == built.rank(task, floor=0.0)
     assert streamed.rank(task, floor=0.0).hits
+
+
+def _mass(scorer: rank.Scorer, task: tuple[str, ...]) -> float:
+    return sum(scorer.idf.get(stem, scorer.max_idf * rank.UNSEEN) for stem in task)
+
+
+def test_confidence_is_the_best_sum_over_the_vouching_fields_in_task_order_lead_or_not():
+    tasks = [(a, b) for a in STEMS for b in STEMS if a != b]
+    tasks += [("quota", "retri", "audit"), ("servic", "queue", "zebra")]
+    for seed in range(5):
+        entries = _entries(seed)
+        scorer = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
+        plain = _plain(entries)
+        for task in tasks:
+            judged = [0.0] * len(entries)
+            for stem in task:
+                for position, (_, vouched, _) in plain.get(stem, {}).items():
+                    judged[position] += vouched
+            assert scorer.rank(task, floor=0.0).confidence == max(judged) / _mass(scorer, task), (seed, task)
+
+
+def test_a_session_scores_a_task_as_a_fresh_index_does_after_other_tasks_spread_their_common_stems():
+    entries = _entries(3)
+    index = RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS))
+    session, tasks = rank.Scorer.of(index), [("servic", "audit"), ("tenant", "retri"), ("audit", "quota", "servic")]
+    assert any(len(session.postings(stem).positions) >= rank.DENSE * len(entries) for stem in tasks[0])
+    for task in tasks:
+        session.rank(task, floor=0.0)
+    for task in tasks:
+        fresh = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
+        assert session.rank(task, floor=0.0) == fresh.rank(task, floor=0.0)
