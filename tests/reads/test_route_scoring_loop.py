@@ -101,3 +101,16 @@ def test_a_session_scores_a_task_as_a_fresh_index_does_after_other_tasks_spread_
     for task in tasks:
         fresh = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
         assert session.rank(task, floor=0.0) == fresh.rank(task, floor=0.0)
+
+
+def test_a_lead_document_missing_the_tasks_first_word_is_still_judged_on_its_later_words():
+    def entry(path: str, **fields: dict[str, int]) -> Entry:
+        return Entry(Document(path, "page", Map((), 1, 1), "", "", 1, path),
+                     tuple(Counter(fields.get(name, {})) for name in FIELDS))
+
+    entries = (entry("a.md", title={"retri": 3}, lead={"queue": 1}), entry("b.md", body={"audit": 1}),
+               entry("c.md", body={"queue": 1}))
+    scorer = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS)))
+    task = ("audit", "queue", "retri")
+    best = _plain(entries)["retri"][0][1]  # a.md's title: its lead's `queue` does not vouch
+    assert scorer.rank(task, floor=0.0).confidence == best / _mass(scorer, task)
