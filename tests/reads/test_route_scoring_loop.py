@@ -114,3 +114,13 @@ def test_a_lead_document_missing_the_tasks_first_word_is_still_judged_on_its_lat
     task = ("audit", "queue", "retri")
     best = _plain(entries)["retri"][0][1]  # a.md's title: its lead's `queue` does not vouch
     assert scorer.rank(task, floor=0.0).confidence == best / _mass(scorer, task)
+
+
+def test_a_task_whose_words_sit_only_in_leads_has_no_confidence_and_gathers_nothing():
+    def entry(path: str, **fields: dict[str, int]) -> Entry:
+        return Entry(Document(path, "page", Map((), 1, 1), "", "", 1, path),
+                     tuple(Counter(fields.get(name, {})) for name in FIELDS))
+
+    entries = (entry("a.md", title={"ledger": 1}), entry("b.md", lead={"queue": 2}), entry("c.md", lead={"queue": 1}))
+    ranking = rank.Scorer.of(RouteIndex(entries, Tokenizer(ENGLISH_STOP_WORDS))).rank(("queue",), floor=0.0)
+    assert ranking == rank.Ranking((), 0.0, 0.0, ("queue",))
