@@ -5,8 +5,9 @@ meant to be committed — and nothing in it is trusted if it was: a cache file o
 header line naming what it holds and its format, then a line sealing the rest with this user's
 key (`headwater.cachekey`). A missing, unreadable or foreign file (another header, another
 format, a seal that does not verify) reads as empty, so anything doubtful costs a rerun, never
-a wrong answer. A failed write changes nothing else: it comes back as one sentence for the
-caller to put on stderr. Writes hold the write lock, so they never race a write run's sweep.
+a wrong answer; so does a file reached through a symlink. A failed write changes nothing
+else: it comes back as one sentence for the caller to put on stderr. Writes hold the write
+lock, so they never race a write run's sweep.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hmac
 from pathlib import Path
 
 from headwater import atomic, cachekey, writelock
+from headwater.paths import symlink_on_the_way
 
 CACHE_DIR = writelock.DIRECTORY
 
@@ -22,8 +24,8 @@ CACHE_DIR = writelock.DIRECTORY
 def read(root: Path, name: str, header: str) -> bytes | None:
     """The bytes after the header and seal of `<cache>/<name>`, or None when it cannot be trusted."""
     secret = cachekey.key(create=False)
-    if secret is None:
-        return None
+    if secret is None or symlink_on_the_way(f"{CACHE_DIR}/{name}", root):
+        return None  # a cache reached through a symlink is not this repository's, whoever sealed it
     try:
         data = (root / CACHE_DIR / name).read_bytes()
     except OSError:
