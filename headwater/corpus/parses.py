@@ -313,14 +313,13 @@ class Stored:
     @cached_property
     def _opening(self) -> tuple[str, dict[str, bytes]]:
         payload = self.read()
-        first = payload[:max(0, payload.find(b"\n"))]
-        under = first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(DERIVED_UNDER) else ""
-        return under, _parts(payload, 0)
+        return _derived_under(payload), _parts(payload, 0)
 
-    @property
+    @cached_property
     def derived_under(self) -> str:
-        """The key every digest has its derived value under, if any."""
-        return self._opening[0]
+        """The key every digest has its derived value under, if any (a warm check asks for this
+        alone: the file is then read for its first line, not split into entries)."""
+        return self._opening[0] if "_opening" in self.__dict__ else _derived_under(self.read())
 
     @property
     def fronts(self) -> dict[str, bytes]:
@@ -351,6 +350,11 @@ class Stored:
         """The encoded body stored for this digest, or None."""
         raw = self.body_raw(digest)
         return json.loads(raw) if raw else None
+
+
+def _derived_under(payload: bytes) -> str:
+    first = payload[:max(0, payload.find(b"\n"))]
+    return first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(DERIVED_UNDER) else ""
 
 
 def _parts(payload: bytes, which: int) -> dict[str, bytes]:
