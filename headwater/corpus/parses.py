@@ -89,7 +89,8 @@ class ParseStore:
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
         self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
-        self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
+        off = use is CacheUse.OFF
+        self.stored = Stored(lambda: b"" if off else _read(root), lambda: b"" if off else _first_line(root))
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
         # held as its JSON line, a tenth of the memory of the lists it decodes to
@@ -307,19 +308,20 @@ class Stored:
     is the file read before something asks: a run whose fronts all come from the fronts file
     may never need it."""
 
-    def __init__(self, read: Callable[[], bytes]) -> None:
+    def __init__(self, read: Callable[[], bytes], first_line: Callable[[], bytes]) -> None:
         self.read = read
+        self.first_line = first_line
 
     @cached_property
     def _opening(self) -> tuple[str, dict[str, bytes]]:
         payload = self.read()
-        return _derived_under(payload), _parts(payload, 0)
+        return _derived_under(payload[:max(0, payload.find(b"\n"))]), _parts(payload, 0)
 
     @cached_property
     def derived_under(self) -> str:
         """The key every digest has its derived value under, if any (a warm check asks for this
-        alone: the file is then read for its first line, not split into entries)."""
-        return self._opening[0] if "_opening" in self.__dict__ else _derived_under(self.read())
+        alone: the file is then verified in pieces for its first line, not held)."""
+        return self._opening[0] if "_opening" in self.__dict__ else _derived_under(self.first_line())
 
     @property
     def fronts(self) -> dict[str, bytes]:
@@ -352,8 +354,7 @@ class Stored:
         return json.loads(raw) if raw else None
 
 
-def _derived_under(payload: bytes) -> str:
-    first = payload[:max(0, payload.find(b"\n"))]
+def _derived_under(first: bytes) -> str:
     return first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(DERIVED_UNDER) else ""
 
 
@@ -389,6 +390,10 @@ def _parsed(text: str, derive: Derivation | None) -> Ahead:
 
 def _read(root: Path) -> bytes:
     return cachedir.read(root, CACHE_FILE, header()) or b""
+
+
+def _first_line(root: Path) -> bytes:
+    return cachedir.first_line(root, CACHE_FILE, header()) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------

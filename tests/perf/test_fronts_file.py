@@ -138,3 +138,24 @@ def test_reads_never_write_the_fronts_file_and_no_cache_never_reads_it(corpus):
     assert not (corpus / CACHE_DIR / fronts.FRONTS_FILE).exists()
     _warm(corpus)
     assert load(corpus, TODAY, CacheUse.OFF).parses.table_hits == 0
+
+
+@pytest.mark.parametrize("spoil", ["none", "a byte deep in the payload", "another header", "a symlink"])
+def test_the_parse_cache_s_first_line_is_read_only_from_a_file_whose_whole_seal_verifies(corpus, spoil):
+    from headwater import cachedir
+
+    _warm(corpus)
+    path = corpus / CACHE_DIR / "parsed"
+    whole = cachedir.read(corpus, "parsed", header())
+    if spoil == "a byte deep in the payload":
+        data = bytearray(path.read_bytes())
+        data[-3] ^= 0x01
+        path.write_bytes(bytes(data))
+    elif spoil == "another header":
+        head, _, rest = path.read_bytes().partition(b"\n")
+        path.write_bytes(head + b"x\n" + rest)
+    elif spoil == "a symlink":
+        shutil.move(path, corpus.parent / "parsed-elsewhere")
+        os.symlink(corpus.parent / "parsed-elsewhere", path)
+    found = cachedir.first_line(corpus, "parsed", header())
+    assert found == (whole.partition(b"\n")[0] if spoil == "none" else None)
