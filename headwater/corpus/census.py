@@ -94,6 +94,8 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
         parses.prepare([(item.text, item.digest) for item in read if isinstance(item, Read)])
     rows = [item if isinstance(item, Row) else classifier.classify(item.path, item.text, item.digest)
             for item in read]
+    if parses is not None:
+        parses.split_all()
     return Census(corpus_root, tuple(rows))
 
 

@@ -101,6 +101,7 @@ class ParseStore:
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.kept_fronts: dict[str, fronts_file.Kept] = {}  # this run's fronts, for the fronts file
         self.table_hits = 0  # fronts rebuilt from the fronts file
+        self.table_size = 0  # the entries it held
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
     @property
@@ -134,7 +135,9 @@ class ParseStore:
     @cached_property
     def table(self) -> fronts_file.Fronts:
         """The fronts file (`headwater.corpus.fronts`), read on first use."""
-        return fronts_file.read(self.root, header()) if self.use is not CacheUse.OFF else fronts_file.EMPTY
+        table = fronts_file.read(self.root, header()) if self.use is not CacheUse.OFF else fronts_file.EMPTY
+        self.table_size = len(table.entries)
+        return table
 
     def split(self, text: str, digest: str) -> Split:
         """`frontmatter.split(text)`, from the caches when this digest was parsed before."""
@@ -147,6 +150,12 @@ class ParseStore:
         if parts.front is not None and self.use is CacheUse.WRITE:
             self.kept_fronts[digest] = (len(text) - len(parts.body), parts.body_line, parts.front)
         return parts
+
+    def split_all(self) -> None:
+        """Every file is split: let the fronts file's entries go (a long-lived server would hold
+        them for nothing; the nodes built from them stay with their documents)."""
+        self.__dict__.pop("table", None)
+        self.scalars.clear()
 
     def _split(self, text: str, digest: str) -> Split:
         if digest in self.ahead:
@@ -263,8 +272,8 @@ class ParseStore:
         """Rewrite the fronts file when it lacks enough of this run's fronts, or holds enough
         that this run did not see (as the parse cache, a handful is cheaper to rebuild)."""
         missing = len(self.kept_fronts) - self.table_hits
-        stale = len(self.table.entries) - self.table_hits
-        if not self.kept_fronts or (self.table.entries and max(missing, stale) < REWRITE_AFTER):
+        stale = self.table_size - self.table_hits
+        if not self.kept_fronts or (self.table_size and max(missing, stale) < REWRITE_AFTER):
             return None
         return fronts_file.write(self.root, header(), self.kept_fronts)
 
