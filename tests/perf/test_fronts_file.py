@@ -159,3 +159,42 @@ def test_the_parse_cache_s_first_line_is_read_only_from_a_file_whose_whole_seal_
         os.symlink(corpus.parent / "parsed-elsewhere", path)
     found = cachedir.first_line(corpus, "parsed", header())
     assert found == (whole.partition(b"\n")[0] if spoil == "none" else None)
+
+
+def _overlay(root: Path) -> None:
+    overlay = root / ".headwater" / "overlay.yml"
+    overlay.write_text(overlay.read_text().replace("decision_id.namespace: GEN", "decision_id.namespace: GEX"))
+
+
+def _exclusions(root: Path) -> None:
+    declaration = root / ".headwater" / "taxonomy.yml"
+    declaration.write_text(declaration.read_text().replace('docs/archive/**', 'docs/guides/**'))
+
+
+def _moved(root: Path) -> None:
+    document = load(root, TODAY, CacheUse.OFF).census.documents[7]
+    target = root / "docs" / "elsewhere" / Path(document.path).name
+    target.parent.mkdir(parents=True)
+    (root / document.path).rename(target)
+
+
+def _edited(root: Path) -> None:
+    document = root / load(root, TODAY, CacheUse.OFF).census.documents[11].path
+    lines = document.read_text().split("\n")
+    document.write_text("\n".join("status: bogus" if line.startswith("status:") else line for line in lines))
+
+
+@pytest.mark.parametrize("change", [_overlay, _exclusions, _moved, _edited])
+def test_after_any_input_changes_a_warm_check_prints_what_a_no_cache_check_prints(corpus, hw, change):
+    """The fronts are keyed by content alone; whatever else changed (the taxonomy's overlay and
+    lock, the declaration's exclusions, where a file lives, a file's bytes) is read afresh."""
+    root = ("--root", str(corpus))
+    before = hw(*CHECK, *root).out
+    change(corpus)
+    assert hw("taxonomy", "resolve", *root).status == 0
+    warm, uncached = hw(*CHECK, *root), hw(*CHECK, "--no-cache", *root)
+    assert warm.err == uncached.err == ""
+    assert (warm.status, warm.out) == (uncached.status, uncached.out)
+    assert warm.out != before  # the change shows, so a stale cache could not have passed
+    for when in ("2026-12-24", "2027-06-01"):  # the run date: fronts hold none, the runner reads it
+        assert hw("check", "--now", when, *root).out == hw("check", "--now", when, "--no-cache", *root).out
