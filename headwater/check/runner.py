@@ -22,7 +22,7 @@ from headwater.check.instances import sections, stamp, subjects
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
 from headwater.check.spread import judge_all
-from headwater.snapshot import Snapshot
+from headwater.snapshot import Snapshot, collector_paused
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,16 @@ SECTIONS = sections(RULES)
 
 def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None = None,
         spread: bool = False) -> Report:
-    """`spread`: judge documents on every core when the cache holds nothing for them."""
+    """`spread`: judge documents on every core when the cache holds nothing for them.
+
+    The verdicts, and the bodies they decode, live as long as the report and hold no cycles: the
+    collector pauses while they are made, in the workers too (forked paused), for with it running
+    judging 100,000 documents spent a third of its time rescanning them."""
+    with collector_paused():
+        return _run(snapshot, change, cache, spread)
+
+
+def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spread: bool) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
     if spread and (cache is None or not cache.stored):
