@@ -18,7 +18,7 @@ from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Coverage, Tally
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import sections, stamp, subjects
+from headwater.check.instances import sections, stamp
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
 from headwater.check.spread import judge_all
@@ -60,8 +60,7 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
     if spread and (cache is None or not cache.stored):
-        documents = [document for document, _ in subjects(ctx, Scope.DOCUMENT)]
-        records.ahead = judge_all(ctx, SECTIONS[Scope.DOCUMENT], documents)
+        records.ahead = judge_all(ctx, SECTIONS)
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:
