@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 from headwater.check.context import Context
 from headwater.check.finding import Finding, Hit, Skip
@@ -89,6 +90,13 @@ class Judged:
     def verdicts_reached(self) -> int:
         """Instances that reached a verdict: what the cache counts as a hit or a miss."""
         return self.reached - len(self.skips)
+
+
+class JudgedAhead(Protocol):
+    """Verdicts judged before the runner reached them, by (section identity, subject identity),
+    each handed over once (a dict, or `spread.Ahead`)."""
+
+    def pop(self, key: tuple[int, int], default: Judged | None = None, /) -> Judged | None: ...
 
 
 @dataclass(frozen=True)

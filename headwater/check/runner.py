@@ -60,7 +60,9 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
     if spread and (cache is None or not cache.stored):
-        records.ahead = judge_all(ctx, SECTIONS)
+        ahead = judge_all(ctx, SECTIONS)
+        if ahead is not None:
+            records.ahead = ahead
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:

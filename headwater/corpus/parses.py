@@ -102,6 +102,7 @@ class ParseStore:
         self.packed: dict[str, Packed] = {}  # parsed ahead by a worker (`Packed`)
         # bodies parsed ahead, as their cache lines, from the census's split until a document asks
         self.lines: dict[str, bytes] = {}
+        self.slug_sets: dict[str, frozenset[str]] = {}  # of bodies still held as lines (`slugs`)
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
@@ -122,7 +123,7 @@ class ParseStore:
         derive = self.derive
 
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, derive)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, derive, self.scalars)) for digest, text in todo[first::step]]
 
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Packed]]:
             return [(digest, _packed(entry, parts)) for digest, (entry, parts) in parsed]
@@ -150,7 +151,7 @@ class ParseStore:
                 return reused
         self.fronts_parsed += 1
         try:
-            parts = split(text)
+            parts = split(text, self.scalars)
         except FrontMatterRefusal as refusal:
             self._keep(digest, {"r": str(refusal)})
             raise
@@ -203,6 +204,20 @@ class ParseStore:
             if self.derive is not None:
                 self.derived_here[digest] = self.derive.encoded(parsed)
         return parsed
+
+    def slugs(self, digest: str) -> frozenset[str] | None:
+        """The heading slugs of a body parsed ahead and not yet asked for, leaving its line for
+        the document; None when there is no such line."""
+        line = self.lines.get(digest)
+        if line is None:
+            return None
+        found = self.slug_sets.get(digest)
+        if found is None:
+            try:
+                found = self.slug_sets[digest] = frozenset(heading[3] for heading in json.loads(line)[0])
+            except MALFORMED:
+                return None
+        return found
 
     def derived(self, digests: list[str], key: str) -> list[object | None]:
         """Per digest, the value a writing run derived from its body under `key`, or None (none
@@ -327,12 +342,12 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, derive: Derivation | None) -> Ahead:
+def _parsed(text: str, derive: Derivation | None, scalars: dict[tuple, Scalar]) -> Ahead:
     """One document parsed: its cache entry (front, body, and the body's derived value when asked)
     and the split. The body is held as its line only, a tenth of the memory of the objects it
     decodes to."""
     try:
-        parts = split(text)
+        parts = split(text, scalars)
     except FrontMatterRefusal as refusal:
         return {"r": str(refusal)}, refusal
     if parts.front is None:
