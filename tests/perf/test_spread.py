@@ -8,11 +8,13 @@ spreads; `forked.cores` is pinned to 1 for the one-process runs.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
 
 import pytest
 
 from headwater import forked
+from headwater.check import cache as cache_module
 from headwater.check import spread
 from headwater.check.cache import Verdicts
 from headwater.check.context import Context
@@ -165,3 +167,18 @@ def test_a_link_target_answers_its_slugs_without_keeping_a_body(corpus, spreadin
     assert "body" not in target.__dict__ and target.digest in snapshot.parses.lines
     assert slugs == body_module.parse(target.body_text, target.body_line).slugs == target.body.slugs
     assert target.digest not in snapshot.parses.lines  # the body, asked for, takes its line
+
+
+def test_the_runner_judges_with_the_collector_paused_and_leaves_it_running(corpus, monkeypatch):
+    seen: set[bool] = set()
+    judged = cache_module.judge
+
+    def judging(*args):
+        seen.add(gc.isenabled())
+        return judged(*args)
+
+    monkeypatch.setattr(cache_module, "judge", judging)
+    snapshot = load(corpus, TODAY, CacheUse.OFF)
+    assert gc.isenabled()
+    run_checks(snapshot)
+    assert seen == {False} and gc.isenabled()
