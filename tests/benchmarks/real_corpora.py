@@ -71,7 +71,9 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("dapr-docs-held-out", DAPR, "held-out.yml", "seen"),
         LabelledSet("kubernetes-enhancements", KEPS, "labels.yml", "seen"),
         LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "seen"),
-        LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "held out"))
+        LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "seen"),
+        LabelledSet("dapr-docs-third", DAPR, "third.yml", "held out"),
+        LabelledSet("kubernetes-enhancements-fourth", KEPS, "fourth.yml", "held out"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

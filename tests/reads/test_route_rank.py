@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from headwater.corpus.document import Document
+from headwater.reads.route import abstention
 from headwater.reads.route import rank as route_rank
 from headwater.reads.route.index import FIELDS, Entry, RouteIndex
 from headwater.reads.route.rank import Scorer
@@ -36,8 +37,9 @@ def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
                                   "lead": 2.0}
     assert set(route_rank.UNVOUCHED) == {"lead"}
     assert (route_rank.K1, route_rank.B, route_rank.CAPS) == (1.6, 0.75, {"body": 1.0})
-    assert (route_rank.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.18, 0.35, 0.10, 1.0)
-    assert (route_rank.BROAD, route_rank.COVERED) == (2 / 3, 0.6)
+    assert (abstention.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.18, 0.35, 0.10, 1.0)
+    assert (abstention.BROAD, abstention.COVERED) == (0.6, 0.5)
+    assert (abstention.CORROBORATED, abstention.NAMED) == (0.6, 0.28)
 
 
 def test_one_occurrence_ranks_title_over_summary_and_path_over_headings_over_body():
@@ -113,11 +115,11 @@ def test_the_purpose_prior_multiplies_a_favoured_score_and_leaves_confidence_alo
 def test_nothing_is_offered_below_the_confidence_threshold_and_a_weak_tail_is_cut():
     scorer = _scorer(_entry("strong.md", title={"retri": 1, "queue": 1}), _entry("weak.md", body={"queue": 1}),
                      *(_entry(f"f{i}.md", title={"filler": 1}) for i in range(8)))
-    ranking = scorer.rank(("retri", "queue"), confident=route_rank.CONFIDENT)
-    assert ranking.confidence >= route_rank.CONFIDENT
+    ranking = scorer.rank(("retri", "queue"), confident=abstention.CONFIDENT)
+    assert ranking.confidence >= abstention.CONFIDENT
     assert [scorer.document(h).path for h in ranking.hits] == ["strong.md"]
-    unsure = scorer.rank(("retri", "zebra", "yak", "gnu", "emu"), confident=route_rank.CONFIDENT)
-    assert unsure.hits == () and 0 < unsure.confidence < route_rank.CONFIDENT
+    unsure = scorer.rank(("retri", "zebra", "yak", "gnu", "emu"), confident=abstention.CONFIDENT)
+    assert unsure.hits == () and 0 < unsure.confidence < abstention.CONFIDENT
 
 
 def test_placing_puts_a_live_successor_ahead_of_its_terminal_document_once():
@@ -145,17 +147,17 @@ def test_a_task_its_best_document_covers_is_answered_under_the_threshold_and_a_o
     threshold and the threshold; the one-word match scores the same share and covers a third."""
     def ranked(*entries: Entry, stems: tuple[str, ...]) -> route_rank.Ranking:
         fillers = (_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30))
-        return _scorer(*entries, *fillers).rank(stems, confident=route_rank.CONFIDENT)
+        return _scorer(*entries, *fillers).rank(stems, confident=abstention.CONFIDENT)
 
     covering = ranked(_entry("guide.md", title={"actor": 1, "x": 3}, body={"deadlock": 1, "reentr": 1, "other": 27}),
                       stems=("actor", "deadlock", "reentr"))
     assert covering.coverage == pytest.approx(1.0)
-    assert route_rank.CONFIDENT * route_rank.BROAD <= covering.confidence < route_rank.CONFIDENT
+    assert abstention.CONFIDENT * abstention.BROAD <= covering.confidence < abstention.CONFIDENT
     assert [h.position for h in covering.hits] == [0]
     lone = ranked(_entry("page.md", title={"page": 1, "x": 3}, body={"other": 30}), _entry("font.md", body={"font": 1}),
                   _entry("footer.md", body={"footer": 1}), stems=("page", "font", "footer"))
-    assert route_rank.CONFIDENT * route_rank.BROAD <= lone.confidence < route_rank.CONFIDENT
-    assert lone.coverage < route_rank.COVERED and lone.hits == ()
+    assert abstention.CONFIDENT * abstention.BROAD <= lone.confidence < abstention.CONFIDENT
+    assert lone.coverage < abstention.COVERED and lone.hits == ()
 
 
 def test_a_broad_match_is_answered_only_when_the_best_documents_name_holds_a_task_word():
@@ -166,11 +168,11 @@ def test_a_broad_match_is_answered_only_when_the_best_documents_name_holds_a_tas
                    for i in range(30))
         page = _entry("guide.md", title={"x": 3}, headings={"actor": 1, "deadlock": 1, "other": 3},
                       body={"actor": 1, "deadlock": 1, "reentr": 1, "other": 27}, **name)
-        return _scorer(page, *fillers).rank(("actor", "deadlock", "reentr"), confident=route_rank.CONFIDENT)
+        return _scorer(page, *fillers).rank(("actor", "deadlock", "reentr"), confident=abstention.CONFIDENT)
 
     for ranking in (ranked(), ranked(path={"actor": 1, "y": 4})):
         assert ranking.coverage == pytest.approx(1.0)
-        assert route_rank.CONFIDENT * route_rank.BROAD <= ranking.confidence < route_rank.CONFIDENT
+        assert abstention.CONFIDENT * abstention.BROAD <= ranking.confidence < abstention.CONFIDENT
     assert ranked().hits == ()
     assert [h.position for h in ranked(path={"actor": 1, "y": 4}).hits] == [0]
 
@@ -179,7 +181,24 @@ def test_a_match_resting_on_one_word_is_silent_while_two_other_task_words_the_co
     scorer = _scorer(_entry("gzip.md", title={"compress": 1}), _entry("a.md", title={"imag": 1}),
                      _entry("b.md", title={"page": 1}),
                      *(_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30)))
-    lone = scorer.rank(("compress", "imag", "page"), confident=route_rank.CONFIDENT)
-    assert lone.confidence >= route_rank.CONFIDENT and lone.hits == ()
-    one_other = scorer.rank(("compress", "imag"), confident=route_rank.CONFIDENT)
+    lone = scorer.rank(("compress", "imag", "page"), confident=abstention.CONFIDENT)
+    assert lone.confidence >= abstention.CONFIDENT and lone.hits == ()
+    one_other = scorer.rank(("compress", "imag"), confident=abstention.CONFIDENT)
     assert scorer.document(one_other.hits[0]).path == "gzip.md"
+
+
+def test_a_strong_match_the_rest_of_the_task_does_not_corroborate_is_silent_until_the_page_holds_most_of_it():
+    """The page holds `mesh` in its title and `network` in its headings and body: confident, but two
+    of five task words, and its name a fifth of the task's mass. Holding `wifi` too (three of five)
+    corroborates it."""
+    def ranked(**more: int) -> route_rank.Ranking:
+        page = _entry("mesh.md", title={"mesh": 1}, headings={"network": 1}, body={"network": 20, "other": 20, **more})
+        others = (_entry(f"{word}.md", title={word: 1}) for word in ("wifi", "home", "router"))
+        fillers = (_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30))
+        return _scorer(page, *others, *fillers).rank(("mesh", "wifi", "network", "home", "router"),
+                                                     confident=abstention.CONFIDENT)
+
+    alone = ranked()
+    assert alone.confidence >= abstention.CONFIDENT and alone.hits == ()
+    corroborated = ranked(wifi=20)
+    assert corroborated.confidence >= abstention.CONFIDENT and corroborated.hits[0].position == 0

@@ -9,18 +9,11 @@ found once per snapshot; a stem's saturated postings on the first task that hold
 
 Confidence is a property of the task, not of a pointer: the best document's score over the
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
-A task is answered when its confidence reaches CONFIDENT (a strong match, carried by the title,
-summary or path), or when it reaches BROAD of that and the best document also holds COVERED of
-the task's mass in any field (a broad match: most of what the task says, mostly in the body, as
-when a developer describes a page's subject in other words than its title). A trap sharing one
-generic word with the corpus is neither. Two guards hold either kind back (HW-DR-0019): a broad
-match must have its best document's name (title, summary or path) agree with the body on at least
-one task word, since a page that only mentions the task's words in passing is not about them; and
-a best document that holds a single task word while the task has two or more other words the
-corpus knows rests on that one word, however rare it is, so no match is trusted on it. The
-constants were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
-indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set;
-the guards on the seen sets of both corpora. A held-out set reports them untouched.
+Coverage is the share of that mass the best document holds, in any field. Whether they, and how
+the best document holds the task's words, are enough to answer is the abstention rule's to say
+(`abstention`, HW-DR-0019 and HW-DR-0027); a task it does not trust gathers no hit. The weights
+were chosen on the dapr-docs labelled set (tests/route_sets); CAPS, to which dapr-docs is
+indifferent, against the body-carried confidence seen on the first kubernetes-enhancements set.
 
 The lead (a summary read from the body where a document has no summary facet, HW-DR-0026) ranks
 but does not vouch: it is UNVOUCHED, so confidence, coverage and the guards are judged on the best
@@ -40,6 +33,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
+from headwater.reads.route.abstention import Agreement, trusted
 from headwater.reads.route.index import FIELDS, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
@@ -48,13 +42,9 @@ WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path
 K1 = 1.6
 CAPS = MappingProxyType({"body": 1.0})  # the most a field adds to one stem's pseudo-frequency
 B = 0.75
-CONFIDENT = 0.18  # the least confidence at which a task is answered on the strength of its match
-BROAD = 2 / 3  # the share of CONFIDENT at which a task is answered when its best document covers it
-COVERED = 0.6  # the share of the task's IDF mass a covering document holds, in any field
 FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
-NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
 
 
@@ -166,8 +156,8 @@ class Scorer:
         """Score every document a task stem reaches; a `favoured` position gets the purpose prior;
         hits are the documents within `floor` of the best. An `excused` stem no document holds (a
         word a matched purpose declares, such as `why`) says what the reader comes for, not what
-        about, so it adds nothing to the task's mass. A task `confident` does not trust (see
-        _trusted) gathers no hit."""
+        about, so it adds nothing to the task's mass. A task the abstention rule does not trust
+        at `confident` (`abstention.trusted`) gathers no hit."""
         scores = self._summed(stems, lambda found: found.values)
         if not scores:
             return Ranking((), 0.0, 0.0, ())
@@ -181,7 +171,7 @@ class Scorer:
         confidence = judged_best / mass if mass else 0.0
         held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        if not _trusted(confidence, coverage, confident, Agreement.of(held, len(reached))):
+        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass)):
             return Ranking((), confidence, coverage, reached)
         best = max(scores.values())
         pool = {p: s * (1 + PRIOR) if favoured(p) else s
@@ -220,29 +210,6 @@ class Scorer:
 
     def document(self, hit: Hit) -> Document:
         return self.documents[hit.position]
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """How the best document holds the task: whether its name holds any task word, and whether it
-    rests on one word while two or more other task words the corpus knows pass it by."""
-
-    named: bool
-    one_word: bool
-
-    @staticmethod
-    def of(held: tuple[tuple[str, tuple[str, ...]], ...], known: int) -> Agreement:
-        return Agreement(any(NAMING.intersection(fields) for _, fields in held),
-                         len(held) == 1 and known >= 3)
-
-
-def _trusted(confidence: float, coverage: float, confident: float, agreement: Agreement) -> bool:
-    """A strong match, or a broad one (most of the task's mass held by a document that scores
-    BROAD of the threshold and whose name agrees); never a match resting on one word."""
-    if agreement.one_word:
-        return False
-    return confidence >= confident or (confidence >= confident * BROAD and coverage >= COVERED
-                                       and agreement.named)
 
 
 def _saturation(pseudo: dict[int, float], positions: list[int], idf: float) -> tuple[float, ...]:

@@ -17,10 +17,11 @@ from enum import Enum
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.route.abstention import CONFIDENT
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route.index import RouteIndex
 from headwater.reads.route.purposes import PurposeWords
-from headwater.reads.route.rank import CONFIDENT, Scorer
+from headwater.reads.route.rank import Scorer
 from headwater.reads.route.scope import Ungoverned, ungoverned
 from headwater.reads.route.state import Place, placed, successors, terminal_paths
 from headwater.reads.route.turns import by_precedence
