@@ -51,7 +51,7 @@ def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None
 
     The verdicts, and the bodies they decode, live as long as the report and hold no cycles: the
     collector pauses while they are made, in the workers too (forked paused), for with it running
-    judging 100,000 documents spent a third of its time rescanning them."""
+    judging 100,000 documents made 14 full collections in each process."""
     with collector_paused():
         return _run(snapshot, change, cache, spread)
 
