@@ -173,7 +173,7 @@ class Records:
         self.cache.hits += hits
         judged, kept, fresh = self._parts(sections[alike:], subject, parts[alike:])
         self.cache.keep(key, PART.join(parts[:alike] + kept) if fresh else record, fresh)
-        return summary + Summary.of(sections[alike:], judged) if judged else summary
+        return Summary.of(sections[alike:], judged, after=summary) if judged else summary
 
     def _head(self, sections: tuple[Section, ...], parts: list[str]) -> tuple[Summary, int] | None:
         """The sections stamped alike, served from their parts, with the hits; None if one is stale."""

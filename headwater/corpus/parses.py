@@ -29,6 +29,7 @@ from pathlib import Path
 
 from headwater import cachedir, forked
 from headwater.corpus import derived as derived_file
+from headwater.corpus import fronts as fronts_file
 from headwater.corpus.body import Body, Code, Heading, Link, Prose, parse
 from headwater.corpus.derived import Derivation
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
@@ -93,7 +94,8 @@ class ParseStore:
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
         self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
-        self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
+        off = use is CacheUse.OFF
+        self.stored = Stored(lambda: b"" if off else _read(root), lambda: b"" if off else _first_line(root))
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
         # held as its JSON line, a tenth of the memory of the lists it decodes to
@@ -104,6 +106,9 @@ class ParseStore:
         self.lines: dict[str, bytes] = {}
         self.slug_sets: dict[str, frozenset[str]] = {}  # of bodies still held as lines (`slugs`)
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
+        self.kept_fronts: dict[str, fronts_file.Kept] = {}  # this run's fronts, for the fronts file
+        self.table_hits = 0  # fronts rebuilt from the fronts file
+        self.table_size = 0  # the entries it held
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
     @property
@@ -113,7 +118,9 @@ class ParseStore:
     def prepare(self, files: list[tuple[str, str]]) -> None:
         """Parse ahead, across the cores, the fronts (and bodies) of those (text, digest) pairs the
         cache does not hold, when the store spreads and they are enough to be worth it."""
-        todo = list({digest: text for text, digest in files if digest not in self.stored.fronts}.items())
+        table = self.table.entries
+        todo = list({digest: text for text, digest in files
+                     if digest not in table and digest not in self.stored.fronts}.items())
         workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
         if workers < 2:
             return
@@ -133,13 +140,45 @@ class ParseStore:
         for part in theirs:
             self.packed.update(part)
 
+    @cached_property
+    def table(self) -> fronts_file.Fronts:
+        """The fronts file (`headwater.corpus.fronts`), read on first use."""
+        table = fronts_file.read(self.root, header()) if self.use is not CacheUse.OFF else fronts_file.EMPTY
+        self.table_size = len(table.entries)
+        return table
+
     def split(self, text: str, digest: str) -> Split:
-        """`frontmatter.split(text)`, from the cache when this digest was parsed before."""
+        """`frontmatter.split(text)`, from the caches when this digest was parsed before."""
+        try:
+            parts = self._split(text, digest)
+        except FrontMatterRefusal as refusal:
+            if self.use is CacheUse.WRITE:
+                self.kept_fronts[digest] = str(refusal)
+            raise
+        if parts.front is not None and self.use is CacheUse.WRITE:
+            self.kept_fronts[digest] = (len(text) - len(parts.body), parts.body_line, parts.front)
+        return parts
+
+    def split_all(self) -> None:
+        """Every file is split: let the fronts file's entries go (a long-lived server would hold
+        them for nothing; the nodes built from them stay with their documents)."""
+        self.__dict__.pop("table", None)
+        self.scalars.clear()
+
+    def _split(self, text: str, digest: str) -> Split:
         if digest in self.packed:
             meta, body, derived = self.packed.pop(digest)
             self.ahead[digest] = ({**json.loads(meta), **_unpacked(body, derived)}, None)
         if digest in self.ahead:
             return self._split_ahead(text, digest)
+        held = self.table.split(digest, text)
+        if held is not None:
+            self.fronts_reused += 1
+            self.table_hits += 1
+            self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
+            if isinstance(held, FrontMatterRefusal):
+                raise held
+            return held
         entry = self.stored.entry(digest)
         if entry is not None:
             reused = _split_of(entry, text, self.scalars)
@@ -239,6 +278,7 @@ class ParseStore:
         file costs more than re-parsing a handful of edited documents on the next run."""
         if self.use is not CacheUse.WRITE:
             return None
+        failed = self._save_fronts()
         fresh = self.fronts_parsed + self.bodies_parsed + self._derive_missing(trusting=True)
         if fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
@@ -250,10 +290,19 @@ class ParseStore:
                      else self.stored.front_raw(digest))
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
-        failed = self._save_derived()
+        failed = self._save_derived() or failed
         if self.derive is not None and failed is None:
             lines.insert(0, DERIVED_UNDER + self.derive.key.encode("utf-8"))
         return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines)) or failed
+
+    def _save_fronts(self) -> str | None:
+        """Rewrite the fronts file when it lacks enough of this run's fronts, or holds enough
+        that this run did not see (as the parse cache, a handful is cheaper to rebuild)."""
+        missing = len(self.kept_fronts) - self.table_hits
+        stale = self.table_size - self.table_hits
+        if not self.kept_fronts or (self.table_size and max(missing, stale) < REWRITE_AFTER):
+            return None
+        return fronts_file.write(self.root, header(), self.kept_fronts)
 
     def _save_derived(self) -> str | None:
         """Write every digest's derived value (empty for want of a body); None, or why not."""
@@ -291,15 +340,28 @@ class Stored:
     """The cache file's lines (`<digest>\\t<front>\\t<body>`, JSON, the body empty when none was
     parsed), each part decoded only when asked for. Fronts are held as bytes; bodies are not held
     at all until one is asked for (a run served from its verdict cache never asks), and then the
-    file is read again: entries are keyed by content, so any copy of the file answers alike."""
+    file is read again: entries are keyed by content, so any copy of the file answers alike. Nor
+    is the file read before something asks: a run whose fronts all come from the fronts file
+    may never need it."""
 
-    def __init__(self, read: Callable[[], bytes]) -> None:
+    def __init__(self, read: Callable[[], bytes], first_line: Callable[[], bytes]) -> None:
         self.read = read
-        payload = read()
-        first = payload[:max(0, payload.find(b"\n"))]
-        self.derived_under = first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(
-            DERIVED_UNDER) else ""  # the key every digest has its derived value under, if any
-        self.fronts = _parts(payload, 0)
+        self.first_line = first_line
+
+    @cached_property
+    def _opening(self) -> tuple[str, dict[str, bytes]]:
+        payload = self.read()
+        return _derived_under(payload[:max(0, payload.find(b"\n"))]), _parts(payload, 0)
+
+    @cached_property
+    def derived_under(self) -> str:
+        """The key every digest has its derived value under, if any (a warm check asks for this
+        alone: the file is then verified in pieces for its first line, not held)."""
+        return self._opening[0] if "_opening" in self.__dict__ else _derived_under(self.first_line())
+
+    @property
+    def fronts(self) -> dict[str, bytes]:
+        return self._opening[1]
 
     @cached_property
     def bodies(self) -> dict[str, bytes]:
@@ -326,6 +388,10 @@ class Stored:
         """The encoded body stored for this digest, or None."""
         raw = self.body_raw(digest)
         return json.loads(raw) if raw else None
+
+
+def _derived_under(first: bytes) -> str:
+    return first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(DERIVED_UNDER) else ""
 
 
 def _parts(payload: bytes, which: int) -> dict[str, bytes]:
@@ -371,6 +437,10 @@ def _unpacked(body: bytes, derived: bytes) -> dict:
 
 def _read(root: Path) -> bytes:
     return cachedir.read(root, CACHE_FILE, header()) or b""
+
+
+def _first_line(root: Path) -> bytes:
+    return cachedir.first_line(root, CACHE_FILE, header()) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------
