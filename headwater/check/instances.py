@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
+from typing import Protocol
 
 from headwater.check.context import Context
 from headwater.check.finding import Finding, Hit, Skip
@@ -97,6 +98,13 @@ class Judged:
 
 
 NOTHING_REACHED = MappingProxyType({(None,) * size: Judged((None,) * size, 0, (), ()) for size in range(1, 33)})
+
+
+class JudgedAhead(Protocol):
+    """Verdicts judged before the runner reached them, by (section identity, subject identity),
+    each handed over once (a dict, or `spread.Ahead`)."""
+
+    def pop(self, key: tuple[int, int], default: Judged | None = None, /) -> Judged | None: ...
 
 
 @dataclass(frozen=True)

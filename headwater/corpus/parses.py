@@ -73,8 +73,13 @@ REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm ca
 WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 
 # A document parsed ahead of its turn: its cache entry, and the split (or refusal) when this
-# process parsed it (None when a worker did: it is decoded from the entry).
+# process parsed it; the entry holds its front (`f`) only once needed: when a worker parsed it
+# (then the split is None, decoded from the entry) or when the run saves it.
 Ahead = tuple[dict, "Split | FrontMatterRefusal | None"]
+# From a worker: the entry without its body, as JSON, then the body's line and its derived value
+# (empty when none): bytes pickle as they are, where a front's nested lists cost the parent a
+# transient heap as large as the fronts themselves.
+Packed = tuple[bytes, bytes, bytes]
 DERIVED = "d"  # the member of an entry parsed ahead that carries its body's derived value
 DERIVED_UNDER = b"derived under "  # the payload's first line when every digest has its derived value
 
@@ -96,8 +101,10 @@ class ParseStore:
         # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
+        self.packed: dict[str, Packed] = {}  # parsed ahead by a worker (`Packed`)
         # bodies parsed ahead, as their cache lines, from the census's split until a document asks
         self.lines: dict[str, bytes] = {}
+        self.slug_sets: dict[str, frozenset[str]] = {}  # of bodies still held as lines (`slugs`)
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
         self.kept_fronts: dict[str, fronts_file.Kept] = {}  # this run's fronts, for the fronts file
         self.table_hits = 0  # fronts rebuilt from the fronts file
@@ -123,14 +130,15 @@ class ParseStore:
         derive = self.derive
 
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, derive)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, derive, self.scalars)) for digest, text in todo[first::step]]
 
-        def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
-            return [(digest, (entry, None)) for digest, (entry, _) in parsed]
+        def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Packed]]:
+            return [(digest, _packed(entry, parts)) for digest, (entry, parts) in parsed]
 
         mine, theirs = forked.in_shares(share, workers, pack)
-        for part in (mine, *theirs):
-            self.ahead.update(part)
+        self.ahead.update(mine)
+        for part in theirs:
+            self.packed.update(part)
 
     @cached_property
     def table(self) -> fronts_file.Fronts:
@@ -158,6 +166,9 @@ class ParseStore:
         self.scalars.clear()
 
     def _split(self, text: str, digest: str) -> Split:
+        if digest in self.packed:
+            meta, body, derived = self.packed.pop(digest)
+            self.ahead[digest] = ({**json.loads(meta), **_unpacked(body, derived)}, None)
         if digest in self.ahead:
             return self._split_ahead(text, digest)
         held = self.table.split(digest, text)
@@ -179,7 +190,7 @@ class ParseStore:
                 return reused
         self.fronts_parsed += 1
         try:
-            parts = split(text)
+            parts = split(text, self.scalars)
         except FrontMatterRefusal as refusal:
             self._keep(digest, {"r": str(refusal)})
             raise
@@ -197,8 +208,10 @@ class ParseStore:
         if "r" in entry:
             self._keep(digest, entry)
             raise FrontMatterRefusal(entry["r"])
-        if "f" not in entry:
+        if "o" not in entry:
             return Split(None, text, 1)
+        if "f" not in entry and self.use is CacheUse.WRITE and isinstance(parts, Split) and parts.front:
+            entry["f"] = _encode(parts.front)  # parsed here, and saved: encoded only now
         self._keep(digest, entry)
         found = parts if parts is not None else _split_of(entry, text, self.scalars)
         return found if isinstance(found, Split) else split(text)
@@ -230,6 +243,20 @@ class ParseStore:
             if self.derive is not None:
                 self.derived_here[digest] = self.derive.encoded(parsed)
         return parsed
+
+    def slugs(self, digest: str) -> frozenset[str] | None:
+        """The heading slugs of a body parsed ahead and not yet asked for, leaving its line for
+        the document; None when there is no such line."""
+        line = self.lines.get(digest)
+        if line is None:
+            return None
+        found = self.slug_sets.get(digest)
+        if found is None:
+            try:
+                found = self.slug_sets[digest] = frozenset(heading[3] for heading in json.loads(line)[0])
+            except MALFORMED:
+                return None
+        return found
 
     def derived(self, digests: list[str], key: str) -> list[object | None]:
         """Per digest, the value a writing run derived from its body under `key`, or None (none
@@ -381,20 +408,31 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, derive: Derivation | None) -> Ahead:
+def _parsed(text: str, derive: Derivation | None, scalars: dict[tuple, Scalar]) -> Ahead:
     """One document parsed: its cache entry (front, body, and the body's derived value when asked)
     and the split. The body is held as its line only, a tenth of the memory of the objects it
     decodes to."""
     try:
-        parts = split(text)
+        parts = split(text, scalars)
     except FrontMatterRefusal as refusal:
         return {"r": str(refusal)}, refusal
     if parts.front is None:
         return {}, parts
     body = parse(parts.body, parts.body_line)
     derived = {DERIVED: derive.encoded(body)} if derive is not None else {}
-    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
+    entry = {"o": len(text) - len(parts.body), "n": parts.body_line}
     return {**entry, "b": _json(encode_body(body)), **derived}, parts
+
+
+def _packed(entry: dict, parts: Split | FrontMatterRefusal) -> Packed:
+    """A worker's entry for the way back (`Packed`), its front encoded."""
+    front = {"f": _encode(parts.front)} if isinstance(parts, Split) and parts.front is not None else {}
+    meta = {key: value for key, value in entry.items() if key not in ("b", DERIVED)}
+    return _json({**meta, **front}), entry.get("b", b""), entry.get(DERIVED, b"")
+
+
+def _unpacked(body: bytes, derived: bytes) -> dict:
+    return {**({"b": body} if body else {}), **({DERIVED: derived} if derived else {})}
 
 
 def _read(root: Path) -> bytes:
