@@ -171,7 +171,7 @@ class Scorer:
         confidence = judged_best / mass if mass else 0.0
         held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass)):
+        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass, len(stems))):
             return Ranking((), confidence, coverage, reached)
         best = max(scores.values())
         pool = {p: s * (1 + PRIOR) if favoured(p) else s
