@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CONFIDENT = 0.31  # the least confidence at which a task of SPAN words is answered on its match
+CONFIDENT = 0.27  # the least confidence at which a task of SPAN words is answered on its match
 BROAD = 0.6  # the share of CONFIDENT at which a task is answered when its best document covers it
 COVERED = 0.5  # the share of the task's IDF mass a covering document holds, in any field
 CORROBORATED = 0.7  # the share of the task's known words (SPAN at most) the best document holds

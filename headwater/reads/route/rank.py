@@ -37,7 +37,7 @@ from headwater.reads.route.abstention import Agreement, trusted
 from headwater.reads.route.index import FIELDS, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
-WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.2,
+WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.1,
                             "lead": 2.0})
 K1 = 1.6
 CAPS = MappingProxyType({"body": 1.0})  # the most a field adds to one stem's pseudo-frequency
