@@ -178,7 +178,8 @@ def test_a_broad_match_is_answered_only_when_the_best_documents_name_holds_a_tas
 
 
 def test_a_match_resting_on_one_word_is_silent_while_two_other_task_words_the_corpus_knows_pass_it_by():
-    scorer = _scorer(_entry("gzip.md", title={"compress": 1}), *(_entry(f"a{i}.md", title={"imag": 1}) for i in range(5)),
+    scorer = _scorer(_entry("gzip.md", title={"compress": 1}),
+                     *(_entry(f"a{i}.md", title={"imag": 1}) for i in range(5)),
                      *(_entry(f"b{i}.md", title={"page": 1}) for i in range(5)),
                      *(_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30)))
     lone = scorer.rank(("compress", "imag", "page"), confident=abstention.CONFIDENT)
