@@ -5,16 +5,19 @@ meant to be committed — and nothing in it is trusted if it was: a cache file o
 header line naming what it holds and its format, then a line sealing the rest with this user's
 key (`headwater.cachekey`). A missing, unreadable or foreign file (another header, another
 format, a seal that does not verify) reads as empty, so anything doubtful costs a rerun, never
-a wrong answer. A failed write changes nothing else: it comes back as one sentence for the
-caller to put on stderr. Writes hold the write lock, so they never race a write run's sweep.
+a wrong answer; so does a file reached through a symlink. A failed write changes nothing
+else: it comes back as one sentence for the caller to put on stderr. Writes hold the write
+lock, so they never race a write run's sweep.
 """
 
 from __future__ import annotations
 
 import hmac
+import os
 from pathlib import Path
 
 from headwater import atomic, cachekey, writelock
+from headwater.paths import symlink_on_the_way
 
 CACHE_DIR = writelock.DIRECTORY
 
@@ -22,8 +25,8 @@ CACHE_DIR = writelock.DIRECTORY
 def read(root: Path, name: str, header: str) -> bytes | None:
     """The bytes after the header and seal of `<cache>/<name>`, or None when it cannot be trusted."""
     secret = cachekey.key(create=False)
-    if secret is None:
-        return None
+    if secret is None or symlink_on_the_way(f"{CACHE_DIR}/{name}", root):
+        return None  # a cache reached through a symlink is not this repository's, whoever sealed it
     try:
         data = (root / CACHE_DIR / name).read_bytes()
     except OSError:
@@ -35,6 +38,29 @@ def read(root: Path, name: str, header: str) -> bytes | None:
     head, seal, payload = data[:first], data[first + 1:second], data[second + 1:]  # one copy of the payload
     expected = cachekey.seal(secret, name.encode("utf-8"), head, payload).encode("ascii")
     return payload if hmac.compare_digest(seal, expected) else None
+
+
+def first_line(root: Path, name: str, header: str) -> bytes | None:
+    """The first line of `<cache>/<name>`'s payload, or None when the file cannot be trusted. The
+    payload is verified in pieces and never held whole: a warm check asks this of the parse cache
+    as it ends, when twenty megabytes more held would set the run's peak."""
+    secret = cachekey.key(create=False)
+    if secret is None or symlink_on_the_way(f"{CACHE_DIR}/{name}", root):
+        return None
+    try:
+        with open(root / CACHE_DIR / name, "rb") as handle:
+            head, seal = handle.readline().rstrip(b"\n"), handle.readline().rstrip(b"\n")
+            if head != header.encode("utf-8"):
+                return None
+            mac = cachekey.sealing(secret, name.encode("utf-8"), head,
+                                   rest=os.fstat(handle.fileno()).st_size - handle.tell())
+            first = handle.readline()
+            mac.update(first)
+            while chunk := handle.read(1 << 20):
+                mac.update(chunk)
+    except OSError:
+        return None
+    return first.rstrip(b"\n") if hmac.compare_digest(seal, mac.hexdigest().encode("ascii")) else None
 
 
 def write(root: Path, name: str, header: str, payload: bytes) -> str | None:

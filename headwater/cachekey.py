@@ -62,8 +62,17 @@ def _read(path: Path) -> bytes | None:
 
 def seal(secret: bytes, *parts: bytes) -> str:
     """The hex HMAC-SHA256 of the parts, each length-prefixed so no two splits seal alike."""
+    *before, last = parts
+    mac = sealing(secret, *before, rest=len(last))
+    mac.update(last)  # apart: joining copied a cache file's whole payload once more
+    return mac.hexdigest()
+
+
+def sealing(secret: bytes, *parts: bytes, rest: int) -> hmac.HMAC:
+    """The HMAC `seal` computes, open for a last part of `rest` bytes to be fed in pieces."""
     mac = hmac.new(secret, digestmod=hashlib.sha256)
     for part in parts:
         mac.update(len(part).to_bytes(8, "big"))
-        mac.update(part)  # apart: joining copied a cache file's whole payload once more
-    return mac.hexdigest()
+        mac.update(part)
+    mac.update(rest.to_bytes(8, "big"))
+    return mac

@@ -183,6 +183,7 @@ class _Builder:
         self.problems: list[Problem] = []
         self.anchors: dict[tuple[str, tuple[str, ...]], Anchor] = {}
         self.paths_with_ids: dict[str, str] = {}
+        self.ends: dict[tuple[str, bool], tuple[list[str], list[str]]] = {}
 
     def problem(self, kind: ProblemKind, doc: Document, node: Node | None, subject: str, message: str) -> None:
         line, column = (node.line, node.column) if node is not None else (0, 0)
@@ -274,13 +275,20 @@ class _Builder:
                                entry.line, entry.column))
 
     def reaches_anchor(self, relation: Relation, inverse: bool) -> bool:
-        far = relation.sources if inverse else relation.targets
-        return any(self.taxonomy.is_anchor_kind(a) for a in far)
+        return bool(self.far_ends(relation, inverse)[0])
+
+    def far_ends(self, relation: Relation, inverse: bool) -> tuple[list[str], list[str]]:
+        """The anchor kinds and the document kinds at the far end, sorted out once per relation."""
+        key = (relation.name, inverse)
+        found = self.ends.get(key)
+        if found is None:
+            far = relation.sources if inverse else relation.targets
+            found = self.ends[key] = ([a for a in far if self.taxonomy.is_anchor_kind(a)],
+                                      [k for k in far if k in self.taxonomy.kinds])
+        return found
 
     def bind(self, relation: Relation, inverse: bool, node: Node) -> Target:
-        far = relation.sources if inverse else relation.targets
-        far_anchors = [a for a in far if self.taxonomy.is_anchor_kind(a)]
-        far_kinds = [k for k in far if k in self.taxonomy.kinds]
+        far_anchors, far_kinds = self.far_ends(relation, inverse)
         if isinstance(node, Seq):
             raws = [i.text for i in node.items if isinstance(i, Scalar)]
             if far_anchors and len(raws) == len(node.items) and raws:

@@ -30,7 +30,7 @@ from headwater import __version__, cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Judged, Section, Subject, Summary, Verdict, judge, subjects
+from headwater.check.instances import Judged, JudgedAhead, Section, Subject, Summary, Verdict, judge, subjects
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
@@ -138,7 +138,7 @@ class Records:
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
         # verdicts judged before the run reached them (on other cores), by (section, subject) identity
-        self.ahead: dict[tuple[int, int], Judged] = {}
+        self.ahead: JudgedAhead = {}
 
     def _judge(self, section: Section, subject: Subject) -> Judged:
         ahead = self.ahead.pop((id(section), id(subject)), None)
@@ -173,7 +173,7 @@ class Records:
         self.cache.hits += hits
         judged, kept, fresh = self._parts(sections[alike:], subject, parts[alike:])
         self.cache.keep(key, PART.join(parts[:alike] + kept) if fresh else record, fresh)
-        return summary + Summary.of(sections[alike:], judged) if judged else summary
+        return Summary.of(sections[alike:], judged, after=summary) if judged else summary
 
     def _head(self, sections: tuple[Section, ...], parts: list[str]) -> tuple[Summary, int] | None:
         """The sections stamped alike, served from their parts, with the hits; None if one is stale."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
+from typing import Protocol
 
 from headwater.check.context import Context
 from headwater.check.finding import Finding, Hit, Skip
@@ -74,6 +76,10 @@ class Judged:
 
     @classmethod
     def of(cls, verdicts: tuple[Verdict, ...]) -> Judged:
+        if not any(verdicts):  # most sections judged every run route to nothing: one object for them
+            shared = NOTHING_REACHED.get(verdicts)
+            if shared is not None:
+                return shared
         reached, skips, found = 0, [], []  # one pass: every subject's every section comes through here
         for index, verdict in enumerate(verdicts):
             if verdict is None:
@@ -91,6 +97,16 @@ class Judged:
         return self.reached - len(self.skips)
 
 
+NOTHING_REACHED = MappingProxyType({(None,) * size: Judged((None,) * size, 0, (), ()) for size in range(1, 33)})
+
+
+class JudgedAhead(Protocol):
+    """Verdicts judged before the runner reached them, by (section identity, subject identity),
+    each handed over once (a dict, or `spread.Ahead`)."""
+
+    def pop(self, key: tuple[int, int], default: Judged | None = None, /) -> Judged | None: ...
+
+
 @dataclass(frozen=True)
 class Summary:
     """What the runner takes from sections judged on one subject: the instances counted against
@@ -102,17 +118,16 @@ class Summary:
     found: tuple[tuple[int, tuple[Finding, ...]], ...]
 
     @classmethod
-    def of(cls, sections: tuple[Section, ...], judged: list[Judged]) -> Summary:
-        reached, skips, found = 0, [], []
+    def of(cls, sections: tuple[Section, ...], judged: list[Judged], after: Summary | None = None) -> Summary:
+        """`after`: a summary of the subject's earlier sections, extended in place of a second
+        object added to it (two summaries per subject were a tenth of a warm check's objects)."""
+        reached, skips, found = (after.reached, list(after.skips), list(after.found)) if after else (0, [], [])
         for section, one in zip(sections, judged, strict=True):
             found += [(section.positions[at], findings) for at, findings in one.found]
             if not section.by_document:
                 reached += one.reached
                 skips += [(reason, section.positions[at]) for at, reason in one.skips]
         return cls(reached, tuple(skips), tuple(found))
-
-    def __add__(self, other: Summary) -> Summary:
-        return Summary(self.reached + other.reached, self.skips + other.skips, self.found + other.found)
 
 
 def kind_of(rule: Rule) -> Scope:

@@ -18,11 +18,11 @@ from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Coverage, Tally
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import sections, stamp, subjects
+from headwater.check.instances import sections, stamp
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
 from headwater.check.spread import judge_all
-from headwater.snapshot import Snapshot
+from headwater.snapshot import Snapshot, collector_paused
 
 
 @dataclass(frozen=True)
@@ -47,12 +47,22 @@ SECTIONS = sections(RULES)
 
 def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None = None,
         spread: bool = False) -> Report:
-    """`spread`: judge documents on every core when the cache holds nothing for them."""
+    """`spread`: judge documents on every core when the cache holds nothing for them.
+
+    The verdicts, and the bodies they decode, live as long as the report and hold no cycles: the
+    collector pauses while they are made, in the workers too (forked paused), for with it running
+    judging 100,000 documents made 14 full collections in each process."""
+    with collector_paused():
+        return _run(snapshot, change, cache, spread)
+
+
+def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spread: bool) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
     if spread and (cache is None or not cache.stored):
-        documents = [document for document, _ in subjects(ctx, Scope.DOCUMENT)]
-        records.ahead = judge_all(ctx, SECTIONS[Scope.DOCUMENT], documents)
+        ahead = judge_all(ctx, SECTIONS)
+        if ahead is not None:
+            records.ahead = ahead
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:

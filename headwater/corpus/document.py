@@ -65,6 +65,13 @@ class Document:
     def body(self) -> Body:
         return self.read_body()
 
+    @property
+    def slugs(self) -> frozenset[str]:
+        """Its headings' slugs; read, when the body is not decoded yet, without keeping a body on
+        the document (a link's target is asked for no more, and its body is ten times its line)."""
+        found = self.parses.slugs(self.digest) if self.parses is not None and "body" not in self.__dict__ else None
+        return found if found is not None else self.body.slugs
+
     def read_body(self) -> Body:
         """The body, parsed or from the parse cache, without keeping it on the document."""
         if self.parses is not None:

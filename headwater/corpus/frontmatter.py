@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from headwater.errors import Refusal
-from headwater.yaml.nodes import Map
+from headwater.yaml.nodes import Map, Scalar
 from headwater.yaml.strict import YamlRefusal, load
 
 
@@ -21,8 +21,8 @@ class Split:
     body_line: int  # 1-based line of the file where the body starts
 
 
-def split(text: str) -> Split:
-    """`text` is decoded, BOM already stripped. CRLF is tolerated."""
+def split(text: str, scalars: dict[tuple, Scalar] | None = None) -> Split:
+    """`text` is decoded, BOM already stripped. CRLF is tolerated. `scalars`: as `strict.load`'s."""
     if not (text.startswith("---\n") or text.startswith("---\r\n") or text.rstrip("\r\n") == "---"):
         return Split(None, text, 1)
     lines = text.splitlines(keepends=True)
@@ -30,13 +30,13 @@ def split(text: str) -> Split:
         if lines[index].rstrip("\r\n") == "---":
             block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:index])
             body = "".join(lines[index + 1 :])
-            return Split(_mapping(block), body, index + 2)
+            return Split(_mapping(block, scalars), body, index + 2)
     raise FrontMatterRefusal("front matter opens with `---` on line 1 and is never closed")
 
 
-def _mapping(block: str) -> Map:
+def _mapping(block: str, scalars: dict[tuple, Scalar] | None) -> Map:
     try:
-        node = load(block, line_offset=1)
+        node = load(block, line_offset=1, scalars=scalars)
     except YamlRefusal as refusal:
         raise FrontMatterRefusal(f"front matter {refusal}") from None
     if node is None:

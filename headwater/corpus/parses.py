@@ -29,6 +29,7 @@ from pathlib import Path
 
 from headwater import cachedir, forked
 from headwater.corpus import derived as derived_file
+from headwater.corpus import fronts as fronts_file
 from headwater.corpus.body import Body, Code, Heading, Link, Prose, parse
 from headwater.corpus.derived import Derivation
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
@@ -72,8 +73,13 @@ REWRITE_AFTER = 64  # fresh parses (fronts and bodies) worth rewriting a warm ca
 WORTH_IT = 200  # documents to parse per process before a fork pays for itself
 
 # A document parsed ahead of its turn: its cache entry, and the split (or refusal) when this
-# process parsed it (None when a worker did: it is decoded from the entry).
+# process parsed it; the entry holds its front (`f`) only once needed: when a worker parsed it
+# (then the split is None, decoded from the entry) or when the run saves it.
 Ahead = tuple[dict, "Split | FrontMatterRefusal | None"]
+# From a worker: the entry without its body, as JSON, then the body's line and its derived value
+# (empty when none): bytes pickle as they are, where a front's nested lists cost the parent a
+# transient heap as large as the fronts themselves.
+Packed = tuple[bytes, bytes, bytes]
 DERIVED = "d"  # the member of an entry parsed ahead that carries its body's derived value
 DERIVED_UNDER = b"derived under "  # the payload's first line when every digest has its derived value
 
@@ -88,15 +94,21 @@ class ParseStore:
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
         self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
-        self.stored = Stored(lambda: _read(root) if use is not CacheUse.OFF else b"")
+        off = use is CacheUse.OFF
+        self.stored = Stored(lambda: b"" if off else _read(root), lambda: b"" if off else _first_line(root))
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
         # body) to the stored one (an entry without `f` or `r` keeps the stored front); a body is
         # held as its JSON line, a tenth of the memory of the lists it decodes to
         self.current: dict[str, dict] = {}
         self.ahead: dict[str, Ahead] = {}
+        self.packed: dict[str, Packed] = {}  # parsed ahead by a worker (`Packed`)
         # bodies parsed ahead, as their cache lines, from the census's split until a document asks
         self.lines: dict[str, bytes] = {}
+        self.slug_sets: dict[str, frozenset[str]] = {}  # of bodies still held as lines (`slugs`)
         self.scalars: dict[tuple, Scalar] = {}  # decoded scalars, shared (`_decode`)
+        self.kept_fronts: dict[str, fronts_file.Kept] = {}  # this run's fronts, for the fronts file
+        self.table_hits = 0  # fronts rebuilt from the fronts file
+        self.table_size = 0  # the entries it held
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
     @property
@@ -106,7 +118,9 @@ class ParseStore:
     def prepare(self, files: list[tuple[str, str]]) -> None:
         """Parse ahead, across the cores, the fronts (and bodies) of those (text, digest) pairs the
         cache does not hold, when the store spreads and they are enough to be worth it."""
-        todo = list({digest: text for text, digest in files if digest not in self.stored.fronts}.items())
+        table = self.table.entries
+        todo = list({digest: text for text, digest in files
+                     if digest not in table and digest not in self.stored.fronts}.items())
         workers = forked.workers_for(len(todo), WORTH_IT) if self.spread else 1
         if workers < 2:
             return
@@ -116,19 +130,55 @@ class ParseStore:
         derive = self.derive
 
         def share(first: int, step: int) -> list[tuple[str, Ahead]]:
-            return [(digest, _parsed(text, derive)) for digest, text in todo[first::step]]
+            return [(digest, _parsed(text, derive, self.scalars)) for digest, text in todo[first::step]]
 
-        def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Ahead]]:
-            return [(digest, (entry, None)) for digest, (entry, _) in parsed]
+        def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Packed]]:
+            return [(digest, _packed(entry, parts)) for digest, (entry, parts) in parsed]
 
         mine, theirs = forked.in_shares(share, workers, pack)
-        for part in (mine, *theirs):
-            self.ahead.update(part)
+        self.ahead.update(mine)
+        for part in theirs:
+            self.packed.update(part)
+
+    @cached_property
+    def table(self) -> fronts_file.Fronts:
+        """The fronts file (`headwater.corpus.fronts`), read on first use."""
+        table = fronts_file.read(self.root, header()) if self.use is not CacheUse.OFF else fronts_file.EMPTY
+        self.table_size = len(table.entries)
+        return table
 
     def split(self, text: str, digest: str) -> Split:
-        """`frontmatter.split(text)`, from the cache when this digest was parsed before."""
+        """`frontmatter.split(text)`, from the caches when this digest was parsed before."""
+        try:
+            parts = self._split(text, digest)
+        except FrontMatterRefusal as refusal:
+            if self.use is CacheUse.WRITE:
+                self.kept_fronts[digest] = str(refusal)
+            raise
+        if parts.front is not None and self.use is CacheUse.WRITE:
+            self.kept_fronts[digest] = (len(text) - len(parts.body), parts.body_line, parts.front)
+        return parts
+
+    def split_all(self) -> None:
+        """Every file is split: let the fronts file's entries go (a long-lived server would hold
+        them for nothing; the nodes built from them stay with their documents)."""
+        self.__dict__.pop("table", None)
+        self.scalars.clear()
+
+    def _split(self, text: str, digest: str) -> Split:
+        if digest in self.packed:
+            meta, body, derived = self.packed.pop(digest)
+            self.ahead[digest] = ({**json.loads(meta), **_unpacked(body, derived)}, None)
         if digest in self.ahead:
             return self._split_ahead(text, digest)
+        held = self.table.split(digest, text)
+        if held is not None:
+            self.fronts_reused += 1
+            self.table_hits += 1
+            self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
+            if isinstance(held, FrontMatterRefusal):
+                raise held
+            return held
         entry = self.stored.entry(digest)
         if entry is not None:
             reused = _split_of(entry, text, self.scalars)
@@ -140,7 +190,7 @@ class ParseStore:
                 return reused
         self.fronts_parsed += 1
         try:
-            parts = split(text)
+            parts = split(text, self.scalars)
         except FrontMatterRefusal as refusal:
             self._keep(digest, {"r": str(refusal)})
             raise
@@ -158,8 +208,10 @@ class ParseStore:
         if "r" in entry:
             self._keep(digest, entry)
             raise FrontMatterRefusal(entry["r"])
-        if "f" not in entry:
+        if "o" not in entry:
             return Split(None, text, 1)
+        if "f" not in entry and self.use is CacheUse.WRITE and isinstance(parts, Split) and parts.front:
+            entry["f"] = _encode(parts.front)  # parsed here, and saved: encoded only now
         self._keep(digest, entry)
         found = parts if parts is not None else _split_of(entry, text, self.scalars)
         return found if isinstance(found, Split) else split(text)
@@ -192,6 +244,20 @@ class ParseStore:
                 self.derived_here[digest] = self.derive.encoded(parsed)
         return parsed
 
+    def slugs(self, digest: str) -> frozenset[str] | None:
+        """The heading slugs of a body parsed ahead and not yet asked for, leaving its line for
+        the document; None when there is no such line."""
+        line = self.lines.get(digest)
+        if line is None:
+            return None
+        found = self.slug_sets.get(digest)
+        if found is None:
+            try:
+                found = self.slug_sets[digest] = frozenset(heading[3] for heading in json.loads(line)[0])
+            except MALFORMED:
+                return None
+        return found
+
     def derived(self, digests: list[str], key: str) -> list[object | None]:
         """Per digest, the value a writing run derived from its body under `key`, or None (none
         kept, another key, the file foreign): the caller then derives it from the body. The file
@@ -212,6 +278,7 @@ class ParseStore:
         file costs more than re-parsing a handful of edited documents on the next run."""
         if self.use is not CacheUse.WRITE:
             return None
+        failed = self._save_fronts()
         fresh = self.fronts_parsed + self.bodies_parsed + self._derive_missing(trusting=True)
         if fresh == 0 or (self.stored.fronts and fresh < REWRITE_AFTER):
             return None
@@ -223,10 +290,19 @@ class ParseStore:
                      else self.stored.front_raw(digest))
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             lines.append(b"\t".join((digest.encode("utf-8"), front, body)))
-        failed = self._save_derived()
+        failed = self._save_derived() or failed
         if self.derive is not None and failed is None:
             lines.insert(0, DERIVED_UNDER + self.derive.key.encode("utf-8"))
         return cachedir.write(self.root, CACHE_FILE, header(), b"".join(line + b"\n" for line in lines)) or failed
+
+    def _save_fronts(self) -> str | None:
+        """Rewrite the fronts file when it lacks enough of this run's fronts, or holds enough
+        that this run did not see (as the parse cache, a handful is cheaper to rebuild)."""
+        missing = len(self.kept_fronts) - self.table_hits
+        stale = self.table_size - self.table_hits
+        if not self.kept_fronts or (self.table_size and max(missing, stale) < REWRITE_AFTER):
+            return None
+        return fronts_file.write(self.root, header(), self.kept_fronts)
 
     def _save_derived(self) -> str | None:
         """Write every digest's derived value (empty for want of a body); None, or why not."""
@@ -264,15 +340,28 @@ class Stored:
     """The cache file's lines (`<digest>\\t<front>\\t<body>`, JSON, the body empty when none was
     parsed), each part decoded only when asked for. Fronts are held as bytes; bodies are not held
     at all until one is asked for (a run served from its verdict cache never asks), and then the
-    file is read again: entries are keyed by content, so any copy of the file answers alike."""
+    file is read again: entries are keyed by content, so any copy of the file answers alike. Nor
+    is the file read before something asks: a run whose fronts all come from the fronts file
+    may never need it."""
 
-    def __init__(self, read: Callable[[], bytes]) -> None:
+    def __init__(self, read: Callable[[], bytes], first_line: Callable[[], bytes]) -> None:
         self.read = read
-        payload = read()
-        first = payload[:max(0, payload.find(b"\n"))]
-        self.derived_under = first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(
-            DERIVED_UNDER) else ""  # the key every digest has its derived value under, if any
-        self.fronts = _parts(payload, 0)
+        self.first_line = first_line
+
+    @cached_property
+    def _opening(self) -> tuple[str, dict[str, bytes]]:
+        payload = self.read()
+        return _derived_under(payload[:max(0, payload.find(b"\n"))]), _parts(payload, 0)
+
+    @cached_property
+    def derived_under(self) -> str:
+        """The key every digest has its derived value under, if any (a warm check asks for this
+        alone: the file is then verified in pieces for its first line, not held)."""
+        return self._opening[0] if "_opening" in self.__dict__ else _derived_under(self.first_line())
+
+    @property
+    def fronts(self) -> dict[str, bytes]:
+        return self._opening[1]
 
     @cached_property
     def bodies(self) -> dict[str, bytes]:
@@ -301,6 +390,10 @@ class Stored:
         return json.loads(raw) if raw else None
 
 
+def _derived_under(first: bytes) -> str:
+    return first[len(DERIVED_UNDER):].decode("utf-8", "replace") if first.startswith(DERIVED_UNDER) else ""
+
+
 def _parts(payload: bytes, which: int) -> dict[str, bytes]:
     """Each line's front (0) or body (1), by digest."""
     out = {}
@@ -315,24 +408,39 @@ def _json(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
-def _parsed(text: str, derive: Derivation | None) -> Ahead:
+def _parsed(text: str, derive: Derivation | None, scalars: dict[tuple, Scalar]) -> Ahead:
     """One document parsed: its cache entry (front, body, and the body's derived value when asked)
     and the split. The body is held as its line only, a tenth of the memory of the objects it
     decodes to."""
     try:
-        parts = split(text)
+        parts = split(text, scalars)
     except FrontMatterRefusal as refusal:
         return {"r": str(refusal)}, refusal
     if parts.front is None:
         return {}, parts
     body = parse(parts.body, parts.body_line)
     derived = {DERIVED: derive.encoded(body)} if derive is not None else {}
-    entry = {"f": _encode(parts.front), "o": len(text) - len(parts.body), "n": parts.body_line}
+    entry = {"o": len(text) - len(parts.body), "n": parts.body_line}
     return {**entry, "b": _json(encode_body(body)), **derived}, parts
+
+
+def _packed(entry: dict, parts: Split | FrontMatterRefusal) -> Packed:
+    """A worker's entry for the way back (`Packed`), its front encoded."""
+    front = {"f": _encode(parts.front)} if isinstance(parts, Split) and parts.front is not None else {}
+    meta = {key: value for key, value in entry.items() if key not in ("b", DERIVED)}
+    return _json({**meta, **front}), entry.get("b", b""), entry.get(DERIVED, b"")
+
+
+def _unpacked(body: bytes, derived: bytes) -> dict:
+    return {**({"b": body} if body else {}), **({DERIVED: derived} if derived else {})}
 
 
 def _read(root: Path) -> bytes:
     return cachedir.read(root, CACHE_FILE, header()) or b""
+
+
+def _first_line(root: Path) -> bytes:
+    return cachedir.first_line(root, CACHE_FILE, header()) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------

@@ -7,6 +7,7 @@ asks whether its entry exists. Symlinks are listed, never followed; `.git` is ne
 from __future__ import annotations
 
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -27,6 +28,8 @@ class SourceTree:
         self._content = lru_cache(maxsize=None)(self._read_content)
         # and a directory several anchors match is listed into lines once
         self._lines = lru_cache(maxsize=None)(self._revision_lines)
+        # and the folders above the paths anchors name are looked at once each
+        self._linked = lru_cache(maxsize=None)(lambda parent: symlink_on_the_way(parent, self.repo))
 
     def _list(self, prefix: str) -> tuple[str, ...]:
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
@@ -40,9 +43,9 @@ class SourceTree:
     def exists(self, path: str) -> bool:
         """The entry itself may be a symlink (listed, not followed); a path through one is absent."""
         parent = path.rpartition("/")[0]
-        if parent and symlink_on_the_way(parent, self.repo):
+        if parent and self._linked(parent):
             return False
-        return os.path.lexists(self.repo / path)
+        return os.path.lexists(os.path.join(self.repo, path))
 
     def matches(self, pattern: str) -> tuple[str, ...]:
         """Repository paths the pattern matches (a literal matches its own entry, even a directory)."""
@@ -61,17 +64,20 @@ class SourceTree:
         return self._lines(path)
 
     def _revision_lines(self, path: str) -> tuple[str, ...]:
-        full = self.repo / path
-        if full.is_dir() and not full.is_symlink():
+        try:
+            directory = stat.S_ISDIR(os.lstat(os.path.join(self.repo, path)).st_mode)  # one lstat, no pathlib
+        except OSError:
+            directory = False
+        if directory:
             return tuple(f"{child}\t{self._content(child)}\n" for child in self._listing(path))
         return (f"{path}\t{self._content(path)}\n",)
 
     def _read_content(self, path: str) -> str:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,
         so a revision never reads outside the root, and a pipe is never opened."""
-        full = self.repo / path
+        full = os.path.join(self.repo, path)
         try:
-            if full.is_symlink():
+            if os.path.islink(full):
                 return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
             return sha256_hex(read_regular(full))
         except OSError:

@@ -443,15 +443,23 @@ class Taxonomy:
 
     # -- inheritance ---------------------------------------------------------------------
 
-    def chain(self, kind: str) -> list[Kind]:
+    def chain(self, kind: str) -> tuple[Kind, ...]:
         """The kind first, then each ancestor up to the root (cycles are cut)."""
-        out, seen = [], set()
-        current = self.kinds.get(kind)
-        while current is not None and current.name not in seen:
-            out.append(current)
-            seen.add(current.name)
-            current = self.kinds.get(current.is_a) if current.is_a else None
-        return out
+        return self._chains.get(kind, ())
+
+    @cached_property
+    def _chains(self) -> dict[str, tuple[Kind, ...]]:
+        """Every kind's chain, walked once: rules and the census ask for one per document."""
+        chains = {}
+        for kind in self.kinds:
+            out, seen = [], set()
+            current = self.kinds.get(kind)
+            while current is not None and current.name not in seen:
+                out.append(current)
+                seen.add(current.name)
+                current = self.kinds.get(current.is_a) if current.is_a else None
+            chains[kind] = tuple(out)
+        return chains
 
     def is_a(self, kind: str, ancestor: str) -> bool:
         return any(k.name == ancestor for k in self.chain(kind))

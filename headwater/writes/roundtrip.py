@@ -11,7 +11,6 @@ Addresses are tuples of mapping keys from the top: `("relations", "superseded_by
 
 from __future__ import annotations
 
-import difflib
 import io
 import re
 from collections.abc import Callable
@@ -188,6 +187,8 @@ def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
         old[-1] += "\n"
     start, end = zone
     out: list[str] = []
+    import difflib  # here, not at the top: every check imports this module, few edit a front
+
     matcher = difflib.SequenceMatcher(None, [_spacing(x) for x in old], [_spacing(x) for x in new],
                                       autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():

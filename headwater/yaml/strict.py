@@ -91,7 +91,7 @@ def _attach(stack: list[_Frame], node: Node) -> None:
     frame.items.append(node)
 
 
-def _build(events, offset: int) -> Node | None:
+def _build(events, offset: int, scalars: dict[tuple, Scalar]) -> Node | None:
     """Events to nodes with a stack of open collections, so depth costs no recursion.
 
     One flat loop over about 35 events a document: this runs once per file in the corpus.
@@ -106,7 +106,8 @@ def _build(events, offset: int) -> Node | None:
                 _check_decorations(event, offset)
             mark = event.start_mark
             style = event.style
-            node = Scalar(event.value, mark.line + 1 + offset, mark.column + 1, bool(style) and style in "'\"")
+            key = (event.value, mark.line + 1 + offset, mark.column + 1, bool(style) and style in "'\"")
+            node = scalars.get(key) or scalars.setdefault(key, Scalar(*key))
             if not stack:
                 root = node
                 continue
@@ -144,13 +145,15 @@ def _build(events, offset: int) -> Node | None:
     return root
 
 
-def load(text: str, *, line_offset: int = 0) -> Node | None:
+def load(text: str, *, line_offset: int = 0, scalars: dict[tuple, Scalar] | None = None) -> Node | None:
     """Load one document of strict YAML; None when the text holds no document (empty).
 
     `line_offset` shifts reported lines, so front matter reports lines of its whole file.
+    `scalars`: equal scalars already built (immutable, so shared), kept across the loads of a
+    corpus, where the same key on the same line and column recurs in most files.
     """
     try:
-        return _build(_events(text), line_offset)
+        return _build(_events(text), line_offset, {} if scalars is None else scalars)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = (mark.line + 1 + line_offset) if mark else 1 + line_offset

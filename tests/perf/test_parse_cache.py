@@ -16,6 +16,7 @@ import pytest
 
 from headwater import cachekey
 from headwater.cachedir import CACHE_DIR
+from headwater.corpus.fronts import FRONTS_FILE
 from headwater.corpus.parses import CACHE_FILE, CacheUse
 from headwater.snapshot import load
 from tests.perf.conftest import DOCS, generator
@@ -141,6 +142,7 @@ def test_a_foreign_or_corrupt_cache_reads_as_empty(corpus, garbage):
     shaped = b'{"sha256:x": [1], "' + fresh.census.parsed[0].digest.encode() + b'": {"f": [9, 1], "b": 3}}'
     seal = cachekey.seal(cachekey.key(create=False), CACHE_FILE.encode(), header, shaped).encode()
     cache.write_bytes(garbage if garbage is not None else header + b"\n" + seal + b"\n" + shaped)
+    (corpus / CACHE_DIR / FRONTS_FILE).unlink()  # the fronts file would serve every front (its own tests)
     snapshot, bodies = _read_all(corpus, CacheUse.READ)
     assert snapshot.parse_account.fronts_reused == 0
     assert bodies == fresh_bodies

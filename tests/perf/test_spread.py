@@ -8,13 +8,20 @@ spreads; `forked.cores` is pinned to 1 for the one-process runs.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
 
 import pytest
 
 from headwater import forked
+from headwater.check import cache as cache_module
 from headwater.check import spread
 from headwater.check.cache import Verdicts
+from headwater.check.context import Context
+from headwater.check.instances import judge, subjects
+from headwater.check.registry import rule_ids
+from headwater.check.rule import Scope
+from headwater.check.runner import SECTIONS
 from headwater.check.runner import run as run_checks
 from headwater.corpus import body as body_module
 from headwater.corpus import parses
@@ -124,3 +131,54 @@ def test_shares_from_workers_come_back_packed_and_in_order():
 
 def test_one_core_does_all_the_work_here():
     assert forked.in_shares(lambda share, workers: (share, workers), 1) == ((0, 1), [])
+
+
+def test_a_check_whose_workers_all_die_prints_the_bytes_of_one_whose_workers_answered(
+        hw, corpus, monkeypatch, spreading):
+    spread_out = hw(*CHECK, "--format", "json", "--no-cache", "--root", str(corpus))
+
+    def dies(*args) -> None:
+        os._exit(1)
+
+    monkeypatch.setattr(forked, "_worker", dies)  # the forked child runs this and leaves mid-share
+    again = hw(*CHECK, "--format", "json", "--no-cache", "--root", str(corpus))
+    assert (again.status, again.out) == (spread_out.status, spread_out.out)
+    assert '"rule": "identifier.claimed_twice"' in again.out  # a corpus section's finding, judged here
+
+
+def test_a_worker_judges_the_corpus_sections_and_half_the_edges(corpus, spreading):
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    ctx = Context(snapshot, rule_ids(), None)
+    ahead = spread.judge_all(ctx, SECTIONS)
+    edges = [edge for edge, _ in subjects(ctx, Scope.EDGE)]
+    assert edges and ahead is not None
+    for section in SECTIONS[Scope.CORPUS]:
+        assert ahead.pop((id(section), id(None))) is not None
+        assert ahead.pop((id(section), id(None))) is None, "a verdict handed over twice"
+    judged = [ahead.pop((id(section), id(edge))) for edge in edges for section in SECTIONS[Scope.EDGE]]
+    assert all(one is not None for one in judged)
+    assert judged == [judge(ctx, section, edge) for edge in edges for section in SECTIONS[Scope.EDGE]]
+
+
+def test_a_link_target_answers_its_slugs_without_keeping_a_body(corpus, spreading):
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    target = snapshot.census.parsed[0]
+    slugs = target.slugs
+    assert "body" not in target.__dict__ and target.digest in snapshot.parses.lines
+    assert slugs == body_module.parse(target.body_text, target.body_line).slugs == target.body.slugs
+    assert target.digest not in snapshot.parses.lines  # the body, asked for, takes its line
+
+
+def test_the_runner_judges_with_the_collector_paused_and_leaves_it_running(corpus, monkeypatch):
+    seen: set[bool] = set()
+    judged = cache_module.judge
+
+    def judging(*args):
+        seen.add(gc.isenabled())
+        return judged(*args)
+
+    monkeypatch.setattr(cache_module, "judge", judging)
+    snapshot = load(corpus, TODAY, CacheUse.OFF)
+    assert gc.isenabled()
+    run_checks(snapshot)
+    assert seen == {False} and gc.isenabled()

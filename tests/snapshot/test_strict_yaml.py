@@ -50,3 +50,14 @@ def test_nesting_deeper_than_the_limit_is_refused_not_a_crash():
 
 def test_an_empty_text_holds_no_document():
     assert load("") is None
+
+
+def test_loads_given_one_scalar_table_share_equal_scalars_and_build_the_nodes_of_a_plain_load():
+    scalars: dict = {}
+    first = load("id: A-1\nstatus: draft\n", scalars=scalars)
+    second = load("id: B-2\nstatus: draft\n", scalars=scalars)
+    assert first == load("id: A-1\nstatus: draft\n") and second == load("id: B-2\nstatus: draft\n")
+    assert first.key("status") is second.key("status") and first.get("status") is second.get("status")
+    assert first.get("id") is not second.get("id")
+    quoted = load("status: 'draft'\n", scalars=scalars)
+    assert quoted.get("status").quoted and not first.get("status").quoted

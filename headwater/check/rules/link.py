@@ -63,10 +63,10 @@ def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     for link, landed in landings(doc):
         row = ctx.snapshot.census.by_path.get(landed.path or "")
         target = row.document if row is not None else None
-        if not landed.fragment or target is None or landed.fragment in target.body.slugs:
+        if not landed.fragment or target is None or landed.fragment in target.slugs:
             continue
         where = "this document" if target.path == doc.path else f"`{target.path}`"
-        slugs = sorted(target.body.slugs)
+        slugs = sorted(target.slugs)
         remedy = (f"use one of its headings: {ticked('#' + s for s in slugs[:6])}" if slugs
                   else "drop the fragment; the document has no headings")
         hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "
