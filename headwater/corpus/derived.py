@@ -12,7 +12,7 @@ derives it from the body itself, so what it answers never depends on the file be
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,17 +61,23 @@ def write(root: Path, parsed_header: str, key: str, values: dict[str, bytes]) ->
     return cachedir.write(root, DERIVED_FILE, header(parsed_header, key), payload)
 
 
-def values(stored: dict[str, bytes], digests: list[str]) -> list[object | None]:
-    """Each digest's decoded value, or None. One decode for them all, so a string that recurs
-    across documents (a stem) is one object, not one per document."""
-    encoded = [stored.get(digest) or b"null" for digest in digests]
-    try:
-        found = json.loads(b"[" + b",".join(encoded) + b"]")
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        found = None
-    if isinstance(found, list) and len(found) == len(digests):
-        return found
-    return [_value(one) for one in encoded]  # some value is malformed: none may shift the others
+def values(stored: dict[str, bytes], digests: list[str]) -> Decoded:
+    """Each digest's value, decoded when it is read, or None."""
+    return Decoded(tuple(stored.get(digest) or b"null" for digest in digests))
+
+
+@dataclass(frozen=True)
+class Decoded(Sequence):
+    """Encoded values, each decoded as it is read (a malformed one reads as None), so a reader
+    that folds one document's value at a time never holds every document's decoded at once."""
+
+    encoded: tuple[bytes, ...]
+
+    def __len__(self) -> int:
+        return len(self.encoded)
+
+    def __getitem__(self, at):
+        return Decoded(self.encoded[at]) if isinstance(at, slice) else _value(self.encoded[at])
 
 
 def _value(encoded: bytes) -> object | None:

@@ -29,7 +29,7 @@ MODULES: dict[str, tuple[str, ...]] = {
                                "tests/mcp/test_fix_seal.py", "tests/reliability/test_planted_cache.py"),
     "headwater/check/suppressions.py": ("tests/check/test_suppressions.py",),
     "headwater/reads/route/rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route_rank_edges.py",
-                                      "tests/reads/test_route.py",
+                                      "tests/reads/test_route.py", "tests/reads/test_route_scoring_loop.py",
                                       "tests/reads/test_route_acceptance.py"),
     "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",
                                       "tests/snapshot/test_resolve_and_lock.py", "tests/cli/test_init_and_kinds.py"),

@@ -102,7 +102,7 @@ def test_route_and_mcp_answer_alike_uncached_cached_and_with_a_spoiled_file(corp
 def _kept(snapshot) -> list:
     """What the parse store hands route of every document's body under route's key."""
     key = body_terms(snapshot.taxonomy).key
-    return snapshot.parses.derived([d.digest for d in snapshot.census.documents], key)
+    return list(snapshot.parses.derived([d.digest for d in snapshot.census.documents], key))
 
 
 def test_another_tokenizer_version_reads_the_kept_counts_as_absent_and_check_rewrites_them(

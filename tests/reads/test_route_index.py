@@ -1,9 +1,10 @@
 """Route's tokenizer and index: stop words, stems, and the five fields each document offers."""
 
 import datetime as dt
+from collections import Counter
 
 from headwater.reads.route.index import FIELDS, RouteIndex
-from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, SHORT, Tokenizer
 from headwater.snapshot import load
 
 
@@ -12,6 +13,20 @@ def test_plurals_and_inflections_share_a_stem():
     assert tokenizer.stems("retry retries") == [tokenizer.stem("retry")] * 2
     assert tokenizer.stem("deliveries") == tokenizer.stem("delivery")
     assert tokenizer.stem("posts") == tokenizer.stem("post")
+
+
+def test_a_numeral_is_its_own_stem_as_snowball_gives_it_and_a_long_text_counts_as_a_short_one():
+    import snowballstemmer
+
+    tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
+    snowball = snowballstemmer.stemmer("english")
+    assert [tokenizer.stem(n) for n in ("0042", "7", "2026")] == [snowball.stemWord(n) for n in ("0042", "7", "2026")]
+    assert tokenizer.stem("\u0663\u0664") == snowball.stemWord("\u0663\u0664")  # a non-ASCII numeral asks Snowball
+    assert "0042" not in tokenizer._stems
+    words = "retries queue the retry 0042 queues " * 8
+    assert len(words.split()) > SHORT  # counted first, where a short text is not
+    assert tokenizer.counts(words) == dict(Counter(tokenizer.stems(words))) == {"retri": 16, "queue": 16, "0042": 8}
+    assert list(tokenizer.counts(words)) == list(tokenizer.counts(words.split("the")[0] + "retry 0042"))
 
 
 def test_the_built_in_stop_list_drops_grammar_but_keeps_question_words():

@@ -17,6 +17,7 @@ The ranking (`rank`) weighs the fields; this module only counts.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from headwater.corpus.body import Body
@@ -45,7 +46,9 @@ class Entry:
 
 @dataclass(frozen=True)
 class RouteIndex:
-    entries: tuple[Entry, ...]  # census order, which is path order: a position breaks ties as a path would
+    # census order, which is path order: a position breaks ties as a path would. `of` gives them
+    # one at a time, read once (by the scorer), so one document's counts are held at a time.
+    entries: Iterable[Entry]
     tokenizer: Tokenizer
 
     @staticmethod
@@ -53,7 +56,7 @@ class RouteIndex:
         tokenizer = Tokenizer.of(tax)
         noise = PATH_NOISE | set(tokens(corpus_root))
         kept = _kept(documents, body_terms(tax).key)
-        return RouteIndex(tuple(entry(d, tax, tokenizer, noise, k) for d, k in zip(documents, kept, strict=True)),
+        return RouteIndex((entry(d, tax, tokenizer, noise, k) for d, k in zip(documents, kept, strict=True)),
                           tokenizer)
 
 
@@ -141,9 +144,9 @@ def _folded(name: str) -> str:
     return name.strip().casefold()
 
 
-def _kept(documents: tuple[Document, ...], key: str) -> list[object]:
+def _kept(documents: tuple[Document, ...], key: str) -> Sequence[object]:
     """Per document, what `check` kept of its body under this key (None where nothing was), read
-    from the parse store the documents share in one pass."""
+    from the parse store the documents share in one pass and decoded as each is read."""
     store = next((d.parses for d in documents if d.parses is not None), None)
     if store is None:
         return [None] * len(documents)

@@ -4,8 +4,10 @@ A document's pseudo-frequency for a stem sums each field's occurrences times the
 each normalised by the field's length against the corpus mean (b); it saturates through k1, and
 the stem's IDF scales it. The body's share is capped (CAPS): a long proposal that says "page" a
 hundred times is about that word no more than a title that says it once, so a body alone never
-carries a stem to saturation. Which documents hold each stem, and each field's length norm, are
-found once per snapshot; a stem's saturated postings on the first task that holds it, then kept.
+carries a stem to saturation. Each stem's pseudo-frequencies are summed once per snapshot, from
+every document's counts read once (HW-DR-0030); a stem is saturated on the first task that holds
+it, then kept. A task's scores add in one list per position, in task order, so each is the same
+sum of the same numbers however the index stores them.
 
 Confidence is a property of the task, not of a pointer: the best document's score over the
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
@@ -27,14 +29,15 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import compress, islice, repeat
+from operator import add, ge, itemgetter, mul
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
 from headwater.reads.route.abstention import Agreement, trusted
-from headwater.reads.route.index import FIELDS, RouteIndex
+from headwater.reads.route.index import FIELDS, Entry, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
 WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.1,
@@ -45,7 +48,10 @@ B = 0.75
 FLOOR = 0.35  # a document scoring under this share of the best is not offered
 PRIOR = 0.10  # the boost for a document whose kind serves a purpose the task matched
 UNSEEN = 1.0  # a stem no document holds weighs this share of the maximum IDF in the task's mass
+DENSE = 0.4  # the share of documents from which a stem's values add as a spread over every position
 UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
+UNVOUCHED_BITS = sum(1 << f for f, name in enumerate(FIELDS) if name in UNVOUCHED)
+CAPPED = tuple(CAPS.get(name, math.inf) for name in FIELDS)
 
 
 @dataclass(frozen=True)
@@ -67,89 +73,92 @@ class Ranking:
 @dataclass(frozen=True)
 class Postings:
     """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
-    frequency over every field and over the fields that vouch (UNVOUCHED left out), and the
-    fields it sits in (a bit per field)."""
+    frequency over every field, and the fields it sits in (a bit per field); and, for the
+    documents an UNVOUCHED field holds it in, the value over the fields that vouch (elsewhere
+    the two are the same number)."""
 
-    positions: tuple[int, ...]
-    values: tuple[float, ...]
-    vouched: tuple[float, ...]
-    fields: tuple[int, ...]
+    positions: array  # of "i"
+    values: array  # of "d", by position
+    fields: array  # of "B", by position
+    vouched: dict[int, float]  # position → its value without the UNVOUCHED fields, where they hold the stem
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Every document's counts, read once from the entries and kept compact until the corpus's
+    mean field lengths are known: per document and field (FIELDS order), how many stems it
+    holds, then those stems' ids and counts, flat."""
+
+    documents: tuple[Document, ...]
+    stems: list[str]  # by id, in first-seen order
+    ids: array  # of "i"
+    counts: array  # of "i", by id
+    sizes: array  # of "i": per document, a row of one size per field
+    lengths: tuple[array, ...]  # per field, per document: its length (the sum of its counts)
+
+    @staticmethod
+    def of(entries: Iterable[Entry]) -> Folded:
+        documents, known, stems = [], {}, []
+        ids, counts, sizes = array("i"), array("i"), array("i")
+        lengths = tuple(array("q") for _ in FIELDS)
+        for entry in entries:
+            documents.append(entry.document)
+            for held, length in zip(entry.counts, lengths, strict=True):
+                for stem in held:
+                    if stem not in known:
+                        known[stem] = len(stems)
+                        stems.append(stem)
+                ids.extend(map(known.__getitem__, held))
+                counts.extend(held.values())
+                sizes.append(len(held))
+                length.append(sum(held.values()))
+        return Folded(tuple(documents), stems, ids, counts, sizes, lengths)
 
 
 @dataclass(frozen=True)
 class Scorer:
     documents: tuple[Document, ...]  # by index position
     tokenizer: Tokenizer
-    held: tuple[dict[str, tuple[array, array]], ...]  # per field, stem → (positions ascending, counts)
-    norms: tuple[tuple[float, ...], ...]  # per field, per position: its weight over its length norm
     idf: dict[str, float]  # every stem some document holds
     max_idf: float
-    unvouched: bool  # whether any UNVOUCHED field holds a stem (if none, what vouches is everything)
+    # stem → its pseudo-frequencies (positions, sums, field bits, sums before an UNVOUCHED
+    # field), until a task first asks for it and they are saturated into `_postings`
+    _sums: dict[str, tuple[array, array, array, dict[int, float]]] = field(compare=False, repr=False)
     _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
+    _spread_values: dict[str, array] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
-        entries = index.entries
-        total = len(entries)
-        lengths = [e.lengths for e in entries]
-        means = [max(1e-9, sum(row[f] for row in lengths) / total) if total else 1.0
-                 for f in range(len(FIELDS))]
+        """Every stem's pseudo-frequencies and IDF. The entries are read once, into `Folded`; then
+        each document's fields add, in FIELDS order, into its pseudo-frequencies stem by stem; a
+        stem's document frequency is the length of its positions."""
+        folded = Folded.of(index.entries)
+        total = len(folded.documents)
+        means = [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
         weights = [WEIGHTS[name] for name in FIELDS]
-        norms = tuple(tuple(weights[f] / (1 - B + B * row[f] / means[f]) for row in lengths)
-                      for f in range(len(FIELDS)))
-        holding: Counter[str] = Counter()  # stem → how many documents hold it
-        held: list[dict[str, tuple[array, array]]] = [{} for _ in FIELDS]
-        for position, entry in enumerate(entries):
-            holding.update(set().union(*entry.counts))
-            for f, counts in enumerate(entry.counts):
-                column = held[f]
-                for stem, count in counts.items():
-                    pair = column.get(stem)
-                    if pair is None:
-                        column[stem] = (array("i", (position,)), array("i", (count,)))
-                    else:
-                        pair[0].append(position)
-                        pair[1].append(count)
-        idf = {stem: _idf(total, found) for stem, found in holding.items()}
-        unvouched = any(held[f] for f, name in enumerate(FIELDS) if name in UNVOUCHED)
-        return Scorer(tuple(e.document for e in entries), index.tokenizer, tuple(held), norms, idf, _idf(total, 0),
-                      unvouched)
+        table: list[tuple[array, array, array, dict[int, float]] | None] = [None] * len(folded.stems)
+        last = [-1] * len(folded.stems)
+        pairs, sizes = zip(folded.ids, folded.counts, strict=True), iter(folded.sizes)
+        for position in range(total):
+            for f, size in zip(range(len(FIELDS)), sizes):  # noqa: B905 (sizes holds a row per document)
+                if size:
+                    norm = weights[f] / (1 - B + B * folded.lengths[f][position] / means[f])
+                    _pseudo(table, last, position, f, islice(pairs, size), norm)
+        sums = dict(zip(folded.stems, table, strict=True))
+        idf = {stem: _idf(total, len(found[0])) for stem, found in sums.items()}
+        return Scorer(folded.documents, index.tokenizer, idf, _idf(total, 0), sums)
 
     def postings(self, stem: str) -> Postings | None:
-        """The stem's postings, saturated on its first asking and kept: a session pays for the
-        stems its tasks hold, not for every stem of the corpus."""
+        """The stem's postings, saturated on its first asking (one pass over the documents that
+        hold it: the sums are already made) and kept."""
         found = self._postings.get(stem)
-        if found is None and stem in self.idf:
-            found = self._postings[stem] = self._saturated(stem)
+        if found is None and stem in self._sums:
+            positions, pseudo, fields, before = self._sums.pop(stem)
+            weight = self.idf[stem]
+            found = self._postings[stem] = Postings(
+                positions, array("d", [weight * (v / (K1 + v)) for v in pseudo]), fields,
+                {p: weight * (v / (K1 + v)) for p, v in before.items()})
         return found
-
-    def _saturated(self, stem: str) -> Postings:
-        pseudo: dict[int, float] = {}
-        where: dict[int, int] = {}
-        vouched: dict[int, float] | None = None  # the sums before the first UNVOUCHED field (they come last)
-        for f, column in enumerate(self.held):  # fields in order: each sum adds as the build did
-            found = column.get(stem)
-            if found is None:
-                continue
-            if vouched is None and FIELDS[f] in UNVOUCHED:
-                vouched = dict(pseudo)
-            positions, counts = found
-            norm, cap, bit = self.norms[f], CAPS.get(FIELDS[f]), 1 << f
-            values = [count * norm[p] for p, count in zip(positions, counts)]  # noqa: B905 (equal by build)
-            if cap is not None:
-                values = [min(value, cap) for value in values]
-            if not pseudo:  # the first field's values as they are: 0.0 + v is v
-                pseudo = dict(zip(positions, values))  # noqa: B905 (equal by build)
-                where = dict.fromkeys(positions, bit)
-                continue
-            get, bits = pseudo.get, where.get
-            for p, value in zip(positions, values):  # noqa: B905 (equal by build)
-                pseudo[p] = get(p, 0.0) + value
-                where[p] = bits(p, 0) | bit
-        positions, idf = sorted(pseudo), self.idf[stem]  # the documents holding it, ascending
-        return Postings(tuple(positions), _saturation(pseudo, positions, idf),
-                        _saturation(pseudo if vouched is None else vouched, positions, idf),
-                        tuple(map(where.__getitem__, positions)))
 
     def rank(self, stems: tuple[str, ...], favoured: Callable[[int], bool] = lambda _: False,
              excused: frozenset[str] = frozenset(), floor: float = FLOOR, confident: float = 0.0) -> Ranking:
@@ -158,43 +167,78 @@ class Scorer:
         word a matched purpose declares, such as `why`) says what the reader comes for, not what
         about, so it adds nothing to the task's mass. A task the abstention rule does not trust
         at `confident` (`abstention.trusted`) gathers no hit."""
-        scores = self._summed(stems, lambda found: found.values)
-        if not scores:
+        found = [(stem, postings) for stem, postings in zip(stems, map(self.postings, stems), strict=True)
+                 if postings is not None]
+        if not found:
             return Ranking((), 0.0, 0.0, ())
+        scores = self._summed(found)
         # Confidence and the guards are judged on the fields that vouch; every field ranks.
-        judged = self._summed(stems, lambda found: found.vouched) if self.unvouched else scores
+        judged = self._judged([postings for _, postings in found], scores)
         mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
                    for stem in stems)
-        judged_best = max(judged.values())
-        leader = min([p for p, score in judged.items() if score == judged_best])  # ties: the first path
+        judged_best = max(judged)
+        # ties: the first path; a position no stem reaches sums to 0.0, which a reached one beats
+        leader = judged.index(judged_best) if judged_best > 0 else next(compress(range(len(scores)), scores))
         reached = tuple(s for s in stems if s in self.idf)
         confidence = judged_best / mass if mass else 0.0
         held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
         if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass, len(stems))):
             return Ranking((), confidence, coverage, reached)
-        best = max(scores.values())
-        pool = {p: s * (1 + PRIOR) if favoured(p) else s
-                for p, s in scores.items() if s * (1 + PRIOR) >= best * floor}
+        best, boost = max(scores), 1 + PRIOR
+        least = best * floor
+        near = list(compress(range(len(scores)), map(ge, map(mul, scores, repeat(boost)), repeat(least))
+                             if least > 0 else scores))  # with no floor, every document reached (its sum is positive)
+        pool = {p: scores[p] * boost if favoured(p) else scores[p] for p in near}
         least = max(pool.values()) * floor
-        # entries are in census (path) order, so a position breaks a tie as the path would
-        kept = sorted(((p, s) for p, s in pool.items() if s >= least), key=lambda ps: (-ps[1], ps[0]))
+        # entries are in census (path) order, so a position breaks a tie as the path would: the
+        # pool is in position order, and a sort by score alone keeps that order among equals
+        kept = sorted([(p, s) for p, s in pool.items() if s >= least], key=itemgetter(1), reverse=True)
         return Ranking(tuple(Hit(p, s) for p, s in kept), confidence, coverage, reached)
 
-    def _summed(self, stems: tuple[str, ...], value_of: Callable[[Postings], tuple[float, ...]]) -> dict[int, float]:
-        """Per document a task stem reaches, the sum of its stems' values (`value_of` a posting)."""
-        scores: dict[int, float] = {}
-        get = scores.get
-        for stem in stems:
-            found = self.postings(stem)
-            if found is None:
+    def _summed(self, found: list[tuple[str, Postings]]) -> list[float]:
+        """Per position, the sum of the stems' values in task order (0.0 where none reaches). A
+        stem most documents hold adds its values spread over every position in one pass, as a
+        sum of 0.0 leaves a score as it was."""
+        total = len(self.documents)
+        scores = [0.0] * total
+        for stem, postings in found:
+            if len(postings.positions) >= DENSE * total:
+                scores = list(map(add, scores, self._spread(stem, postings)))
                 continue
-            if not scores:  # the first stem's values as they are: 0.0 + v is v, in one call
-                scores.update(zip(found.positions, value_of(found)))  # noqa: B905 (equal by build)
-                continue
-            for position, value in zip(found.positions, value_of(found)):  # noqa: B905 (equal by build)
-                scores[position] = get(position, 0.0) + value
+            for position, value in zip(postings.positions, postings.values):  # noqa: B905 (equal by build)
+                scores[position] += value
         return scores
+
+    def _spread(self, stem: str, postings: Postings) -> array:
+        """The stem's values at every position (0.0 where it is not held), made on its first
+        asking and kept."""
+        spread = self._spread_values.get(stem)
+        if spread is None:
+            spread = self._spread_values[stem] = array("d", bytes(8 * len(self.documents)))
+            for position, value in zip(postings.positions, postings.values):  # noqa: B905 (equal by build)
+                spread[position] = value
+        return spread
+
+    def _judged(self, found: list[Postings], scores: list[float]) -> list[float]:
+        """`scores` summed over the fields that vouch: the same sums but where an UNVOUCHED field
+        holds a task stem, which are added again in task order."""
+        led = sorted(set().union(*(postings.vouched for postings in found)))
+        if not led:
+            return scores
+        judged = scores.copy()
+        for p in led:
+            total = 0.0
+            for postings in found:
+                value = postings.vouched.get(p)
+                if value is None:
+                    at = bisect_left(postings.positions, p)
+                    if at == len(postings.positions) or postings.positions[at] != p:
+                        continue
+                    value = postings.values[at]
+                total += value
+            judged[p] = total
+        return judged
 
     def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(stem, the fields it sits in) for each of the stems this document holds, in order."""
@@ -212,9 +256,37 @@ class Scorer:
         return self.documents[hit.position]
 
 
-def _saturation(pseudo: dict[int, float], positions: list[int], idf: float) -> tuple[float, ...]:
-    """Each position's IDF-weighted saturated pseudo-frequency (0 where `pseudo` lacks it)."""
-    return tuple([idf * (v / (K1 + v)) for v in (pseudo.get(p, 0.0) for p in positions)])
+def _pseudo(table: list[tuple[array, array, array, dict[int, float]] | None], last: list[int], position: int,
+            f: int, counts: Iterable[tuple[int, int]], norm: float) -> None:
+    """Add one field of the document at `position` (`last` says, per stem id, the last position
+    added): for each (stem id, count), its count times the field's norm, capped, to the stem's
+    (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED field). Fields come in
+    FIELDS order, so a sum adds as BM25F reads it (the first field's value as it is), and an
+    UNVOUCHED field, which comes last, finds the sum of the fields that vouch."""
+    cap, bit, unvouched = CAPPED[f], 1 << f, bool(UNVOUCHED_BITS & (1 << f))
+    for stem, count in counts:
+        value = count * norm
+        if value > cap:
+            value = cap
+        if last[stem] == position:
+            _, pseudo, fields, before = table[stem]
+            if unvouched:
+                before[position] = pseudo[-1]
+            pseudo[-1] += value
+            fields[-1] |= bit
+            continue
+        last[stem] = position
+        found = table[stem]
+        if found is None:
+            table[stem] = (array("i", (position,)), array("d", (value,)), array("B", (bit,)),
+                           {position: 0.0} if unvouched else {})
+            continue
+        positions, pseudo, fields, before = found
+        if unvouched:
+            before[position] = 0.0
+        positions.append(position)
+        pseudo.append(value)
+        fields.append(bit)
 
 
 def _idf(total: int, holding: int) -> float:

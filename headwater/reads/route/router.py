@@ -116,11 +116,11 @@ class Reader:
     def of(snapshot: Snapshot) -> Reader:
         tax = snapshot.taxonomy
         index = RouteIndex.of(snapshot.census.documents, tax, snapshot.declaration.corpus_root)
-        served = tuple(tax.purpose_of(e.document.kind or "") or "" for e in index.entries)
-        documents = tuple(e.document for e in index.entries)
+        scorer = Scorer.of(index)  # reads the index's entries, once
+        served = tuple(tax.purpose_of(d.kind or "") or "" for d in scorer.documents)
         after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
-        return Reader(Scorer.of(index), PurposeWords.of(tax, index.tokenizer), served, after,
-                      terminal_paths(documents, tax))
+        return Reader(scorer, PurposeWords.of(tax, index.tokenizer), served, after,
+                      terminal_paths(scorer.documents, tax))
 
 
 def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
@@ -163,8 +163,10 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
         return _settle(base, snapshot, anchored, Silence.NOT_CONFIDENT)
     taken = {o.document.path for o in anchored}
     scorer = reader.scorer
-    kept = [h for h in ranking.hits if scorer.document(h).path not in taken]
-    rank_of = {scorer.document(h).path: (rank, h) for rank, h in enumerate(kept, start=1)}
+    kept = [(scorer.documents[h.position].path, h) for h in ranking.hits]
+    if taken:
+        kept = [(path, h) for path, h in kept if path not in taken]
+    rank_of = {path: (rank, h) for rank, (path, h) in enumerate(kept, start=1)}
     places, withheld = placed(list(rank_of), max(0, budget - len(anchored)), reader.successors,
                               reader.terminal, frozenset(taken))
     ranked = [_offer(place, rank_of, len(kept), stems, word_of, snapshot.graph.documents, scorer)

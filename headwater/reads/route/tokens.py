@@ -17,11 +17,13 @@ import importlib.util
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import repeat
 from pathlib import Path
 
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
+SHORT = 32  # words: a text this long or shorter (a title, a summary, a path) is not counted first
 VERSION = 2  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
@@ -66,6 +68,8 @@ class Tokenizer:
     def stem(self, word: str) -> str:
         found = self._stems.get(word)
         if found is None:
+            if word.isascii() and word.isdigit():  # Snowball leaves a numeral as it is: no call, no entry
+                return word
             found = self._stems[word] = self._stemmer.stemWord(word)
         return found
 
@@ -76,10 +80,11 @@ class Tokenizer:
 
     def counts(self, text: str) -> dict[str, int]:
         """`Counter(self.stems(text))` as a plain dict (a copy less), each distinct word looked up
-        and stemmed once."""
+        and stemmed once (a short text's words one by one: counting them first costs more)."""
         stop, known, stem = self.stop_words, self._stems, self.stem
         found: dict[str, int] = {}
-        for word, count in Counter(tokens(text)).items():
+        words = tokens(text)
+        for word, count in Counter(words).items() if len(words) > SHORT else zip(words, repeat(1)):
             if word not in stop:
                 key = known.get(word) or stem(word)
                 found[key] = found.get(key, 0) + count
