@@ -72,8 +72,10 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("kubernetes-enhancements", KEPS, "labels.yml", "seen"),
         LabelledSet("kubernetes-enhancements-held-out", KEPS, "held-out.yml", "seen"),
         LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "seen"),
-        LabelledSet("dapr-docs-third", DAPR, "third.yml", "held out"),
-        LabelledSet("kubernetes-enhancements-fourth", KEPS, "fourth.yml", "held out"))
+        LabelledSet("dapr-docs-third", DAPR, "third.yml", "seen"),
+        LabelledSet("kubernetes-enhancements-fourth", KEPS, "fourth.yml", "seen"),
+        LabelledSet("dapr-docs-fourth", DAPR, "fourth.yml", "held out"),
+        LabelledSet("kubernetes-enhancements-fifth", KEPS, "fifth.yml", "held out"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

@@ -31,6 +31,8 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/reads/route/rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route_rank_edges.py",
                                       "tests/reads/test_route.py", "tests/reads/test_route_scoring_loop.py",
                                       "tests/reads/test_route_acceptance.py"),
+    "headwater/reads/route/abstention.py": ("tests/reads/test_route_abstention.py", "tests/reads/test_route_rank.py",
+                                            "tests/reads/test_route.py", "tests/reads/test_route_acceptance.py"),
     "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",
                                       "tests/snapshot/test_resolve_and_lock.py", "tests/cli/test_init_and_kinds.py"),
     "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),

@@ -1,7 +1,8 @@
-"""Route quality on eight labelled sets — the Relay fixture, and over real snapshots unpacked once
-per session dapr-docs (tuned), a second dapr-docs set and three kubernetes-enhancements sets (all
-seen), and a third dapr-docs set and a fourth kubernetes-enhancements set (held out) — against
-plain BM25 over title + summary + path.
+"""Route quality on ten labelled sets — the Relay fixture, and over real snapshots unpacked once
+per session dapr-docs (tuned), two more dapr-docs sets and four kubernetes-enhancements sets (all
+seen; dapr-docs third.yml and kubernetes-enhancements fourth.yml were held out until HW-DR-0031),
+and dapr-docs fourth.yml and kubernetes-enhancements fifth.yml (held out: written blind, run once
+on HW-DR-0031) — against plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
 above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08
@@ -20,11 +21,12 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "route_quality.py"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "BENCHMARKS.md"
 SETS = ("routing", "dapr-docs", "dapr-docs-held-out", "kubernetes-enhancements",
         "kubernetes-enhancements-held-out", "kubernetes-enhancements-third", "dapr-docs-third",
-        "kubernetes-enhancements-fourth")
+        "kubernetes-enhancements-fourth", "dapr-docs-fourth", "kubernetes-enhancements-fifth")
 SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "dapr-docs-held-out": (40, 15),
          "kubernetes-enhancements": (30, 15), "kubernetes-enhancements-held-out": (30, 15),
          "kubernetes-enhancements-third": (30, 15), "dapr-docs-third": (40, 15),
-         "kubernetes-enhancements-fourth": (30, 15)}
+         "kubernetes-enhancements-fourth": (30, 15), "dapr-docs-fourth": (40, 15),
+         "kubernetes-enhancements-fifth": (30, 15)}
 CEILING = 0.92  # from here up BM25 + 0.08 is 1.0 or more: only a perfect route would meet it
 
 
@@ -72,15 +74,17 @@ def test_benchmarks_md_records_the_table_the_script_prints(measured, name):
 DAPR_HELD_OUT, KEPS_SECOND, KEPS_THIRD = ("dapr-docs-held-out", "kubernetes-enhancements-held-out",
                                           "kubernetes-enhancements-third")
 DAPR_THIRD, KEPS_FOURTH = "dapr-docs-third", "kubernetes-enhancements-fourth"
+DAPR_FOURTH, KEPS_FIFTH = "dapr-docs-fourth", "kubernetes-enhancements-fifth"
 
 
-@pytest.mark.parametrize("name", ["routing", "dapr-docs",
-                                  _unmet(DAPR_HELD_OUT, "1 of 18 off-topic tasks gets a pointer (0.06)"),
-                                  _unmet("kubernetes-enhancements", "2 of 17 off-topic tasks get a pointer (0.12)"),
-                                  _unmet(KEPS_SECOND, "2 of 18 off-topic tasks get a pointer (0.11)"),
-                                  _unmet(KEPS_THIRD, "2 of 17 off-topic tasks get a pointer (0.12)"),
-                                  DAPR_THIRD,
-                                  _unmet(KEPS_FOURTH, "4 of 19 off-topic tasks get a pointer (0.21)")])
+@pytest.mark.parametrize("name", ["routing", "dapr-docs", DAPR_HELD_OUT,
+                                  _unmet("kubernetes-enhancements", "1 of 17 off-topic tasks gets a pointer (0.06)"),
+                                  _unmet(KEPS_SECOND, "1 of 18 off-topic tasks gets a pointer (0.06)"),
+                                  _unmet(KEPS_THIRD, "3 of 17 off-topic tasks get a pointer (0.18)"),
+                                  _unmet(DAPR_THIRD, "3 of 20 off-topic tasks get a pointer (0.15)"),
+                                  _unmet(KEPS_FOURTH, "3 of 19 off-topic tasks get a pointer (0.16)"),
+                                  _unmet(DAPR_FOURTH, "4 of 19 off-topic tasks get a pointer (0.21)"),
+                                  _unmet(KEPS_FIFTH, "7 of 19 off-topic tasks get a pointer (0.37)")])
 def test_at_most_five_percent_of_off_topic_tasks_get_a_guessed_pointer(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].false_pointer_rate <= 0.05
@@ -92,8 +96,8 @@ def test_route_hits_at_5_at_least_as_often_as_bm25(measured, name):
     assert results[_quality().ROUTE].hit >= results[_quality().BM25].hit
 
 
-@pytest.mark.parametrize("name", [*(name for name in SETS if name != DAPR_THIRD),
-                                  _unmet(DAPR_THIRD, "hit@5 is 0.48 against BM25's 0.40")])
+@pytest.mark.parametrize("name", [*(name for name in SETS if name != "dapr-docs"),
+                                  _unmet("dapr-docs", "hit@5 is 0.87 against BM25's 0.80")])
 def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_one(measured, name):
     """Where BM25 hits CEILING or more, route must only match it: no ranker beats 0.97 by 0.08."""
     _, results, _ = _set(measured, name)
@@ -101,13 +105,14 @@ def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_
     assert route >= (bm25 if bm25 >= CEILING else bm25 + 0.08)
 
 
-@pytest.mark.parametrize("name", ["routing", _unmet("dapr-docs", "hit@5 is 0.89"),
-                                  _unmet(DAPR_HELD_OUT, "hit@5 is 0.69"),
+@pytest.mark.parametrize("name", ["routing", _unmet("dapr-docs", "hit@5 is 0.87"),
+                                  _unmet(DAPR_HELD_OUT, "hit@5 is 0.71"),
                                   _unmet("kubernetes-enhancements", "hit@5 is 0.84"),
-                                  _unmet(KEPS_SECOND, "hit@5 is 0.84"),
+                                  _unmet(KEPS_SECOND, "hit@5 is 0.86"),
                                   _unmet(KEPS_THIRD, "hit@5 is 0.87"),
-                                  _unmet(DAPR_THIRD, "hit@5 is 0.48"),
-                                  _unmet(KEPS_FOURTH, "hit@5 is 0.68")])
+                                  _unmet(DAPR_THIRD, "hit@5 is 0.69"),
+                                  _unmet(KEPS_FOURTH, "hit@5 is 0.82"),
+                                  _unmet(DAPR_FOURTH, "hit@5 is 0.85"), KEPS_FIFTH])
 def test_route_hits_at_5_on_nine_tasks_in_ten(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= 0.90

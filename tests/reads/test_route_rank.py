@@ -33,13 +33,13 @@ def _ranked(scorer: Scorer, *stems: str) -> list[str]:
 
 
 def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
-    assert route_rank.WEIGHTS == {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05,
+    assert route_rank.WEIGHTS == {"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.1,
                                   "lead": 2.0}
     assert set(route_rank.UNVOUCHED) == {"lead"}
     assert (route_rank.K1, route_rank.B, route_rank.CAPS) == (1.6, 0.75, {"body": 1.0})
-    assert (abstention.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.18, 0.35, 0.10, 1.0)
+    assert (abstention.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.27, 0.35, 0.10, 1.0)
     assert (abstention.BROAD, abstention.COVERED) == (0.6, 0.5)
-    assert (abstention.CORROBORATED, abstention.NAMED) == (0.6, 0.28)
+    assert (abstention.CORROBORATED, abstention.NAMED, abstention.SPAN) == (0.7, 0.35, 5)
 
 
 def test_one_occurrence_ranks_title_over_summary_and_path_over_headings_over_body():
@@ -154,7 +154,7 @@ def test_a_task_its_best_document_covers_is_answered_under_the_threshold_and_a_o
     assert covering.coverage == pytest.approx(1.0)
     assert abstention.CONFIDENT * abstention.BROAD <= covering.confidence < abstention.CONFIDENT
     assert [h.position for h in covering.hits] == [0]
-    lone = ranked(_entry("page.md", title={"page": 1, "x": 3}, body={"other": 30}), _entry("font.md", body={"font": 1}),
+    lone = ranked(_entry("page.md", title={"page": 1, "x": 1}, body={"other": 30}), _entry("font.md", body={"font": 1}),
                   _entry("footer.md", body={"footer": 1}), stems=("page", "font", "footer"))
     assert abstention.CONFIDENT * abstention.BROAD <= lone.confidence < abstention.CONFIDENT
     assert lone.coverage < abstention.COVERED and lone.hits == ()
@@ -178,8 +178,9 @@ def test_a_broad_match_is_answered_only_when_the_best_documents_name_holds_a_tas
 
 
 def test_a_match_resting_on_one_word_is_silent_while_two_other_task_words_the_corpus_knows_pass_it_by():
-    scorer = _scorer(_entry("gzip.md", title={"compress": 1}), _entry("a.md", title={"imag": 1}),
-                     _entry("b.md", title={"page": 1}),
+    scorer = _scorer(_entry("gzip.md", title={"compress": 1}),
+                     *(_entry(f"a{i}.md", title={"imag": 1}) for i in range(5)),
+                     *(_entry(f"b{i}.md", title={"page": 1}) for i in range(5)),
                      *(_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30)))
     lone = scorer.rank(("compress", "imag", "page"), confident=abstention.CONFIDENT)
     assert lone.confidence >= abstention.CONFIDENT and lone.hits == ()
@@ -189,16 +190,34 @@ def test_a_match_resting_on_one_word_is_silent_while_two_other_task_words_the_co
 
 def test_a_strong_match_the_rest_of_the_task_does_not_corroborate_is_silent_until_the_page_holds_most_of_it():
     """The page holds `mesh` in its title and `network` in its headings and body: confident, but two
-    of five task words, and its name a fifth of the task's mass. Holding `wifi` too (three of five)
-    corroborates it."""
+    of five task words, and its name under NAMED of the task's mass. Holding `wifi` too (three of
+    five) does not corroborate it; holding `wifi` and `home` (four of five) does."""
     def ranked(**more: int) -> route_rank.Ranking:
         page = _entry("mesh.md", title={"mesh": 1}, headings={"network": 1}, body={"network": 20, "other": 20, **more})
-        others = (_entry(f"{word}.md", title={word: 1}) for word in ("wifi", "home", "router"))
+        others = (_entry(f"{word}{i}.md", title={word: 1}) for word in ("wifi", "home", "router") for i in range(6))
         fillers = (_entry(f"f{i}.md", title={"filler": 1}, body={"other": 30}) for i in range(30))
         return _scorer(page, *others, *fillers).rank(("mesh", "wifi", "network", "home", "router"),
                                                      confident=abstention.CONFIDENT)
 
     alone = ranked()
     assert alone.confidence >= abstention.CONFIDENT and alone.hits == ()
-    corroborated = ranked(wifi=20)
+    three = ranked(wifi=20)
+    assert three.confidence >= abstention.CONFIDENT and three.hits == ()
+    corroborated = ranked(wifi=20, home=20)
     assert corroborated.confidence >= abstention.CONFIDENT and corroborated.hits[0].position == 0
+
+
+def test_a_long_task_is_judged_as_if_it_were_span_words_long():
+    """Ten task words, four of them held by the best document in its body: at a confidence
+    between SPAN/10 of the threshold and the threshold it is answered; the same agreement in a task
+    of SPAN words is not. Corroboration counts held words against at most SPAN known words."""
+    held = tuple((stem, ("body",)) for stem in ("a", "b", "c", "d"))
+    idf = dict.fromkeys("abcdefghij", 1.0)
+    long = abstention.Agreement.of(held, 10, idf, 10.0, 10)
+    short = abstention.Agreement.of(held, 5, idf, 10.0, 5)
+    assert long.scale == pytest.approx(abstention.SPAN / 10) and short.scale == 1.0
+    assert long.corroborated and short.corroborated  # four held of at most five known
+    assert not abstention.Agreement.of(held[:3], 10, idf, 10.0, 10).corroborated  # three of five: too few
+    between = abstention.CONFIDENT * 0.75
+    assert abstention.trusted(between, 0.4, abstention.CONFIDENT, long)
+    assert not abstention.trusted(between, 0.4, abstention.CONFIDENT, short)

@@ -11,54 +11,65 @@ task word in the best document's name), and only when both hold:
 - it is corroborated (HW-DR-0027): the best document holds most of the task's words
   (CORROBORATED of those the corpus knows, counted, not weighed), or its name (title, summary or
   path) alone holds NAMED of the task's IDF mass. A trap that shares a subject word or two with
-  one page ("renew the certificate of my first aid training", "configure DNS records for a custom
-  email domain") meets the page in its name or body on those words and nowhere else: weighed by
-  IDF, one rare word can pass for coverage; counted, the words the page lacks outvote it. A real
-  task either names its page (the name alone explains much of it) or describes it in words the
-  page holds.
+  one page meets the page on those words and nowhere else: counted, the words it lacks outvote it.
 
-The constants were chosen on the seen labelled sets of both real corpora (tests/route_sets).
+Every task is judged as if it were SPAN words long (HW-DR-0031). The mass grows with each word a
+task holds, and a task asked in a user's own words ("give new team members a containerized VS Code
+environment with the CLI already installed") spends most of its words on things no page says, so
+the bars, set on the short tasks traps are, rose with every word a user added: on fresh wording
+route was silent on two real tasks in five. A longer task's confidence and name share are read
+against SPAN words' worth of its mass (SPAN over its word count of the bar), and its corroboration
+counts the words its best document holds against at most SPAN of those the corpus knows. A task
+of SPAN words or fewer is judged as before, at bars set higher than before.
+
+The constants were chosen on every real labelled set together (tests/route_sets), the two sets
+first written blind included, and are reported on two further blind sets.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-CONFIDENT = 0.18  # the least confidence at which a task is answered on the strength of its match
+CONFIDENT = 0.27  # the least confidence at which a task of SPAN words is answered on its match
 BROAD = 0.6  # the share of CONFIDENT at which a task is answered when its best document covers it
 COVERED = 0.5  # the share of the task's IDF mass a covering document holds, in any field
-CORROBORATED = 0.6  # the share of the task's known words the best document must hold, counted
-NAMED = 0.28  # or the share of the task's IDF mass its name alone must hold
+CORROBORATED = 0.7  # the share of the task's known words (SPAN at most) the best document holds
+NAMED = 0.35  # or the share of the mass of a task of SPAN words its name alone must hold
+SPAN = 5  # a longer task is judged on this many words' worth of its mass and its known words
 NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 
 
 @dataclass(frozen=True)
 class Agreement:
     """How the best document holds the task: whether its name holds any task word, whether it
-    rests on one word while two or more other task words the corpus knows pass it by, and whether
-    the rest of the task corroborates it."""
+    rests on one word while two or more other task words the corpus knows pass it by, whether the
+    rest of the task corroborates it, and the share of the bars a task of its length must clear
+    (1 up to SPAN words, SPAN over its word count beyond)."""
 
     named: bool
     one_word: bool
     corroborated: bool
+    scale: float = 1.0
 
     @staticmethod
     def of(held: tuple[tuple[str, tuple[str, ...]], ...], known: int, idf: dict[str, float],
-           mass: float) -> Agreement:
+           mass: float, words: int = 0) -> Agreement:
         """`held`: (stem, the fields that vouch for it) for each task stem the best document holds
         in a field that vouches; `known`: how many task stems the corpus holds; `mass`: the task's
-        IDF mass."""
+        IDF mass; `words`: how many stems the task has, the corpus's or not."""
+        scale = min(1.0, SPAN / words) if words else 1.0
         in_name = [stem for stem, fields in held if NAMING.intersection(fields)]
         named_share = sum(idf[stem] for stem in in_name) / mass if mass else 0.0
         return Agreement(bool(in_name), len(held) == 1 and known >= 3,
-                         len(held) >= CORROBORATED * known or named_share >= NAMED)
+                         len(held) >= CORROBORATED * min(known, SPAN) or named_share >= NAMED * scale,
+                         scale)
 
 
 def trusted(confidence: float, coverage: float, confident: float, agreement: Agreement) -> bool:
     """A strong match, or a broad one (most of the task's mass held by a document that scores
-    BROAD of the threshold and whose name agrees); never a match resting on one word, nor one the
-    rest of the task does not corroborate."""
+    BROAD of the threshold and whose name agrees), the threshold scaled to the task's length;
+    never a match resting on one word, nor one the rest of the task does not corroborate."""
     if agreement.one_word or not agreement.corroborated:
         return False
-    return confidence >= confident or (confidence >= confident * BROAD and coverage >= COVERED
-                                       and agreement.named)
+    bar = confident * agreement.scale
+    return confidence >= bar or (confidence >= bar * BROAD and coverage >= COVERED and agreement.named)

@@ -40,7 +40,7 @@ from headwater.reads.route.abstention import Agreement, trusted
 from headwater.reads.route.index import FIELDS, Entry, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
-WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.05,
+WEIGHTS = MappingProxyType({"title": 3.0, "summary": 2.0, "headings": 0.5, "path": 2.0, "body": 0.1,
                             "lead": 2.0})
 K1 = 1.6
 CAPS = MappingProxyType({"body": 1.0})  # the most a field adds to one stem's pseudo-frequency
@@ -183,7 +183,7 @@ class Scorer:
         confidence = judged_best / mass if mass else 0.0
         held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass)):
+        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass, len(stems))):
             return Ranking((), confidence, coverage, reached)
         best, boost = max(scores), 1 + PRIOR
         least = best * floor
