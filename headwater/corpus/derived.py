@@ -1,4 +1,4 @@
-"""What a reader derives from a document's body (route's stem counts), kept beside the parse cache.
+"""What a reader derives from a document's bytes (route's stem counts), kept beside the parse cache.
 
 `check` parses every body anyway, so it derives the values there (in the process that parsed the
 body) and keeps them in `.headwater/cache/derived`, one line per content digest:
@@ -18,21 +18,23 @@ from pathlib import Path
 
 from headwater import cachedir
 from headwater.corpus.body import Body
+from headwater.yaml.nodes import Map
 
 DERIVED_FILE = "derived"
 
 
 @dataclass(frozen=True)
 class Derivation:
-    """`of` gives a JSON value from a body; `key` names everything besides the body's bytes that
-    shapes it, so a value derived otherwise is never read as this one."""
+    """`of` gives a JSON value from a document's front matter and body (both its bytes' alone,
+    never its path: two paths may share a digest); `key` names everything besides those bytes
+    that shapes it, so a value derived otherwise is never read as this one."""
 
     key: str
-    of: Callable[[Body], object]
+    of: Callable[[Map, Body], object]
 
-    def encoded(self, body: Body) -> bytes:
+    def encoded(self, front: Map, body: Body) -> bytes:
         # no sort_keys: a mapping reads back in the order it was derived in, as if derived afresh
-        return json.dumps(self.of(body), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        return json.dumps(self.of(front, body), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def header(parsed_header: str, key: str) -> str:

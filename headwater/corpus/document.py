@@ -35,8 +35,7 @@ class Document:
 
     def text_of(self, facet: str | None) -> str | None:
         """A facet's scalar text, or None when absent, blank or not a scalar."""
-        value = scalar_text(self.value(facet))
-        return value.strip() if value and value.strip() else None
+        return front_text(self.front, facet)
 
     @cached_property
     def id(self) -> str | None:  # kept: the graph, the runner and the rules ask for it again and again
@@ -75,5 +74,12 @@ class Document:
     def read_body(self) -> Body:
         """The body, parsed or from the parse cache, without keeping it on the document."""
         if self.parses is not None:
-            return self.parses.body(self.digest, self.body_text, self.body_line)
+            return self.parses.body(self.digest, self.body_text, self.body_line, self.front)
         return parse(self.body_text, self.body_line)
+
+
+def front_text(front: Map, facet: str | None) -> str | None:
+    """A facet's scalar text in this front matter, or None when absent, blank or not a scalar
+    (what a reader deriving from the bytes alone, before a `Document` exists, reads too)."""
+    value = scalar_text(front.get(facet)) if facet else None
+    return value.strip() if value and value.strip() else None

@@ -221,7 +221,7 @@ class ParseStore:
         if self.use is CacheUse.WRITE:
             self.current[digest] = entry
 
-    def body(self, digest: str, text: str, first_line: int) -> Body:
+    def body(self, digest: str, text: str, first_line: int, front: Map) -> Body:
         """`body.parse(text, first_line)`, from the cache when this digest's body was parsed before."""
         line = self.lines.pop(digest, None)  # the document keeps what it decodes to; `save` reads `current`
         if line is not None:
@@ -241,7 +241,7 @@ class ParseStore:
         if digest in self.current:
             self._keep(digest, {**self.current[digest], "b": _json(encode_body(parsed))})
             if self.derive is not None:
-                self.derived_here[digest] = self.derive.encoded(parsed)
+                self.derived_here[digest] = self.derive.encoded(front, parsed)
         return parsed
 
     def slugs(self, digest: str) -> frozenset[str] | None:
@@ -327,9 +327,11 @@ class ParseStore:
             if digest in self.derived_here or ("b" not in entry if trusted else digest in self._stored_derived):
                 continue
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
-            if body:
+            front = entry["f"] if "f" in entry else (self.stored.entry(digest) or {}).get("f")
+            if body and front:
                 try:
-                    self.derived_here[digest] = self.derive.encoded(_body_of(json.loads(body)))
+                    self.derived_here[digest] = self.derive.encoded(_front_of(front, self.scalars),
+                                                                    _body_of(json.loads(body)))
                     made += 1
                 except MALFORMED:
                     continue
@@ -419,7 +421,7 @@ def _parsed(text: str, derive: Derivation | None, scalars: dict[tuple, Scalar]) 
     if parts.front is None:
         return {}, parts
     body = parse(parts.body, parts.body_line)
-    derived = {DERIVED: derive.encoded(body)} if derive is not None else {}
+    derived = {DERIVED: derive.encoded(parts.front, body)} if derive is not None else {}
     entry = {"o": len(text) - len(parts.body), "n": parts.body_line}
     return {**entry, "b": _json(encode_body(body)), **derived}, parts
 
@@ -477,15 +479,19 @@ def _decode(entry: list, scalars: dict[tuple, Scalar]) -> Node:
     return Map(tuple(zip(keys, parts[1::2], strict=True)), entry[1], entry[2])
 
 
+def _front_of(encoded: list, scalars: dict[tuple, Scalar]) -> Map:
+    front = _decode(encoded, scalars)
+    if not isinstance(front, Map):
+        raise ValueError("a front matter that is not a mapping")
+    return front
+
+
 def _split_of(entry: dict, text: str, scalars: dict[tuple, Scalar]) -> Split | FrontMatterRefusal | None:
     """The cached split (or refusal); None when the entry is malformed."""
     try:
         if "r" in entry:
             return FrontMatterRefusal(str(entry["r"]))
-        front = _decode(entry["f"], scalars)
-        if not isinstance(front, Map):
-            return None
-        return Split(front, text[entry["o"]:], int(entry["n"]))
+        return Split(_front_of(entry["f"], scalars), text[entry["o"]:], int(entry["n"]))
     except MALFORMED:
         return None
 

@@ -16,12 +16,15 @@ import pytest
 
 from headwater import cachekey
 from headwater.cachedir import CACHE_DIR
+from headwater.corpus import derived as derived_file
 from headwater.corpus.derived import DERIVED_FILE
 from headwater.corpus.parses import CacheUse
+from headwater.corpus.parses import header as parse_header
 from headwater.mcp.protocol import Server
 from headwater.reads.route import tokens as route_tokens
-from headwater.reads.route.index import RouteIndex, body_terms
+from headwater.reads.route.index import FIELDS, RouteIndex, body_terms
 from headwater.snapshot import load
+from headwater.taxonomy.model import Taxonomy
 
 TODAY = dt.date(2026, 10, 1)
 TASKS = ("rate limit for the ingest service", "how do I configure the audit record",
@@ -148,3 +151,47 @@ def test_reads_and_no_cache_checks_never_write_the_kept_counts(corpus, hw):
     hw("route", TASKS[0], "--root", str(corpus))
     assert hw("check", "--no-cache", "--now", TODAY.isoformat(), "--root", str(corpus)).status == 0
     assert not (corpus / CACHE_DIR / DERIVED_FILE).exists()
+
+
+def test_a_kept_value_of_the_old_shape_under_this_key_is_recounted_to_the_same_answers(corpus, hw):
+    """A value without the title and summary counts (a body's five parts, as kept before them),
+    even sealed under this run's key, reads as a miss: the document is counted afresh."""
+    uncached = _answers(hw, corpus)
+    _check(hw, corpus)
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    key = body_terms(snapshot.taxonomy).key
+    old = {d.digest: json.dumps(["", *value[2:]]).encode() for d, value
+           in zip(snapshot.census.documents, _kept(snapshot), strict=True)}
+    assert derived_file.write(corpus, parse_header(), key, old) is None
+    assert all(len(value) == 5 for value in _kept(load(corpus, TODAY, CacheUse.READ)))
+    assert _answers(hw, corpus) == uncached
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    list(RouteIndex.of(snapshot.census.documents, snapshot.taxonomy, snapshot.declaration.corpus_root).entries)
+    assert snapshot.parse_account.bodies_reused == len(snapshot.census.documents)
+
+
+def test_the_kept_counts_are_keyed_by_the_facets_route_reads_as_title_and_summary(corpus, monkeypatch):
+    tax = load(corpus, TODAY, CacheUse.READ).taxonomy
+    before = body_terms(tax).key
+    role_of = Taxonomy.facet_for_role
+    monkeypatch.setattr(Taxonomy, "facet_for_role",
+                        lambda self, role: "headline" if role == "name" else role_of(self, role))
+    assert body_terms(tax).key != before
+
+
+def test_a_document_renamed_with_the_same_bytes_routes_by_its_new_path(corpus, hw):
+    _check(hw, corpus)
+    moved = load(corpus, TODAY, CacheUse.READ).census.documents[0]
+    target = (corpus / moved.path).with_name("zanzibar-quokka.md")
+    (corpus / moved.path).rename(target)
+    kept = _counts(corpus)
+    (corpus / CACHE_DIR / DERIVED_FILE).unlink()
+    assert _counts(corpus) == kept  # the kept value served the renamed bytes; the path is this run's
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    index = RouteIndex.of(snapshot.census.documents, snapshot.taxonomy, snapshot.declaration.corpus_root)
+    paths = {e.document.path: set(e.counts[FIELDS.index("path")]) for e in index.entries}
+    renamed = target.relative_to(corpus).as_posix()
+    assert {"zanzibar", "quokka"} <= paths[renamed]
+    ran = hw("route", "zanzibar quokka", "--json", "--root", str(corpus))
+    assert ran.status == 0, ran.err
+    assert json.loads(ran.out)["pointers"][0]["path"] == renamed
