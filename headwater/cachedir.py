@@ -22,11 +22,18 @@ from headwater.paths import symlink_on_the_way
 CACHE_DIR = writelock.DIRECTORY
 
 
+def _readable_key(root: Path, name: str) -> bytes | None:
+    """This user's key, when `<cache>/<name>` may be read at all: not without a key, and not
+    through a symlink (a cache reached so is not this repository's, whoever sealed it)."""
+    secret = cachekey.key(create=False)
+    return None if secret is None or symlink_on_the_way(f"{CACHE_DIR}/{name}", root) else secret
+
+
 def read(root: Path, name: str, header: str) -> bytes | None:
     """The bytes after the header and seal of `<cache>/<name>`, or None when it cannot be trusted."""
-    secret = cachekey.key(create=False)
-    if secret is None or symlink_on_the_way(f"{CACHE_DIR}/{name}", root):
-        return None  # a cache reached through a symlink is not this repository's, whoever sealed it
+    secret = _readable_key(root, name)
+    if secret is None:
+        return None
     try:
         data = (root / CACHE_DIR / name).read_bytes()
     except OSError:
@@ -44,8 +51,8 @@ def first_line(root: Path, name: str, header: str) -> bytes | None:
     """The first line of `<cache>/<name>`'s payload, or None when the file cannot be trusted. The
     payload is verified in pieces and never held whole: a warm check asks this of the parse cache
     as it ends, when twenty megabytes more held would set the run's peak."""
-    secret = cachekey.key(create=False)
-    if secret is None or symlink_on_the_way(f"{CACHE_DIR}/{name}", root):
+    secret = _readable_key(root, name)
+    if secret is None:
         return None
     try:
         with open(root / CACHE_DIR / name, "rb") as handle:

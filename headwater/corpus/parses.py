@@ -21,7 +21,7 @@ import hashlib
 import importlib.util
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -258,7 +258,7 @@ class ParseStore:
                 return None
         return found
 
-    def derived(self, digests: list[str], key: str) -> list[object | None]:
+    def derived(self, digests: list[str], key: str) -> Sequence[object | None]:
         """Per digest, the value a writing run derived from its body under `key`, or None (none
         kept, another key, the file foreign): the caller then derives it from the body. The file
         is read on each call and not held: a reader asks once and keeps what it builds."""
