@@ -44,6 +44,8 @@ UNWALKABLE_REASONS = {
 
 @dataclass(frozen=True)
 class Row:
+    """One file of the census: its outcome, why, and the document when its front matter loaded."""
+
     path: str
     outcome: Outcome
     reason: str = ""
@@ -60,6 +62,8 @@ class Row:
 
 @dataclass(frozen=True)
 class Census:
+    """Every file under the corpus root, one row each, in path order."""
+
     root: str  # the corpus root, repository-relative
     rows: tuple[Row, ...]
 

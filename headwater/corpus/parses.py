@@ -49,6 +49,8 @@ class CacheUse(Enum):
 
 @dataclass(frozen=True)
 class ParseAccount:
+    """How many fronts and bodies a run reused from the caches and how many it parsed."""
+
     fronts_reused: int
     fronts_parsed: int
     bodies_reused: int

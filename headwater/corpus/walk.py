@@ -25,6 +25,8 @@ class EntryKind(Enum):
 
 @dataclass(frozen=True)
 class Entry:
+    """One entry the walk found: a file, or why it is not one (a symlink, a special file, …)."""
+
     path: str  # repository-relative, `/`-separated; undecodable bytes shown as \xNN
     raw: bytes  # the same path as bytes, for the sort
     kind: EntryKind
