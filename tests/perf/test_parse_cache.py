@@ -120,6 +120,18 @@ def test_a_warm_run_with_one_edited_document_parses_that_front_and_body_without_
     assert [(d.path, d.body) for d in snapshot.census.parsed] == fresh_bodies
 
 
+def test_a_front_edited_into_a_refusal_is_refused_as_a_fresh_load_refuses_it_without_reading_the_parse_cache(corpus):
+    _warm(corpus)
+    edited = _edit(corpus, 9)
+    edited.write_text(edited.read_text().replace("---\n", "---\nid: [unclosed\n", 1))
+    warm = load(corpus, TODAY, CacheUse.READ)
+    fresh = load(corpus, TODAY, CacheUse.OFF)
+    row = warm.census.by_path[str(edited.relative_to(corpus))]
+    assert row.outcome.value == "unreadable" and row == fresh.census.by_path[row.path]
+    assert warm.census.rows == fresh.census.rows
+    assert warm.parse_account.fronts_parsed == 1 and not warm.parses.stored.fronts_open
+
+
 def test_past_its_share_of_the_parse_cache_s_size_an_edited_run_reads_the_cache_for_every_other_body(corpus):
     _warm(corpus)
     _edit(corpus)
