@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
-import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,7 +98,7 @@ def _staged(directory: int, name: str, data: bytes, mode: int) -> Iterator[str]:
     stem = name.encode("utf-8", "surrogateescape")[:NAME_BYTES].decode("utf-8", "ignore")
     tmp, fd = "", -1
     while fd < 0:
-        tmp = f"{TEMP_PREFIX}{stem}.{secrets.token_hex(4)}"
+        tmp = f"{TEMP_PREFIX}{stem}.{os.urandom(4).hex()}"  # what `secrets.token_hex` returns
         with contextlib.suppress(FileExistsError):
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=directory)
     try:
@@ -159,6 +157,8 @@ def sweep(root: Path) -> None:
     for top, directories, names in os.walk(root):
         staged = [d for d in directories if d.startswith(TEMP_PREFIX)]
         for name in staged:
+            import shutil  # here: a staging folder left behind is rare, and every run imports this module
+
             shutil.rmtree(os.path.join(top, name), ignore_errors=True)
         directories[:] = [d for d in directories if d != ".git" and d not in staged]
         for name in names:

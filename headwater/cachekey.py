@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -40,7 +39,7 @@ def key(create: bool) -> bytes | None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
-            os.write(fd, secrets.token_bytes(SIZE))
+            os.write(fd, os.urandom(SIZE))  # what `secrets.token_bytes` returns
         finally:
             os.close(fd)
     return _read(path)  # whoever won a race to create it, every run uses that one

@@ -45,6 +45,8 @@ class ProblemKind(Enum):
 
 @dataclass(frozen=True)
 class Problem:
+    """A relation or identifier the graph could not bind, where it was written and why."""
+
     kind: ProblemKind
     path: str
     line: int
@@ -55,6 +57,8 @@ class Problem:
 
 @dataclass(frozen=True)
 class Anchor:
+    """The repository paths a set of patterns names, matched once per snapshot."""
+
     kind: str
     patterns: tuple[str, ...]  # normalized and sorted: the anchor's identity
     matched: tuple[str, ...]
@@ -75,6 +79,8 @@ class Anchor:
 
 @dataclass(frozen=True)
 class Target:
+    """What a relation entry binds to: a document, an anchor, or nothing (and why)."""
+
     bound: Bound
     raw: str
     path: str | None = None  # the document's path, when bound to a document
@@ -92,6 +98,8 @@ class Target:
 
 @dataclass(frozen=True)
 class Edge:
+    """One typed relation from a document to its target, as written in its front matter."""
+
     source: str
     relation: Relation
     written_as: str
@@ -110,6 +118,8 @@ class Edge:
 
 @dataclass(frozen=True)
 class Graph:
+    """Every edge of one snapshot, the identifiers they bind by, and what failed to bind."""
+
     taxonomy: Taxonomy
     census: Census
     edges: tuple[Edge, ...]

@@ -32,6 +32,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Snapshot:
+    """Everything one walk of the corpus read, which every verb and MCP tool reads."""
+
     root: Path
     declaration: Declaration
     lock: Lock

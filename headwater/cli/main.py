@@ -26,6 +26,8 @@ VALUE_GLOBALS = {f.name for f in GLOBAL_FLAGS if f.metavar}
 
 @dataclass(frozen=True)
 class Invocation:
+    """One command line: its verb, parsed arguments and the repository root."""
+
     verb: Verb
     args: argparse.Namespace
     root: Path

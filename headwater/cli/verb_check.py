@@ -70,7 +70,6 @@ def stderr_lines(args, fixed: list[str], failures: list[str], cache_line: str | 
 
 def run(invocation) -> Result:
     from headwater.check.cache import Verdicts
-    from headwater.check.fix import fixed_run
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import Selection, bounded, narrowed
     from headwater.reads.route.index import body_terms  # kept beside each body for route
@@ -93,6 +92,8 @@ def run(invocation) -> Result:
         cache = None if args.no_cache else Verdicts.load(snapshot.root)
         checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
         if args.fix:
+            from headwater.check.fix import fixed_run  # and the writes it applies: only when fixing
+
             snapshot, report, fixed = fixed_run(snapshot, checks)
         else:
             report, fixed = checks(snapshot), []

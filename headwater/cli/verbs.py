@@ -15,6 +15,8 @@ GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxo
 
 @dataclass(frozen=True)
 class Flag:
+    """An option a verb takes, as the help and the parser spell it."""
+
     name: str  # "--strict"
     help: str
     metavar: str | None = None  # None: a switch that takes no value; one word per value
@@ -26,6 +28,8 @@ class Flag:
 
 @dataclass(frozen=True)
 class Operand:
+    """A positional word (or words) a verb takes."""
+
     name: str  # "task"
     help: str
     many: bool = False  # all remaining words form one operand
@@ -34,6 +38,8 @@ class Operand:
 
 @dataclass(frozen=True)
 class Verb:
+    """A command: its words, help, flags and operands, and the handler that runs it."""
+
     name: str  # "check", or "taxonomy resolve" for a second word
     group: str
     summary: str

@@ -19,6 +19,8 @@ ADOPTION = ".headwater/adoption.yml"
 
 @dataclass(frozen=True)
 class Task:
+    """One held finding of `.headwater/adoption.yml`: what is owed, by whom, until when."""
+
     id: str
     statement: str
     owner: str

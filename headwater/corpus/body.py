@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Heading:
+    """A Markdown heading: its text, level, line and anchor slug."""
+
     text: str
     level: int
     line: int
@@ -24,6 +26,8 @@ class Heading:
 
 @dataclass(frozen=True)
 class Link:
+    """A Markdown link or image in a body: where it points, its text and position."""
+
     href: str
     text: str
     line: int
@@ -50,6 +54,8 @@ class Code:
 
 @dataclass(frozen=True)
 class Body:
+    """A document's body as the rules read it: headings, links, prose runs and code."""
+
     headings: tuple[Heading, ...]
     links: tuple[Link, ...]
     prose: tuple[Prose, ...] = ()

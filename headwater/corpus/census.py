@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 
 from headwater.corpus.document import Document
-from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
@@ -44,6 +44,8 @@ UNWALKABLE_REASONS = {
 
 @dataclass(frozen=True)
 class Row:
+    """One file of the census: its outcome, why, and the document when its front matter loaded."""
+
     path: str
     outcome: Outcome
     reason: str = ""
@@ -60,6 +62,8 @@ class Row:
 
 @dataclass(frozen=True)
 class Census:
+    """Every file under the corpus root, one row each, in path order."""
+
     root: str  # the corpus root, repository-relative
     rows: tuple[Row, ...]
 
@@ -162,6 +166,10 @@ class Classifier:
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
         # each pattern's positions after a directory, read once for all the files it holds
         self.directories: dict[str, list[tuple[Shelf, Pattern, tuple[int, int], frozenset[int]]]] = {}
+        # what a shelf and its discriminator's value decide (the kind and the derivation's lines),
+        # and each kind's identifier key: the same few answers for every document of a shelf
+        self.decided: dict[tuple[str, str | None], tuple[str | None, tuple[str, ...]]] = {}
+        self.id_keys: dict[str | None, str] = {}
 
     def read(self, repo: Path, path: str) -> Row | Read:
         try:
@@ -180,30 +188,42 @@ class Classifier:
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
-        offset = len(text) - len(parts.body)
-
-        def document(kind: str | None = None) -> Document | None:  # built once, typed or not
-            if parts.front is None:
-                return None
-            return Document(path, kind, parts.front, text, offset, parts.body_line, content_digest, self.parses,
-                            self.taxonomy.identifier_key(kind))
-
         if not shelves:
-            return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path", document=document())
+            return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path",
+                       document=self.document(path, None, parts, text, content_digest))
         if len(shelves) > 1:
             names = " and ".join(f"`{s.name}`" for s in shelves)
             return Row(path, Outcome.UNTYPED, f"shelves {names} claim it equally, and a tie is not a coin flip",
-                       document=document())
+                       document=self.document(path, None, parts, text, content_digest))
         shelf = shelves[0]
-        derivation = [f"shelf `{shelf.name}` matched on `{shelf.path}`"]
         if parts.front is None:
             return Row(path, Outcome.UNTYPED, "no front matter, so nobody has typed this file",
-                       derivation=tuple(derivation))
-        kind, why = self.kind_on(shelf, parts.front)
+                       derivation=(_matched(shelf),))
+        kind, derivation = self.decide(shelf, parts.front)
         if kind is None:
-            return Row(path, Outcome.UNTYPED, why, derivation=tuple(derivation), document=document())
-        derivation.append(why)
-        return Row(path, Outcome.TYPED, "", kind, tuple(derivation), document(kind))
+            return Row(path, Outcome.UNTYPED, derivation[-1], derivation=derivation[:-1],
+                       document=self.document(path, None, parts, text, content_digest))
+        return Row(path, Outcome.TYPED, "", kind, derivation, self.document(path, kind, parts, text, content_digest))
+
+    def document(self, path: str, kind: str | None, parts: Split, text: str, content_digest: str) -> Document | None:
+        """The file's document (None without front matter), built once, typed or not."""
+        if parts.front is None:
+            return None
+        id_key = self.id_keys.get(kind)
+        if id_key is None:
+            id_key = self.id_keys[kind] = self.taxonomy.identifier_key(kind)
+        return Document(path, kind, parts.front, text, len(text) - len(parts.body), parts.body_line, content_digest,
+                        self.parses, id_key)
+
+    def decide(self, shelf: Shelf, front: Map) -> tuple[str | None, tuple[str, ...]]:
+        """The kind the shelf gives this front (None: untyped) and the derivation: the shelf's
+        match, then why the kind (or, untyped, why not), decided once per shelf and value."""
+        named = None if shelf.homogeneous else scalar_text(front.get(shelf.discriminator or ""))
+        found = self.decided.get((shelf.name, named))
+        if found is None:
+            kind, why = self.kind_on(shelf, named)
+            found = self.decided[(shelf.name, named)] = (kind, (_matched(shelf), why))
+        return found
 
     def matching_shelves(self, path: str) -> list[Shelf]:
         """The most specific shelves that match; more than one is a tie."""
@@ -221,13 +241,13 @@ class Classifier:
         best = max(rank for _, rank in matched)
         return [shelf for shelf, rank in matched if rank == best]
 
-    def kind_on(self, shelf: Shelf, front: Map) -> tuple[str | None, str]:
+    def kind_on(self, shelf: Shelf, named: str | None) -> tuple[str | None, str]:
+        """The kind and why, given the discriminator's value a heterogeneous shelf reads."""
         if shelf.homogeneous:
             kind = shelf.kind or ""
             why = f"`{shelf.name}` is homogeneous, so placement carries the kind `{kind}`"
         else:
             field = shelf.discriminator or ""
-            named = scalar_text(front.get(field))
             if named is None:
                 return None, f"the shelf `{shelf.name}` is heterogeneous and the document declares no `{field}`"
             if named not in shelf.kinds:
@@ -239,3 +259,7 @@ class Classifier:
         if declared is None or declared.abstract:
             return None, f"the shelf resolves to `{kind}`, which is abstract or undeclared, and no document is"
         return kind, why
+
+
+def _matched(shelf: Shelf) -> str:
+    return f"shelf `{shelf.name}` matched on `{shelf.path}`"

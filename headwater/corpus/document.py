@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Document:
+    """A file whose front matter loaded: its kind (None: untyped), front and lazily its body."""
+
     path: str
     kind: str | None
     front: Map

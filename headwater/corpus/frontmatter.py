@@ -16,6 +16,8 @@ class FrontMatterRefusal(Refusal):
 
 @dataclass(frozen=True)
 class Split:
+    """A file split into its front matter (positioned nodes) and its body."""
+
     front: Map | None  # None: the file has no front matter at all
     body: str
     body_line: int  # 1-based line of the file where the body starts

@@ -7,7 +7,6 @@ descended into. Nothing here opens a file; reading is the census's job.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -26,6 +25,8 @@ class EntryKind(Enum):
 
 @dataclass(frozen=True)
 class Entry:
+    """One entry the walk found: a file, or why it is not one (a symlink, a special file, …)."""
+
     path: str  # repository-relative, `/`-separated; undecodable bytes shown as \xNN
     raw: bytes  # the same path as bytes, for the sort
     kind: EntryKind
@@ -45,41 +46,44 @@ def walk(repo: Path, start: str) -> list[Entry]:
         return [Entry(display(raw), raw, EntryKind.MISSING_ROOT)]
     entries: list[Entry] = []
     stack = [(os.fsencode(base), prefix)]
-    while stack:
+    while stack:  # in any order: the entries are sorted once at the end
         directory, relative = stack.pop()
         try:
             with os.scandir(directory) as listing:
-                children = sorted(listing, key=lambda e: e.name)
+                children = list(listing)
         except OSError as error:
             raw = relative.rstrip(b"/")
             entries.append(Entry(display(raw), raw, EntryKind.UNREADABLE_DIRECTORY, error.strerror or ""))
             continue
         for child in children:
-            entries.extend(_classify(child, relative, stack))
+            found = _classify(child, relative, stack)
+            if found is not None:
+                entries.append(found)
     entries.sort(key=lambda e: e.raw)
     return entries
 
 
-def _classify(child: os.DirEntry, relative: bytes, stack: list) -> list[Entry]:
+def _classify(child: os.DirEntry, relative: bytes, stack: list) -> Entry | None:
+    """The entry for one child (None for a directory, pushed on the stack instead). Its type comes
+    from the listing itself where the file system reports it, so most children cost no `lstat`."""
     raw = relative + child.name
     try:
-        mode = child.stat(follow_symlinks=False).st_mode
+        link, directory, regular = (child.is_symlink(), child.is_dir(follow_symlinks=False),
+                                    child.is_file(follow_symlinks=False))
     except OSError as error:
-        return [Entry(display(raw), raw, EntryKind.SPECIAL, error.strerror or "")]
+        return Entry(display(raw), raw, EntryKind.SPECIAL, error.strerror or "")
     try:
         child.name.decode("utf-8")
     except UnicodeDecodeError:
-        return [Entry(display(raw), raw, EntryKind.UNDECODABLE_NAME)]
-    if stat.S_ISLNK(mode):
+        return Entry(display(raw), raw, EntryKind.UNDECODABLE_NAME)
+    if link:
         try:
             target = os.readlink(child.path).decode("utf-8", "backslashreplace")
         except OSError:
             target = ""
-        return [Entry(display(raw), raw, EntryKind.SYMLINK, target)]
-    if stat.S_ISDIR(mode):
+        return Entry(display(raw), raw, EntryKind.SYMLINK, target)
+    if directory:
         if child.name not in SKIPPED_DIRECTORIES:
             stack.append((child.path, raw + b"/"))
-        return []
-    if stat.S_ISREG(mode):
-        return [Entry(display(raw), raw, EntryKind.FILE)]
-    return [Entry(display(raw), raw, EntryKind.SPECIAL)]
+        return None
+    return Entry(display(raw), raw, EntryKind.FILE if regular else EntryKind.SPECIAL)

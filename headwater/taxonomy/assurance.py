@@ -23,6 +23,8 @@ def _strings(value: Any) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Obligation:
+    """An assurance obligation the taxonomy declares, and the dispositions it writes."""
+
     id: str
     statement: str
     written: tuple[str, ...]  # the dispositions the entry writes (`gap`, `unverifiable`)
@@ -36,6 +38,8 @@ class Obligation:
 
 @dataclass(frozen=True)
 class Control:
+    """A control the taxonomy declares: its mechanism and the obligations it discharges."""
+
     id: str
     mechanism: str
     discharges: tuple[str, ...]
@@ -55,6 +59,8 @@ class Control:
 
 @dataclass(frozen=True)
 class Surface:
+    """What an adopter-facing page may name: its documents, local roots and commands."""
+
     adopter_documents: tuple[str, ...]  # patterns over repository paths
     local_roots: tuple[str, ...]  # path prefixes local to this repository
     commands: tuple[str, ...]  # the first words an adopter page may tell a reader to run

@@ -18,12 +18,16 @@ LOCK = ".headwater/taxonomy.lock"
 
 @dataclass(frozen=True)
 class Exclusion:
+    """A path pattern the corpus leaves out, and why."""
+
     pattern: str
     reason: str
 
 
 @dataclass(frozen=True)
 class Declaration:
+    """`.headwater/taxonomy.yml`: the package, bundles, overlay, corpus root and exclusions."""
+
     package: str
     version: str
     digest: str | None

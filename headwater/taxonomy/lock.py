@@ -17,12 +17,16 @@ MARK = "\nresolved:\n"
 
 @dataclass(frozen=True)
 class LockedSource:
+    """One source the resolved taxonomy was built from, by content digest."""
+
     path: str
     digest: str
 
 
 @dataclass(frozen=True)
 class Lock:
+    """`.headwater/taxonomy.lock`: the resolved taxonomy and the sources it was resolved from."""
+
     digest: str
     package: str
     version: str

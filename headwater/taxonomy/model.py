@@ -37,6 +37,8 @@ def _flag(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class Facet:
+    """A front-matter field a kind may carry: its role, type and constraints."""
+
     name: str
     type: str
     values: tuple[str, ...] | None
@@ -110,6 +112,8 @@ class Expectation:
 
 @dataclass(frozen=True)
 class Kind:
+    """A document kind: its parent, what it requires and forbids, its sections, scheme and lifecycle."""
+
     name: str
     abstract: bool
     is_a: str | None
@@ -157,6 +161,8 @@ class Kind:
 
 @dataclass(frozen=True)
 class Relation:
+    """A typed relation: its name, inverse, family and the kinds at each end."""
+
     name: str
     family: str
     sources: tuple[str, ...]  # `from`
@@ -197,6 +203,8 @@ class Relation:
 
 @dataclass(frozen=True)
 class Shelf:
+    """Where documents live: a path pattern and the kind (or kinds) it carries."""
+
     name: str
     path: str
     homogeneous: bool
@@ -233,6 +241,8 @@ PLACEHOLDER = re.compile(r"\{(namespace|slug|seq(?::0(\d+)d)?)\}")
 
 @dataclass(frozen=True)
 class Scheme:
+    """How a kind's identifiers are spelled and minted."""
+
     name: str
     pattern: str
     namespace: str | None
@@ -296,6 +306,8 @@ class Scheme:
 
 @dataclass(frozen=True)
 class Lifecycle:
+    """A lifecycle regime: its initial state and allowed transitions."""
+
     name: str
     initial: str
     transitions: dict[str, tuple[str, ...]]
@@ -304,6 +316,8 @@ class Lifecycle:
 
 @dataclass(frozen=True)
 class RetiredTerm:
+    """A term a language regime retires, why, and what replaces it."""
+
     term: str
     reason: str
     replacement: str | None
@@ -321,6 +335,8 @@ class Permitted:
 
 @dataclass(frozen=True)
 class Taxonomy:
+    """The resolved taxonomy (the lock's `resolved:` block), read by role."""
+
     raw: dict = field(repr=False)
 
     @property

@@ -23,6 +23,8 @@ def embedded_root() -> Path:
 
 @dataclass(frozen=True)
 class Package:
+    """A taxonomy package on disk: its name, version and where its files are."""
+
     name: str
     version: str
     directory: Path

@@ -30,6 +30,8 @@ class Family(Enum):
 
 @dataclass(frozen=True)
 class Pin:
+    """Another corpus this repository reads, pinned by path and digest."""
+
     family: Family
     name: str  # the corpus name this repository gives it: targets read `<name>:<id or path>`
     at: str  # repository-relative

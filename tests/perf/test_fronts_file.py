@@ -80,10 +80,26 @@ def _sealed_garbage(path: Path) -> None:
 
 
 def _sealed_wrong_shapes(path: Path) -> None:
-    table, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
-    spoilt = {digest: (1, 2, (9, 1, 1, ())) if index % 3 == 0 else (1,) if index % 3 == 1 else (-1, "x", 5)
-              for index, digest in enumerate(entries)}
-    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, spoilt)))
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    spoilt = {digest: (1, 2, (9, 1, 1, ())) if index % 4 == 0 else (1,) if index % 4 == 1
+              else (-1, "x", 5) if index % 4 == 2 else (0, 1, -1) for index, digest in enumerate(entries)}
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, spoilt)))
+
+
+def _sealed_node_before_its_child(path: Path) -> None:
+    """Well-formed entries over a node list where a mapping names a node built after it."""
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    tag, line, column, children = shapes[0]
+    shapes = ((tag, line, column, (*children[:-1], len(table) + len(shapes) - 1)), *shapes[1:])
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
+
+
+def _sealed_mapping_keyed_by_a_mapping(path: Path) -> None:
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    last = len(table) + len(shapes) - 1
+    shapes = (*shapes, (fronts.MAP, 1, 1, (last, 0)))
+    entries = {digest: (one[0], one[1], last + 1) if isinstance(one, tuple) else one for digest, one in entries.items()}
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
 
 
 def _symlinked(path: Path) -> None:
@@ -95,7 +111,8 @@ def _symlinked(path: Path) -> None:
 
 
 @pytest.mark.parametrize("spoil", [_tampered, _truncated, _other_format, _other_parser, _sealed_garbage,
-                                   _sealed_wrong_shapes, _symlinked])
+                                   _sealed_wrong_shapes, _sealed_node_before_its_child,
+                                   _sealed_mapping_keyed_by_a_mapping, _symlinked])
 def test_a_doubtful_fronts_file_serves_nothing_and_the_load_is_the_same(corpus, spoil):
     fresh = load(corpus, TODAY, CacheUse.OFF)
     _warm(corpus)

@@ -17,7 +17,7 @@ import pytest
 from headwater import cachekey
 from headwater.cachedir import CACHE_DIR
 from headwater.corpus.fronts import FRONTS_FILE
-from headwater.corpus.parses import CACHE_FILE, CacheUse
+from headwater.corpus.parses import CACHE_FILE, SPARE_PER, CacheUse, ParseAccount
 from headwater.snapshot import load
 from tests.perf.conftest import DOCS, generator
 
@@ -101,15 +101,49 @@ def test_cold_warm_and_no_cache_checks_print_the_same_bytes(corpus, hw):
     assert uncached.status == cold.status == warm.status
 
 
-def test_a_warm_run_with_one_edited_document_parses_exactly_that_one(corpus):
-    _warm(corpus)
-    edited = corpus / load(corpus, TODAY, CacheUse.OFF).census.documents[5].path
+def _edit(corpus: Path, which: int = 5) -> Path:
+    edited = corpus / load(corpus, TODAY, CacheUse.OFF).census.documents[which].path
     edited.write_text(edited.read_text() + "\nOne more sentence, added by the test.\n")
-    snapshot, _ = _read_all(corpus, CacheUse.READ)
+    return edited
+
+
+def test_a_warm_run_with_one_edited_document_parses_that_front_and_body_without_reading_the_parse_cache(corpus):
+    _warm(corpus)
+    edited = _edit(corpus)
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    parsed = len(snapshot.census.parsed)
+    snapshot.census.by_path[str(edited.relative_to(corpus))].document.body  # noqa: B018
+    assert snapshot.parse_account == ParseAccount(parsed - 1, 1, 0, 1)
+    assert not snapshot.parses.stored.fronts_open and not snapshot.parses.stored.bodies_open
+    fresh, fresh_bodies = _read_all(corpus, CacheUse.OFF)
+    assert [d.front for d in snapshot.census.parsed] == [d.front for d in fresh.census.parsed]
+    assert [(d.path, d.body) for d in snapshot.census.parsed] == fresh_bodies
+
+
+def test_a_front_edited_into_a_refusal_is_refused_as_a_fresh_load_refuses_it_without_reading_the_parse_cache(corpus):
+    _warm(corpus)
+    edited = _edit(corpus, 9)
+    edited.write_text(edited.read_text().replace("---\n", "---\nid: [unclosed\n", 1))
+    warm = load(corpus, TODAY, CacheUse.READ)
+    fresh = load(corpus, TODAY, CacheUse.OFF)
+    row = warm.census.by_path[str(edited.relative_to(corpus))]
+    assert row.outcome.value == "unreadable" and row == fresh.census.by_path[row.path]
+    assert warm.census.rows == fresh.census.rows
+    assert warm.parse_account.fronts_parsed == 1 and not warm.parses.stored.fronts_open
+
+
+def test_past_its_share_of_the_parse_cache_s_size_an_edited_run_reads_the_cache_for_every_other_body(corpus):
+    _warm(corpus)
+    _edit(corpus)
+    snapshot, bodies = _read_all(corpus, CacheUse.READ)
     account = snapshot.parse_account
     parsed = len(snapshot.census.parsed)
-    assert (account.fronts_parsed, account.bodies_parsed) == (1, 1)
-    assert (account.fronts_reused, account.bodies_reused) == (parsed - 1, parsed - 1)
+    assert (account.fronts_parsed, account.fronts_reused) == (1, parsed - 1)
+    assert snapshot.parses.stored.bodies_open and not snapshot.parses.stored.fronts_open
+    spare = (corpus / CACHE_DIR / CACHE_FILE).stat().st_size // SPARE_PER
+    assert 1 < account.bodies_parsed < parsed // 4 and account.bodies_parsed + account.bodies_reused == parsed
+    assert snapshot.parses.spared >= spare
+    assert bodies == _read_all(corpus, CacheUse.OFF)[1]
 
 
 def test_reads_reuse_the_cache_and_never_write_it(corpus):
