@@ -10,7 +10,6 @@ In the order a run takes them:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
@@ -19,10 +18,10 @@ from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Coverage, Tally
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Summary, sections, stamp, subjects
+from headwater.check.instances import sections, stamp
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
-from headwater.check.spread import Served, judge_all, serve_all
+from headwater.check.spread import judge_all
 from headwater.snapshot import Snapshot, collector_paused
 
 
@@ -60,17 +59,14 @@ def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None
 def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spread: bool) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
-    served = None
     if spread and (cache is None or not cache.stored):
         ahead = judge_all(ctx, SECTIONS)
         if ahead is not None:
             records.ahead = ahead
-    elif spread:
-        served = serve_all(records)
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:
-        for index, document, summary in _summaries(records, served, kind):
+        for index, document, summary in records.each(kind):
             for position, findings in summary.found:
                 found.setdefault(position, []).extend(findings)
             tally.add(document, summary.reached, len(summary.skips))
@@ -94,12 +90,3 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
         findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
         change=change,
     )
-
-
-def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
-    """Each subject's (index, document, summary): as served across the cores, or served here."""
-    if served is None:
-        yield from records.each(kind)
-        return
-    for index, ((_, document), summary) in enumerate(zip(subjects(records.ctx, kind), served[kind], strict=True)):
-        yield index, document, summary

@@ -13,11 +13,10 @@ from __future__ import annotations
 from headwater import forked
 from headwater.check import cache as verdict_cache
 from headwater.check.context import Context
-from headwater.check.instances import Judged, Section, Subject, Summary, judge, subjects
+from headwater.check.instances import Judged, Section, Subject, judge, subjects
 from headwater.check.rule import Scope
 
 WORTH_IT = 200  # documents per process before a fork pays for itself
-WARM_WORTH_IT = 200  # documents per process before a fork pays on a run served from the cache
 
 Unit = tuple[tuple[Section, ...], Subject]  # a subject with the sections judged of it
 
@@ -80,64 +79,3 @@ def judge_all(ctx: Context, layout: dict[Scope, tuple[Section, ...]]) -> Ahead |
 
 def _one(judged: Judged, alike: dict[tuple, Judged]) -> Judged:
     return alike.setdefault(judged.verdicts, judged) if not judged.found else judged
-
-
-Served = dict[Scope, list[Summary]]  # each subject's summary, by kind and subject index
-# a share's summaries (by kind: subject index, summary), the records it kept as stored (their keys,
-# one per line) and as made anew, and its ledger's change, hits and misses
-Account = tuple[dict[Scope, list[tuple[int, Summary]]], str, dict[str, str], bool, int, int]
-
-
-def serve_all(records: verdict_cache.Records) -> Served | None:
-    """Every subject's summary through the verdict cache, its subjects shared across the cores;
-    None when the documents are too few for that to pay (the runner then serves them as it goes).
-
-    Each share accounts to its own ledger (`Verdicts.ledger`), which the cache then absorbs, so
-    a share done here after its worker failed counts its hits once. What comes back is only what
-    the runner tallies: the summaries (most are equal, and sent once) and the records kept."""
-    cache, ctx = records.cache, records.ctx
-    workers = forked.workers_for(len(ctx.graph.census.documents), WARM_WORTH_IT)
-    if cache is None or workers < 2:
-        return None
-    records.settled()  # the ids, the claim store's listing: computed once, before the fork
-
-    def share(first: int, step: int) -> Account:
-        ledger = cache.ledger()
-        mine = records.sharing(ledger)
-        served = {kind: [(index, summary) for index, _, summary in mine.each(kind, _slice(kind, first, step))]
-                  for kind in records.layout}
-        stored, fresh = [], {}
-        for key, record in ledger.kept.items():
-            if record is cache.stored.get(key):
-                stored.append(key)
-            else:
-                fresh[key] = record
-        return served, "\n".join(stored), fresh, ledger.changed, ledger.hits, ledger.misses
-
-    mine, theirs = forked.in_shares(share, workers, _pack)
-    out: Served = {kind: [] for kind in records.layout}
-    for served, stored, fresh, changed, hits, misses in [mine, *theirs]:
-        kept = {key: cache.stored[key] for key in stored.split("\n")} if stored else {}
-        cache.absorb(kept | fresh, changed, hits, misses)
-        for kind, rows in served.items():
-            listed = out[kind]
-            listed += [None] * (len(rows) and rows[-1][0] + 1 - len(listed))
-            for index, summary in rows:
-                listed[index] = summary
-    return out
-
-
-def _slice(kind: Scope, first: int, step: int) -> slice:
-    """A share's subjects of a kind: every `step`-th; the corpus, one subject, goes to the first
-    share, the parent's (a worker copies what it touches, so the parent's share runs quicker)."""
-    if kind is Scope.CORPUS:
-        return slice(0, None) if first == 0 else slice(0, 0)
-    return slice(first, None, step)
-
-
-def _pack(account: Account) -> Account:
-    """Summaries that found nothing are mostly equal: one object each, pickled once."""
-    served, *rest = account
-    alike: dict[tuple, Summary] = {}
-    return ({kind: [(index, summary if summary.found else alike.setdefault((summary.reached, summary.skips), summary))
-                    for index, summary in rows] for kind, rows in served.items()}, *rest)
