@@ -137,6 +137,7 @@ class Records:
         self.decoded: dict[str, Judged | None] = {}
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
+        self.anchored: dict[tuple[str, str], str] = {}  # a stamp by (constant, revision)
         # verdicts judged before the run reached them (on other cores), by (section, subject) identity
         self.ahead: JudgedAhead = {}
 
@@ -225,8 +226,12 @@ class Records:
         constant = self.constants.get(id(section))
         if constant is None:
             constant = self.constants[id(section)] = self._constant(section)
-        if section.reads_anchor:
-            return _digest(constant + SEP + self._anchor(subject), 8)
+        if section.reads_anchor:  # most edges have no anchor, and anchors share what they match
+            revision = self._anchor(subject)
+            stamp = self.anchored.get((constant, revision))
+            if stamp is None:
+                stamp = self.anchored[constant, revision] = _digest(constant + SEP + revision, 8)
+            return stamp
         if section.reads_links:
             return _digest(constant + SEP + links.material(self.ctx, reads), 8)
         return constant
