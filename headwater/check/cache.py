@@ -30,13 +30,23 @@ from headwater import __version__, cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Judged, JudgedAhead, Section, Subject, Summary, Verdict, judge, subjects
+from headwater.check.instances import (
+    NO_CHANGE,
+    Judged,
+    JudgedAhead,
+    Section,
+    Subject,
+    Summary,
+    Verdict,
+    judge,
+    subjects,
+)
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
 
 NAME = "checks"
-HEADER = "headwater check verdicts 3"
+HEADER = "headwater check verdicts 4"
 SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
 FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
@@ -90,9 +100,11 @@ def _parse(payload: bytes | None) -> dict[str, str]:
 
 
 def encode(verdicts: tuple[Verdict, ...]) -> str:
-    """Per rule: 0 (no instance), the skip's reason, or the findings."""
-    return json.dumps([0 if v is None else v if isinstance(v, str) else [_finding(f) for f in v]
-                       for v in verdicts], ensure_ascii=False, separators=(",", ":"))
+    """Per rule: 0 (no instance), 1 (skipped for want of a change manifest: every change-scoped
+    rule of every document, without `--change`, so most records' bulk as its sentence), the
+    skip's reason, or the findings."""
+    return json.dumps([0 if v is None else 1 if v == NO_CHANGE else v if isinstance(v, str)
+                       else [_finding(f) for f in v] for v in verdicts], ensure_ascii=False, separators=(",", ":"))
 
 
 def _finding(f: Finding) -> list:
@@ -108,8 +120,8 @@ def decode(raw: str) -> Judged | None:
 
 
 def _verdict(entry: Any) -> Verdict:
-    if type(entry) is int and entry == 0:
-        return None
+    if type(entry) is int and entry in (0, 1):
+        return None if entry == 0 else NO_CHANGE
     if isinstance(entry, str):
         return entry
     if not isinstance(entry, list):
