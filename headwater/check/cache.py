@@ -154,7 +154,7 @@ class Records:
         self.ahead: JudgedAhead = {}
 
     def _judge(self, section: Section, subject: Subject) -> Judged:
-        ahead = self.ahead.pop((id(section), id(subject)), None)
+        ahead = self.ahead.pop((id(section), id(subject)), None) if self.ahead else None  # none on a warm run
         return ahead if ahead is not None else judge(self.ctx, section, subject)
 
     def each(self, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
