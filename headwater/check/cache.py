@@ -100,8 +100,8 @@ def _parse(payload: bytes | None) -> dict[str, str]:
 
 
 def encode(verdicts: tuple[Verdict, ...]) -> str:
-    """Per rule: 0 (no instance), 1 (skipped for want of a change manifest: every change-scoped
-    rule of every document, without `--change`, so most records' bulk as its sentence), the
+    """Per rule: 0 (no instance), 1 (the change-scoped skip of a run without `--change`, which
+    every document's change-scoped rules give: as its sentence, it was most of a record), the
     skip's reason, or the findings."""
     return json.dumps([0 if v is None else 1 if v == NO_CHANGE else v if isinstance(v, str)
                        else [_finding(f) for f in v] for v in verdicts], ensure_ascii=False, separators=(",", ":"))
@@ -154,7 +154,8 @@ class Records:
         self.ahead: JudgedAhead = {}
 
     def _judge(self, section: Section, subject: Subject) -> Judged:
-        ahead = self.ahead.pop((id(section), id(subject)), None) if self.ahead else None  # none on a warm run
+        # only a cold run spread over the cores judges ahead: the others skip the look-up
+        ahead = self.ahead.pop((id(section), id(subject)), None) if self.ahead else None
         return ahead if ahead is not None else judge(self.ctx, section, subject)
 
     def each(self, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:

@@ -176,7 +176,7 @@ def identifier_claim_missing(ctx: Context, doc: Document):
 def _claims(ctx: Context) -> Iterator[tuple[str, str, str, str | None]]:
     """(scheme, identifier, claim path, the path it records) for every entry of the store, by path.
     Every run reads every claim: each scheme's directory is opened once (never through a link)
-    and each claim opened relative to it, which halves what the kernel walks per claim."""
+    and each claim opened relative to it, so the kernel resolves one name per claim, not a path."""
     for scheme in sorted(ctx.taxonomy.schemes):
         try:
             directory = os.open(os.path.join(ctx.snapshot.root, CLAIMS, scheme),
