@@ -18,6 +18,7 @@ rerun, never a wrong answer. It is written once, at the end, only when it change
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -70,6 +71,17 @@ class Verdicts:
     def keep(self, key: str, record: str, fresh: bool) -> None:
         self.kept[key] = record
         self.changed = self.changed or fresh
+
+    def ledger(self) -> Verdicts:
+        """An empty account over the same stored records, for one share of a run's subjects."""
+        return Verdicts(self.root, self.stored)
+
+    def absorb(self, kept: dict[str, str], changed: bool, hits: int, misses: int) -> None:
+        """A share's account (`ledger`), taken into this one."""
+        self.kept.update(kept)
+        self.changed = self.changed or changed
+        self.hits += hits
+        self.misses += misses
 
     def save(self) -> list[str]:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
@@ -158,14 +170,31 @@ class Records:
         ahead = self.ahead.pop((id(section), id(subject)), None) if self.ahead else None
         return ahead if ahead is not None else judge(self.ctx, section, subject)
 
-    def each(self, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
-        """(index, the document it counts against, its sections' summary) for each subject of a kind."""
+    def each(self, kind: Scope, share: slice = slice(None)) -> Iterator[tuple[int, str | None, Summary]]:
+        """(index, the document it counts against, its sections' summary) for each subject of a
+        kind, or of the `share` of them (by index) one process judges."""
         sections = self.layout[kind]
         alike = sum(1 for section in sections if not section.stamped_per_subject)  # these come first
         heads: dict[str, tuple[Summary, int] | None] = {}  # most subjects' records open alike
         prefix = self.prefixes[kind] if self.cache is not None else ""
-        for index, (subject, document) in enumerate(subjects(self.ctx, kind)):
+        listed = subjects(self.ctx, kind)
+        for index in range(len(listed))[share]:
+            subject, document = listed[index]
             yield index, document, self._summary(kind, sections, alike, heads, prefix, subject)
+
+    def settled(self) -> None:
+        """Compute now what every subject's key and stamps share, so processes forked after share it."""
+        if self.prefixes:  # a cached property, as each constant below
+            for sections in self.layout.values():
+                for section in sections:
+                    if section.cached:
+                        self._stamp_constant(section)
+
+    def sharing(self, ledger: Verdicts) -> Records:
+        """These records, accounting to `ledger`: one share of a run, in this process or a forked one."""
+        twin = copy.copy(self)  # the memos are pure (by content or identity), so the twins share them
+        twin.cache = ledger
+        return twin
 
     def _summary(self, kind: Scope, sections: tuple[Section, ...], alike: int,
                  heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Subject) -> Summary:
@@ -236,9 +265,7 @@ class Records:
         return judged if judged is not None and len(judged.verdicts) == len(section.rules) else None
 
     def _stamp(self, section: Section, subject: Subject, reads: str) -> str:
-        constant = self.constants.get(id(section))
-        if constant is None:
-            constant = self.constants[id(section)] = self._constant(section)
+        constant = self._stamp_constant(section)
         if section.reads_anchor:  # most edges have no anchor, and anchors share what they match
             revision = self._anchor(subject)
             stamp = self.anchored.get((constant, revision))
@@ -247,6 +274,12 @@ class Records:
             return stamp
         if section.reads_links:
             return _digest(constant + SEP + links.material(self.ctx, reads), 8)
+        return constant
+
+    def _stamp_constant(self, section: Section) -> str:
+        constant = self.constants.get(id(section))
+        if constant is None:
+            constant = self.constants[id(section)] = self._constant(section)
         return constant
 
     def _constant(self, section: Section) -> str:
