@@ -18,6 +18,7 @@ rerun, never a wrong answer. It is written once, at the end, only when it change
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -30,13 +31,23 @@ from headwater import __version__, cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Judged, JudgedAhead, Section, Subject, Summary, Verdict, judge, subjects
+from headwater.check.instances import (
+    NO_CHANGE,
+    Judged,
+    JudgedAhead,
+    Section,
+    Subject,
+    Summary,
+    Verdict,
+    judge,
+    subjects,
+)
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
 
 NAME = "checks"
-HEADER = "headwater check verdicts 3"
+HEADER = "headwater check verdicts 4"
 SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
 FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
@@ -60,6 +71,17 @@ class Verdicts:
     def keep(self, key: str, record: str, fresh: bool) -> None:
         self.kept[key] = record
         self.changed = self.changed or fresh
+
+    def ledger(self) -> Verdicts:
+        """An empty account over the same stored records, for one share of a run's subjects."""
+        return Verdicts(self.root, self.stored)
+
+    def absorb(self, kept: dict[str, str], changed: bool, hits: int, misses: int) -> None:
+        """A share's account (`ledger`), taken into this one."""
+        self.kept.update(kept)
+        self.changed = self.changed or changed
+        self.hits += hits
+        self.misses += misses
 
     def save(self) -> list[str]:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
@@ -90,9 +112,11 @@ def _parse(payload: bytes | None) -> dict[str, str]:
 
 
 def encode(verdicts: tuple[Verdict, ...]) -> str:
-    """Per rule: 0 (no instance), the skip's reason, or the findings."""
-    return json.dumps([0 if v is None else v if isinstance(v, str) else [_finding(f) for f in v]
-                       for v in verdicts], ensure_ascii=False, separators=(",", ":"))
+    """Per rule: 0 (no instance), 1 (the change-scoped skip of a run without `--change`, which
+    every document's change-scoped rules give: as its sentence, it was most of a record), the
+    skip's reason, or the findings."""
+    return json.dumps([0 if v is None else 1 if v == NO_CHANGE else v if isinstance(v, str)
+                       else [_finding(f) for f in v] for v in verdicts], ensure_ascii=False, separators=(",", ":"))
 
 
 def _finding(f: Finding) -> list:
@@ -108,8 +132,8 @@ def decode(raw: str) -> Judged | None:
 
 
 def _verdict(entry: Any) -> Verdict:
-    if type(entry) is int and entry == 0:
-        return None
+    if type(entry) is int and entry in (0, 1):
+        return None if entry == 0 else NO_CHANGE
     if isinstance(entry, str):
         return entry
     if not isinstance(entry, list):
@@ -137,21 +161,40 @@ class Records:
         self.decoded: dict[str, Judged | None] = {}
         self.constants: dict[int, str] = {}  # by the section's identity
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
+        self.anchored: dict[tuple[str, str], str] = {}  # a stamp by (constant, revision)
         # verdicts judged before the run reached them (on other cores), by (section, subject) identity
         self.ahead: JudgedAhead = {}
 
     def _judge(self, section: Section, subject: Subject) -> Judged:
-        ahead = self.ahead.pop((id(section), id(subject)), None)
+        # only a cold run spread over the cores judges ahead: the others skip the look-up
+        ahead = self.ahead.pop((id(section), id(subject)), None) if self.ahead else None
         return ahead if ahead is not None else judge(self.ctx, section, subject)
 
-    def each(self, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
-        """(index, the document it counts against, its sections' summary) for each subject of a kind."""
+    def each(self, kind: Scope, share: slice = slice(None)) -> Iterator[tuple[int, str | None, Summary]]:
+        """(index, the document it counts against, its sections' summary) for each subject of a
+        kind, or of the `share` of them (by index) one process judges."""
         sections = self.layout[kind]
         alike = sum(1 for section in sections if not section.stamped_per_subject)  # these come first
         heads: dict[str, tuple[Summary, int] | None] = {}  # most subjects' records open alike
         prefix = self.prefixes[kind] if self.cache is not None else ""
-        for index, (subject, document) in enumerate(subjects(self.ctx, kind)):
+        listed = subjects(self.ctx, kind)
+        for index in range(len(listed))[share]:
+            subject, document = listed[index]
             yield index, document, self._summary(kind, sections, alike, heads, prefix, subject)
+
+    def settled(self) -> None:
+        """Compute now what every subject's key and stamps share, so processes forked after share it."""
+        if self.prefixes:  # a cached property, as each constant below
+            for sections in self.layout.values():
+                for section in sections:
+                    if section.cached:
+                        self._stamp_constant(section)
+
+    def sharing(self, ledger: Verdicts) -> Records:
+        """These records, accounting to `ledger`: one share of a run, in this process or a forked one."""
+        twin = copy.copy(self)  # the memos are pure (by content or identity), so the twins share them
+        twin.cache = ledger
+        return twin
 
     def _summary(self, kind: Scope, sections: tuple[Section, ...], alike: int,
                  heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Subject) -> Summary:
@@ -222,13 +265,21 @@ class Records:
         return judged if judged is not None and len(judged.verdicts) == len(section.rules) else None
 
     def _stamp(self, section: Section, subject: Subject, reads: str) -> str:
+        constant = self._stamp_constant(section)
+        if section.reads_anchor:  # most edges have no anchor, and anchors share what they match
+            revision = self._anchor(subject)
+            stamp = self.anchored.get((constant, revision))
+            if stamp is None:
+                stamp = self.anchored[constant, revision] = _digest(constant + SEP + revision, 8)
+            return stamp
+        if section.reads_links:
+            return _digest(constant + SEP + links.material(self.ctx, reads), 8)
+        return constant
+
+    def _stamp_constant(self, section: Section) -> str:
         constant = self.constants.get(id(section))
         if constant is None:
             constant = self.constants[id(section)] = self._constant(section)
-        if section.reads_anchor:
-            return _digest(constant + SEP + self._anchor(subject), 8)
-        if section.reads_links:
-            return _digest(constant + SEP + links.material(self.ctx, reads), 8)
         return constant
 
     def _constant(self, section: Section) -> str:

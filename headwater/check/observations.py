@@ -16,6 +16,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from headwater.errors import Refusal
@@ -46,12 +47,17 @@ class Observations:
     line: int
     entries: tuple[Entry, ...]
 
-    def verification(self, document: str, criterion: str) -> Entry | None:
+    @cached_property
+    def verifications(self) -> dict[tuple[str, str], Entry]:
+        """The first well-formed verification of each (document, criterion): every edge asks, every run."""
+        found: dict[tuple[str, str], Entry] = {}
         for entry in self.entries:
-            if (entry.problem is None and entry.kind == "verification"
-                    and entry.fields["document"] == document and entry.fields["criterion"] == criterion):
-                return entry
-        return None
+            if entry.problem is None and entry.kind == "verification":
+                found.setdefault((entry.fields["document"], entry.fields["criterion"]), entry)
+        return found
+
+    def verification(self, document: str, criterion: str) -> Entry | None:
+        return self.verifications.get((document, criterion))
 
 
 def read_observations(root: Path) -> Observations:

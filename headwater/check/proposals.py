@@ -20,8 +20,9 @@ def proposed_identifiers(snapshot: Snapshot) -> dict[str, str]:
     """Path → the identifier proposed for each typed document whose kind's scheme it lacks."""
     taxonomy = snapshot.taxonomy
     lacking: dict[str, list[Document]] = {}
-    for doc in snapshot.census.documents:
-        scheme = taxonomy.scheme_of(doc.kind)
+    schemes = {kind: taxonomy.scheme_of(kind) for kind in {doc.kind for doc in snapshot.census.documents}}
+    for doc in snapshot.census.documents:  # every run asks of every document; its kind's scheme once
+        scheme = schemes[doc.kind]
         if scheme is not None and _lacks_identifier(doc):
             lacking.setdefault(scheme.name, []).append(doc)
     proposed: dict[str, str] = {}

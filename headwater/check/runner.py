@@ -10,6 +10,7 @@ In the order a run takes them:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
@@ -18,10 +19,10 @@ from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Coverage, Tally
 from headwater.check.finding import Finding, Severity
-from headwater.check.instances import sections, stamp
+from headwater.check.instances import Summary, sections, stamp, subjects
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.rule import Rule, Scope
-from headwater.check.spread import judge_all
+from headwater.check.spread import Served, judge_all, serve_all
 from headwater.snapshot import Snapshot, collector_paused
 
 
@@ -47,7 +48,8 @@ SECTIONS = sections(RULES)
 
 def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None = None,
         spread: bool = False) -> Report:
-    """`spread`: judge documents on every core when the cache holds nothing for them.
+    """`spread`: judge documents on every core when the cache holds nothing for them, and serve
+    them from it on every core when it holds them and they are many (`spread.serve_all`).
 
     The verdicts, and the bodies they decode, live as long as the report and hold no cycles: the
     collector pauses while they are made, in the workers too (forked paused), for with it running
@@ -59,14 +61,17 @@ def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None
 def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spread: bool) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
+    served = None
     if spread and (cache is None or not cache.stored):
         ahead = judge_all(ctx, SECTIONS)
         if ahead is not None:
             records.ahead = ahead
+    elif spread:
+        served = serve_all(records)
     tally = Tally()
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:
-        for index, document, summary in records.each(kind):
+        for index, document, summary in _summaries(records, served, kind):
             for position, findings in summary.found:
                 found.setdefault(position, []).extend(findings)
             tally.add(document, summary.reached, len(summary.skips))
@@ -90,3 +95,12 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
         findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
         change=change,
     )
+
+
+def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
+    """Each subject's (index, document, summary): as served across the cores, or served here."""
+    if served is None:
+        yield from records.each(kind)
+        return
+    for index, ((_, document), summary) in enumerate(zip(subjects(records.ctx, kind), served[kind], strict=True)):
+        yield index, document, summary

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from headwater import cachekey
-from headwater.check.cache import FIELD, HEADER, PART
+from headwater.check.cache import FIELD, HEADER, PART, decode, encode
 from headwater.check.context import Context
-from headwater.check.instances import judge, subjects
+from headwater.check.instances import NO_CHANGE, judge, subjects
 from headwater.check.links import landings
 from headwater.check.registry import rule_ids
 from headwater.check.rule import Reads, Scope
@@ -209,3 +209,34 @@ def test_a_new_run_date_re_runs_only_the_rules_that_read_the_clock(hw, copy_fixt
     assert expected > 0 and counted(ran.err) == (everything - expected, expected)
     uncached = check(hw, root, "--no-cache", now=later)
     assert ran.status == uncached.status == 0 and "findings" in ran.out and ran.out == uncached.out
+
+
+def test_the_change_scoped_skip_is_stored_as_a_number_and_served_as_its_sentence():
+    raw = encode((NO_CHANGE, None, "another reason", ()))
+    assert raw == '[1,0,"another reason",[]]'
+    assert decode(raw).verdicts == (NO_CHANGE, None, "another reason", ())
+
+
+def test_a_verdict_number_this_engine_never_writes_is_a_miss():
+    assert decode("[2]") is None and decode("[true]") is None and decode("[0]").verdicts == (None,)
+
+
+def test_a_warm_run_judges_an_anchored_edge_again_when_the_code_it_matches_moves(hw, copy_fixture):
+    root = copy_fixture("rules/relation.target.suspect/pass")
+    # an anchor judged first, at a revision of its own
+    (root / "src/other.py").write_text("print('other')\n", encoding="utf-8")
+    record = root / "docs/decisions/0001-base.md"
+    record.write_text(record.read_text(encoding="utf-8").replace("    - to: src/app.py\n",
+                                                                 "    - src/other.py\n    - to: src/app.py\n", 1))
+
+    def found(ran) -> list[str]:
+        return [f["rule"] for f in json.loads(ran.out)["findings"]]
+
+    assert "relation.target.suspect" not in found(check(hw, root, "--format", "json"))
+    assert counted(check(hw, root, "--format", "json").err)[1] == 0
+    code = root / "src/app.py"
+    code.write_text(code.read_text(encoding="utf-8") + "# moved\n", encoding="utf-8")
+    warm = check(hw, root, "--format", "json")
+    assert warm.out == check(hw, root, "--format", "json", "--no-cache").out
+    assert "relation.target.suspect" in found(warm)
+    assert counted(warm.err)[1] == 1  # that edge's anchored section alone

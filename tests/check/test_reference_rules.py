@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
+from headwater.check.observations import Entry, Observations
 from headwater.check.runner import run
 from headwater.snapshot import load
 
@@ -103,6 +105,18 @@ def test_a_claim_empty_of_a_claimant_is_stale(copy_fixture):
     assert finding.path == ".headwater/ids/decision_id/ACME-DR-0001" and "names no claimant" in finding.message
 
 
+def test_a_claim_that_is_a_link_a_directory_or_a_fifo_names_no_claimant_and_a_long_one_is_read_whole(copy_fixture):
+    root = copy_fixture("rules/identifier.claim.stale/pass")
+    store = root / ".headwater/ids/decision_id"
+    (store / "ACME-DR-0002").symlink_to(store / "ACME-DR-0001")
+    (store / "ACME-DR-0003").mkdir()
+    os.mkfifo(store / "ACME-DR-0004")
+    (store / "ACME-DR-0005").write_text(" " * 70_000 + "docs/gone.md\n")  # its claimant lies past one read
+    found = {f.path.rsplit("/", 1)[1]: f.message for f in findings(root, "identifier.claim.stale")}
+    assert sorted(found) == ["ACME-DR-0002", "ACME-DR-0003", "ACME-DR-0004"]
+    assert all("names no claimant" in message for message in found.values())
+
+
 def test_an_obligation_discharged_and_declared_a_gap_has_two_dispositions(copy_fixture):
     root = copy_fixture("rules/control.mechanism.unimplemented/pass")
     overlay = root / ".headwater/overlay.yml"
@@ -164,3 +178,16 @@ def test_the_summary_is_held_to_the_controlled_language_without_a_patch(copy_fix
                                          'summary: "It doesn\'t change behaviour."'), encoding="utf-8")
     found = sorted((f.line, f.message, f.fixable) for f in findings(root, "language.controlled.not_met"))
     assert [(m.split(":")[0], fixable) for _, m, fixable in found] == [("the `summary` facet", False)] * 2
+
+
+def test_the_first_well_formed_verification_of_a_pair_is_the_one_an_edge_reads():
+    def entry(criterion: str, digest: str, problem: str | None = None) -> Entry:
+        return Entry(1, 1, {"kind": "verification", "document": "ACME-AC-1", "criterion": criterion,
+                            "criterion_digest": digest, "commit": "3f2a9c1"}, problem)
+
+    broken, first, second = entry("ACME-REQ-1", "a", "not read"), entry("ACME-REQ-1", "b"), entry("ACME-REQ-1", "c")
+    control = Entry(1, 1, {"kind": "control", "control": "CT-1", "commit": "3f2a9c1"}, None)
+    observations = Observations(None, 0, (control, broken, first, second))
+    assert observations.verification("ACME-AC-1", "ACME-REQ-1") is first
+    assert observations.verification("ACME-AC-1", "ACME-REQ-2") is None
+    assert Observations(None, 0, (control, broken)).verifications == {}

@@ -27,6 +27,7 @@ from headwater.corpus import body as body_module
 from headwater.corpus import parses
 from headwater.corpus.parses import CacheUse
 from headwater.snapshot import load
+from tests.conftest import copy_tree
 
 TODAY = dt.date(2026, 10, 1)
 CHECK = ("check", "--now", "2026-10-01")
@@ -37,6 +38,7 @@ def spreading(monkeypatch):
     """Two workers for a small corpus (on a machine with one core too)."""
     monkeypatch.setattr(parses, "WORTH_IT", 20)
     monkeypatch.setattr(spread, "WORTH_IT", 20)
+    monkeypatch.setattr(spread, "WARM_WORTH_IT", 20)
     monkeypatch.setattr(forked, "cores", lambda: 2)
 
 
@@ -182,3 +184,67 @@ def test_the_runner_judges_with_the_collector_paused_and_leaves_it_running(corpu
     assert gc.isenabled()
     run_checks(snapshot)
     assert seen == {False} and gc.isenabled()
+
+
+def _warm(corpus, edit: bool = False) -> tuple[object, Verdicts]:
+    """A run served from the verdicts a first run wrote (with one document's body edited first)."""
+    run_checks(load(corpus, TODAY, CacheUse.WRITE), None, cache := Verdicts.load(corpus))
+    assert cache.save() == []
+    if edit:
+        first = sorted((corpus / "docs").rglob("*.md"))[0]
+        first.write_text(first.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    cache = Verdicts.load(corpus)
+    return run_checks(load(corpus, TODAY, CacheUse.WRITE), None, cache, spread=True), cache
+
+
+@pytest.mark.parametrize("edit", [False, True])
+def test_a_warm_check_served_across_the_cores_gives_the_report_and_cache_of_one_served_here(
+        corpus, tmp_path, monkeypatch, spreading, edit):
+    alone_root = copy_tree(corpus, tmp_path / "alone")
+    spread_report, spread_cache = _warm(corpus, edit)
+    monkeypatch.setattr(forked, "cores", lambda: 1)
+    alone_report, alone_cache = _warm(alone_root, edit)
+    assert spread_report == alone_report and spread_report.findings
+    assert spread_cache.kept == alone_cache.kept and spread_cache.changed == alone_cache.changed == edit
+    assert (spread_cache.hits, spread_cache.misses) == (alone_cache.hits, alone_cache.misses)
+    assert spread_cache.hits > 0 and (spread_cache.misses > 0) == edit
+
+
+def test_a_warm_check_serves_half_its_subjects_on_a_worker_and_the_corpus_here(corpus, spreading, monkeypatch):
+    _warm(corpus)
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    records = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
+    here: dict[Scope, list[int]] = {}
+    each = cache_module.Records.each
+
+    def counted(twin, kind, share=slice(None)):
+        for one in each(twin, kind, share):
+            if os.getpid() == parent:
+                here.setdefault(kind, []).append(one[0])
+            yield one
+
+    parent = os.getpid()
+    monkeypatch.setattr(cache_module.Records, "each", counted)
+    served = spread.serve_all(records)
+    edges = len(snapshot.graph.edges)
+    assert served is not None and [len(served[kind]) for kind in SECTIONS] == [
+        len(subjects(records.ctx, kind)) for kind in SECTIONS]
+    assert all(summary is not None for summaries in served.values() for summary in summaries)
+    assert here[Scope.DOCUMENT] == list(range(0, len(snapshot.census.documents), 2))
+    assert here[Scope.EDGE] == list(range(0, edges, 2)) and here[Scope.CORPUS] == [0]
+    assert records.cache.misses == 0 and records.cache.hits > 0
+
+
+def test_a_warm_check_whose_worker_dies_gives_the_report_and_cache_of_one_whose_worker_answered(
+        corpus, tmp_path, monkeypatch, spreading):
+    dying_root = copy_tree(corpus, tmp_path / "dying")
+    answered, answered_cache = _warm(corpus, edit=True)
+
+    def dies(*args) -> None:
+        os._exit(1)
+
+    monkeypatch.setattr(forked, "_worker", dies)
+    again, again_cache = _warm(dying_root, edit=True)
+    assert again == answered and again.findings
+    assert again_cache.kept == answered_cache.kept
+    assert (again_cache.hits, again_cache.misses) == (answered_cache.hits, answered_cache.misses)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Iterator
 
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Hit, Severity, Skip
@@ -172,28 +173,36 @@ def identifier_claim_missing(ctx: Context, doc: Document):
                 patch=Patch(claim, None, (Create(doc.path + "\n"),)))]
 
 
-def _claims(ctx: Context) -> list[tuple[str, str, str]]:
-    """(scheme, identifier, claim path) for every entry of the store, by path."""
-    found = []
+def _claims(ctx: Context) -> Iterator[tuple[str, str, str, str | None]]:
+    """(scheme, identifier, claim path, the path it records) for every entry of the store, by path.
+    Every run reads every claim: each scheme's directory is opened once (never through a link)
+    and each claim opened relative to it, so the kernel resolves one name per claim, not a path."""
     for scheme in sorted(ctx.taxonomy.schemes):
-        directory = ctx.snapshot.root / CLAIMS / scheme
-        if directory.is_dir() and not directory.is_symlink():
-            found += [(scheme, name, ctx.claim_path(scheme, name)) for name in sorted(os.listdir(directory))]
-    return found
+        try:
+            directory = os.open(os.path.join(ctx.snapshot.root, CLAIMS, scheme),
+                                os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:  # no store for the scheme, or a link where its directory should be
+            continue
+        try:
+            for name in sorted(os.listdir(directory)):
+                yield scheme, name, ctx.claim_path(scheme, name), _claimant(directory, name)
+        finally:
+            os.close(directory)
 
 
-def _claimant(ctx: Context, claim: str) -> str | None:
+def _claimant(directory: int, name: str) -> str | None:
     """The path a claim file records, or None when it is empty, unreadable or not a regular file."""
-    # one open that refuses a symlink and one fstat: every run reads every claim, so pathlib's costs add up
     try:
-        fd = os.open(os.path.join(ctx.snapshot.root, claim), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=directory)
     except OSError:
         return None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        text = b"".join(iter(lambda: os.read(fd, 1 << 16), b"")).decode("utf-8").strip()
+        data = os.read(fd, 1 << 16)  # a claim is one line: one read holds it, and the rest is read if not
+        if len(data) == 1 << 16:
+            data += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        text = data.decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
     finally:
@@ -216,8 +225,7 @@ hold the path of the document that was minted with it.
       reads=(Reads.UNSTATED,))  # it reads what each claim file holds, which no cache key states
 def identifier_claim_stale(ctx: Context, _subject):
     hits = []
-    for scheme, identifier, claim in _claims(ctx):
-        named = _claimant(ctx, claim)
+    for scheme, identifier, claim, named in _claims(ctx):
         if named is None:
             hits.append(Hit(claim, 0, 0, f"the claim of `{identifier}` is empty, unreadable or not a "
                             "regular file, so it names no claimant", f"write the path of the document "

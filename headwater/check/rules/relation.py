@@ -324,10 +324,14 @@ def relation_participation_overdue(ctx: Context, doc: Document):
 
 def _verification(ctx: Context, edge: Edge):
     """The observed verification of this edge's two documents, if the observations record one."""
-    near, far = ctx.document(edge.source), ctx.far(edge)
-    if edge.target.bound is not Bound.DOCUMENT or near is None or far is None or not near.id or not far.id:
+    if edge.target.bound is not Bound.DOCUMENT:
         return None
     observations = ctx.snapshot.derived("observations", lambda: read_observations(ctx.snapshot.root))
+    if not observations.verifications:  # most corpora record none: no edge's ends need looking up
+        return None
+    near, far = ctx.document(edge.source), ctx.far(edge)
+    if near is None or far is None or not near.id or not far.id:
+        return None
     return observations.verification(near.id, far.id)
 
 
