@@ -138,8 +138,17 @@ def test_a_file_sealed_with_this_users_key_makes_nothing_but_routes_own_classes(
     planted = io.BytesIO()
     pickle.Pickler(planted, protocol=kept.PROTOCOL).dump(_Planted(mark))
     assert cachedir.write(corpus, kept.KEPT_FILE, header, planted.getvalue()) is None
-    assert kept.reader(snapshot) is not None and builds == [1]
+    assert isinstance(kept.reader(snapshot), Reader) and builds == [1]
     assert not mark.exists()
+
+
+@pytest.mark.parametrize(("module", "name"), [(kept.__name__, "Path"), (kept.__name__, "_Pickler.dump"),
+                                              ("os", "system"), ("builtins", "eval")])
+def test_the_unpickler_finds_no_class_a_route_module_did_not_define(module, name):
+    unpickler = kept._Unpickler(io.BytesIO(b""), (), None)
+    assert unpickler.find_class("headwater.reads.route.router", "Reader") is Reader
+    with pytest.raises(pickle.UnpicklingError):
+        unpickler.find_class(module, name)
 
 
 def test_the_key_names_the_code_the_lock_and_every_document_path(corpus, monkeypatch):

@@ -132,9 +132,12 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"no document at {pid!r}")
 
     def find_class(self, module: str, name: str) -> type:
-        """Route's own classes and arrays, nothing else: not even a sealed file makes anything more."""
-        if (module, name) in ARRAYS or module.startswith(ROUTE_PACKAGE):
-            found = super().find_class(module, name)
-            if isinstance(found, type) or (module, name) in ARRAYS:
+        """Arrays, and the classes route's own modules define (not those they import), nothing
+        else: even a file sealed with this user's key makes nothing more."""
+        if (module, name) in ARRAYS:
+            return super().find_class(module, name)
+        if module.startswith(ROUTE_PACKAGE) and "." not in name:
+            found = getattr(sys.modules.get(module), name, None)
+            if isinstance(found, type) and found.__module__ == module:
                 return found
         raise pickle.UnpicklingError(f"{module}.{name} is not route's to make")
