@@ -26,6 +26,7 @@ from headwater import cachedir, cachekey
 from headwater.mcp.protocol import Server
 from headwater.reads.route import kept
 from headwater.reads.route.router import Reader
+from headwater.reads.route.tokens import Tokenizer
 from headwater.snapshot import load
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -133,7 +134,7 @@ class _Planted:
 
 def test_a_file_sealed_with_this_users_key_makes_nothing_but_routes_own_classes(corpus, builds, tmp_path):
     snapshot = load(corpus, TODAY)
-    header = f"headwater route reader {kept.key(snapshot)} pickle {kept.PROTOCOL}"
+    header = f"headwater route reader {kept.key(snapshot, Tokenizer.of(snapshot.taxonomy))} pickle {kept.PROTOCOL}"
     mark = tmp_path / "made"
     planted = io.BytesIO()
     pickle.Pickler(planted, protocol=kept.PROTOCOL).dump(_Planted(mark))
@@ -151,17 +152,19 @@ def test_the_unpickler_finds_no_class_a_route_module_did_not_define(module, name
         unpickler.find_class(module, name)
 
 
-def test_the_key_names_the_code_the_lock_and_every_document_path(corpus, monkeypatch):
+def test_the_key_names_the_code_the_tokenizer_the_lock_and_every_document_path(corpus, monkeypatch):
     snapshot = load(corpus, TODAY)
-    first = kept.key(snapshot)
-    assert kept.key(replace(snapshot, _derived={})) == first
+    tokenizer = Tokenizer.of(snapshot.taxonomy)
+    first = kept.key(snapshot, tokenizer)
+    assert kept.key(replace(snapshot, _derived={}), Tokenizer.of(snapshot.taxonomy)) == first
     row = snapshot.census.rows[0]
     moved = replace(snapshot.census, rows=(replace(row, document=replace(row.document, path="docs/moved.md")),
                                            *snapshot.census.rows[1:]))
-    assert kept.key(replace(snapshot, census=moved)) != first
-    assert kept.key(replace(snapshot, lock=replace(snapshot.lock, digest="sha256:0"))) != first
+    assert kept.key(replace(snapshot, census=moved), tokenizer) != first
+    assert kept.key(replace(snapshot, lock=replace(snapshot.lock, digest="sha256:0")), tokenizer) != first
+    assert kept.key(snapshot, Tokenizer(frozenset({"the"}))) != first
     monkeypatch.setattr(kept, "code_fingerprint", lambda: "another build of the code")
-    assert kept.key(snapshot) != first
+    assert kept.key(snapshot, tokenizer) != first
 
 
 def test_a_server_that_cannot_keep_its_reader_still_answers(corpus, builds):

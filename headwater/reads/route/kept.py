@@ -9,14 +9,15 @@ The reader is a function of the documents (each one's path and content digest, i
 order: counts, kinds, states and successors all come from those bytes at those paths), of the
 lock (the tokenizer, the roles, the purposes, the succession relations), of the declaration (the
 corpus root names the path noise), of the identifiers pinned corpora answer to (an edge to one
-of them is bound to a document), and of the code that builds it and of the interpreter that
-pickles it. The file's header names a key over all of these, so a reader built from anything
-else is never read as this one. The reader is pickled whole, so a column or a field added to it
-is kept with no change here; each document stands for its census position, and the tokenizer
-for the one the lock gives. It is read back by an unpickler that makes nothing but route's own
-classes and arrays. A file that is missing, symlinked, foreign, tampered with, truncated, of
-another key, or that does not decode into a reader serves nothing: the reader is built afresh
-and kept for the next server, so an answer never depends on the file.
+of them is bound to a document), of the code that builds it (the package's modules, and the
+stemmer's, which the tokenizer's key names) and of the interpreter that pickles it. The file's
+header names a key over all of these, so a reader built from anything else is never read as
+this one. The reader is pickled whole, so a column or a field added to it is kept with no
+change here; each document stands for its census position, and the tokenizer for the one the
+lock gives. It is read back by an unpickler that makes nothing but arrays and the classes
+route's own modules define. A file that is missing, symlinked, foreign, tampered with,
+truncated, of another key, or that does not decode into a reader serves nothing: the reader is
+built afresh and kept for the next server, so an answer never depends on the file.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ def prime(snapshot: Snapshot) -> Reader:
 
 
 def reader(snapshot: Snapshot) -> Reader:
-    header = f"headwater route reader {key(snapshot)} pickle {PROTOCOL}"
-    found = _read(snapshot, header)
+    tokenizer = Tokenizer.of(snapshot.taxonomy)
+    header = f"headwater route reader {key(snapshot, tokenizer)} pickle {PROTOCOL}"
+    found = _read(snapshot, header, tokenizer)
     if found is not None:
         return found
     built = Reader.of(snapshot)
@@ -60,10 +62,10 @@ def reader(snapshot: Snapshot) -> Reader:
     return built
 
 
-def key(snapshot: Snapshot) -> str:
+def key(snapshot: Snapshot, tokenizer: Tokenizer) -> str:
     """A digest of everything the reader is a function of (the module's docstring says what)."""
     digest = hashlib.sha256()
-    for part in (code_fingerprint(), sys.version, sys.byteorder, snapshot.lock.digest,
+    for part in (code_fingerprint(), sys.version, sys.byteorder, tokenizer.key, snapshot.lock.digest,
                  repr(snapshot.declaration), repr(sorted(snapshot.federation.documents))):
         digest.update(part.encode("utf-8") + b"\0")
     for document in snapshot.census.documents:
@@ -93,11 +95,11 @@ def _keep(snapshot: Snapshot, header: str, built: Reader) -> None:
         cachedir.write(snapshot.root, KEPT_FILE, header, buffer.getvalue())
 
 
-def _read(snapshot: Snapshot, header: str) -> Reader | None:
+def _read(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> Reader | None:
     payload = cachedir.read(snapshot.root, KEPT_FILE, header)
     if payload is None:
         return None
-    unpickler = _Unpickler(io.BytesIO(payload), snapshot.census.documents, Tokenizer.of(snapshot.taxonomy))
+    unpickler = _Unpickler(io.BytesIO(payload), snapshot.census.documents, tokenizer)
     try:
         with collector_paused():  # a reader is many small arrays: the collector would only walk them
             found = unpickler.load()
