@@ -117,7 +117,9 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, Tokenizer):
             return TOKENIZER
         if isinstance(obj, Document):
-            return self.positions.get(id(obj))  # a document off the census is pickled whole, and not read back
+            if id(obj) not in self.positions:  # the reader holds a document off the census: nothing kept
+                raise pickle.PicklingError(f"{obj.path} is not a document of the census")
+            return self.positions[id(obj)]
         return None
 
 
