@@ -68,8 +68,7 @@ def key(snapshot: Snapshot, tokenizer: Tokenizer) -> str:
     for part in (code_fingerprint(), sys.version, sys.byteorder, tokenizer.key, snapshot.lock.digest,
                  repr(snapshot.declaration), repr(sorted(snapshot.federation.documents))):
         digest.update(part.encode("utf-8") + b"\0")
-    for document in snapshot.census.documents:
-        digest.update(f"{document.path}\t{document.digest}\n".encode())
+    digest.update("".join(f"{d.path}\t{d.digest}\n" for d in snapshot.census.documents).encode("utf-8"))
     return digest.hexdigest()
 
 
