@@ -103,7 +103,9 @@ def _read(answer_of: Callable[[], object], layout: Layout = FOLDED, *, fmt: str 
 
 def _route(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.route.answer import route_answer
+    from headwater.reads.route.kept import prime
 
+    prime(snapshot)  # the reader the last server kept, when it is this corpus's (HW-DR-0036)
     return _read(lambda: route_answer(snapshot, args["task"], read_tree=False), UNFOLDED, structured=True)
 
 

@@ -1,0 +1,146 @@
+"""Route's reader kept between processes, in one sealed cache file (`.headwater/cache/route`).
+
+Building the reader (every document's stem counts folded into the index's columns and sums,
+HW-DR-0030) is most of what an MCP server does before its first answer, and the next server
+over the same corpus would build the same reader again. So the first server to build it keeps
+it, as built and before any task was asked of it, and later ones read it back (HW-DR-0036).
+
+The reader is a function of the documents (each one's path and content digest, in census
+order: counts, kinds, states and successors all come from those bytes at those paths), of the
+lock (the tokenizer, the roles, the purposes, the succession relations), of the declaration (the
+corpus root names the path noise), of the identifiers pinned corpora answer to (an edge to one
+of them is bound to a document), of the code that builds it (the package's modules, and the
+stemmer's, which the tokenizer's key names) and of the interpreter that pickles it. The file's
+header names a key over all of these, so a reader built from anything else is never read as
+this one. The reader is pickled whole, so a column or a field added to it is kept with no
+change here; each document stands for its census position, and the tokenizer for the one the
+lock gives. It is read back by an unpickler that makes nothing but arrays and the classes
+route's own modules define. A file that is missing, symlinked, foreign, tampered with,
+truncated, of another key, or that does not decode into a reader serves nothing: the reader is
+built afresh and kept for the next server, so an answer never depends on the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import pickle
+import sys
+from pathlib import Path
+
+from headwater import cachedir
+from headwater.atomic import Unconfined
+from headwater.corpus.document import Document
+from headwater.reads.route.router import Reader
+from headwater.reads.route.tokens import Tokenizer
+from headwater.snapshot import Snapshot, collector_paused
+
+KEPT_FILE = "route"
+READER = "route.reader"  # the name `router.route` asks the snapshot for its reader under
+TOKENIZER = "tokenizer"  # the persistent id the tokenizer is pickled as
+PROTOCOL = 5
+ROUTE_PACKAGE = "headwater.reads.route."
+ARRAYS = frozenset({("array", "array"), ("array", "_array_reconstructor")})
+CODE_ROOT = Path(__file__).resolve().parents[2]  # the `headwater` package: every module it holds
+
+
+def prime(snapshot: Snapshot) -> Reader:
+    """The snapshot's route reader, read from the kept file when it is this corpus's, else built
+    (and kept); `router.route` then finds it built."""
+    return snapshot.derived(READER, lambda: reader(snapshot))
+
+
+def reader(snapshot: Snapshot) -> Reader:
+    tokenizer = Tokenizer.of(snapshot.taxonomy)
+    header = f"headwater route reader {key(snapshot, tokenizer)} pickle {PROTOCOL}"
+    found = _read(snapshot, header, tokenizer)
+    if found is not None:
+        return found
+    built = Reader.of(snapshot)
+    _keep(snapshot, header, built)
+    return built
+
+
+def key(snapshot: Snapshot, tokenizer: Tokenizer) -> str:
+    """A digest of everything the reader is a function of (the module's docstring says what)."""
+    digest = hashlib.sha256()
+    for part in (code_fingerprint(), sys.version, sys.byteorder, tokenizer.key, snapshot.lock.digest,
+                 repr(snapshot.declaration), repr(sorted(snapshot.federation.documents))):
+        digest.update(part.encode("utf-8") + b"\0")
+    digest.update("".join(f"{d.path}\t{d.digest}\n" for d in snapshot.census.documents).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def code_fingerprint() -> str:
+    """A digest of every module of the package, by path and bytes: any change to the code that
+    builds a reader (or to what it reads) names another key."""
+    digest = hashlib.sha256()
+    for module in sorted(CODE_ROOT.rglob("*.py")):
+        digest.update(module.relative_to(CODE_ROOT).as_posix().encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(module.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _keep(snapshot: Snapshot, header: str, built: Reader) -> None:
+    positions = {id(document): at for at, document in enumerate(snapshot.census.documents)}
+    buffer = io.BytesIO()
+    try:
+        _Pickler(buffer, positions).dump(built)
+    except (pickle.PicklingError, TypeError, AttributeError):  # a field pickle cannot hold: nothing kept
+        return
+    # A server that cannot keep the reader still answers, the same bytes: the next one builds it again.
+    with contextlib.suppress(Unconfined):  # the file, or a folder on its way, is a symlink: nothing kept
+        cachedir.write(snapshot.root, KEPT_FILE, header, buffer.getvalue())
+
+
+def _read(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> Reader | None:
+    payload = cachedir.read(snapshot.root, KEPT_FILE, header)
+    if payload is None:
+        return None
+    unpickler = _Unpickler(io.BytesIO(payload), snapshot.census.documents, tokenizer)
+    try:
+        with collector_paused():  # a reader is many small arrays: the collector would only walk them
+            found = unpickler.load()
+    except Exception:  # whatever fails to decode serves nothing: the reader is built instead
+        return None
+    return found if isinstance(found, Reader) else None
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, positions: dict[int, int]) -> None:
+        super().__init__(file, protocol=PROTOCOL)
+        self.positions = positions
+
+    def persistent_id(self, obj: object) -> object:
+        if isinstance(obj, Tokenizer):
+            return TOKENIZER
+        if isinstance(obj, Document):
+            if id(obj) not in self.positions:  # the reader holds a document off the census: nothing kept
+                raise pickle.PicklingError(f"{obj.path} is not a document of the census")
+            return self.positions[id(obj)]
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, documents: tuple[Document, ...], tokenizer: Tokenizer) -> None:
+        super().__init__(file)
+        self.documents, self.tokenizer = documents, tokenizer
+
+    def persistent_load(self, pid: object) -> object:
+        if pid == TOKENIZER:
+            return self.tokenizer
+        if isinstance(pid, int) and 0 <= pid < len(self.documents):
+            return self.documents[pid]
+        raise pickle.UnpicklingError(f"no document at {pid!r}")
+
+    def find_class(self, module: str, name: str) -> type:
+        """Arrays, and the classes route's own modules define (not those they import), nothing
+        else: even a file sealed with this user's key makes nothing more."""
+        if (module, name) in ARRAYS:
+            return super().find_class(module, name)
+        if module.startswith(ROUTE_PACKAGE) and "." not in name:
+            found = getattr(sys.modules.get(module), name, None)
+            if isinstance(found, type) and found.__module__ == module:
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not route's to make")
