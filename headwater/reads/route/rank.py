@@ -13,7 +13,9 @@ Confidence is a property of the task, not of a pointer: the best document's scor
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
 Coverage is the share of that mass the best document holds, in any field. Whether they, and how
 the best document holds the task's words, are enough to answer is the abstention rule's to say
-(`abstention`, HW-DR-0019, HW-DR-0027 and HW-DR-0031); a task it does not trust gathers no hit.
+(`abstention`, HW-DR-0019, HW-DR-0027 and HW-DR-0031), as is whether the document ranked first
+explains the task (HW-DR-0033), for which this module says how much that document's body dwells
+on each word only its body holds; a task it does not trust gathers no hit.
 The weights were first chosen on the dapr-docs labelled set (tests/route_sets), the body's raised
 to 0.1 on every real set together (HW-DR-0031); CAPS, to which dapr-docs is indifferent, against
 the body-carried confidence seen on the first kubernetes-enhancements set.
