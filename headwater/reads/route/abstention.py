@@ -12,8 +12,8 @@ task word in the best document's name), and only when both hold:
   (CORROBORATED of those the corpus knows, counted, not weighed), or its name (title, summary or
   path) alone holds NAMED of the task's IDF mass. A trap that shares a subject word or two with
   one page meets the page on those words and nowhere else: counted, the words it lacks outvote it;
-- it is explained (HW-DR-0033, `explains`): for the document ranked first on every field, the
-  one offered first, the share of the task's IDF mass its name holds plus the share of the rest
+- it is explained (HW-DR-0033, `explains`): for the document ranked first on every field (the
+  one offered first, but for the purpose prior's nudge), the share of the task's IDF mass its name holds plus the share of the rest
   of the mass it holds as a subject reaches EXPLAINED. A word its headings hold counts at its IDF;
   a word only its body holds counts by how much the body dwells on it (`depth`, from the ranking:
   the square root of its body's saturation against the most a body gives). A trap that meets a
@@ -95,7 +95,7 @@ def trusted(confidence: float, coverage: float, confident: float, agreement: Agr
     """A strong match, or a broad one (most of the task's mass held by a document that scores
     BROAD of the threshold and whose name agrees), the threshold scaled to the task's length;
     never a match resting on one word, nor one the rest of the task does not corroborate, nor one
-    the best document does not explain."""
+    the document ranked first does not explain."""
     if agreement.one_word or not agreement.corroborated or not agreement.explained:
         return False
     bar = confident * agreement.scale

@@ -188,7 +188,8 @@ class Scorer:
         confidence = judged_best / mass if mass else 0.0
         held = self._vouched(leader, stems)
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        # the document ranked first on every field (the lead's too) is the one offered first
+        # the document ranked first on every field (the lead's too) is the one offered first,
+        # but for the purpose prior's nudge
         best = max(scores)
         first = scores.index(best)
         first_held = held if first == leader else self._vouched(first, stems)
