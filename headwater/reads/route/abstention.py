@@ -13,14 +13,14 @@ task word in the best document's name), and only when both hold:
   path) alone holds NAMED of the task's IDF mass. A trap that shares a subject word or two with
   one page meets the page on those words and nowhere else: counted, the words it lacks outvote it;
 - it is explained (HW-DR-0033, `explains`): for the document ranked first on every field (the
-  one offered first, but for the purpose prior's nudge), the share of the task's IDF mass its name holds plus the share of the rest
-  of the mass it holds as a subject reaches EXPLAINED. A word its headings hold counts at its IDF;
-  a word only its body holds counts by how much the body dwells on it (`depth`, from the ranking:
-  the square root of its body's saturation against the most a body gives). A trap that meets a
-  page on its name in another sense ("renew the Let's Encrypt certificate on my nginx web
-  server") holds the rest of its words, if at all, where any long page holds them: once, in
-  passing. Counted, such words pass for corroboration; weighed by how much the page says them,
-  they do not.
+  one offered first, but for the purpose prior's nudge), the share of the task's IDF mass its
+  name holds plus the share of the rest of the mass it holds as a subject reaches EXPLAINED. A
+  word its headings hold counts at its IDF; a word only its body holds counts by how much the
+  body dwells on it (`depth`, from the ranking: the square root of its body's saturation against
+  the most a body gives). A trap that meets a page on its name in another sense ("renew the
+  Let's Encrypt certificate on my nginx web server") holds the rest of its words, if at all,
+  where any long page holds them: once, in passing. Counted, such words pass for corroboration;
+  weighed by how much the page says them, they do not.
 
 Every task is judged as if it were SPAN words long (HW-DR-0031). The mass grows with each word a
 task holds, and a task asked in a user's own words ("give new team members a containerized VS Code
