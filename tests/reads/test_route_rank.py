@@ -226,11 +226,12 @@ def test_a_long_task_is_judged_as_if_it_were_span_words_long():
 
 def test_a_body_word_counts_toward_explaining_a_task_by_the_square_root_of_its_saturation():
     """Said ten times in a body of average length, a word reaches the body's cap and counts in
-    full; said once, the square root of its share of the most a body gives."""
-    page = _entry("page.md", title={"other": 1}, body={"lease": 10, "renew": 1, "x": 9})
+    full; said once, the square root of its share of the most a body gives. A lead that holds it
+    too (it ranks but does not vouch) adds nothing to how much the body says it."""
+    page = _entry("page.md", title={"other": 1}, body={"lease": 10, "renew": 1, "x": 9}, lead={"renew": 2})
     scorer = _scorer(page, _entry("f.md", body={"x": 20}))
     scorer.rank(("lease", "renew"), floor=0.0)  # saturates both stems
-    depths = scorer._depths(0, (("lease", ("body",)), ("renew", ("body",)), ("other", ("title",))))
+    depths = scorer._depths(0, (("lease", ("body",)), ("renew", ("body", "lead")), ("other", ("title",))))
     assert depths["lease"] == pytest.approx(1.0) and "other" not in depths
     once = 0.1 / (1 - route_rank.B + route_rank.B * 20 / 20)  # the body's length is the mean
     assert depths["renew"] == pytest.approx(math.sqrt(once / (route_rank.K1 + once) / route_rank.SATURATED))

@@ -194,7 +194,7 @@ class Scorer:
         first = scores.index(best)
         first_held = held if first == leader else self._vouched(first, stems)
         agreement = Agreement.of(held, len(reached), self.idf, mass, len(stems),
-                                 explains(first_held, self.idf, mass, self._depths(first, first_held)))
+                                 explained=explains(first_held, self.idf, mass, self._depths(first, first_held)))
         if not trusted(confidence, coverage, confident, agreement):
             return Ranking((), confidence, coverage, reached)
         boost = 1 + PRIOR
@@ -270,7 +270,7 @@ class Scorer:
             value = postings.vouched.get(position)
             if value is None:
                 value = postings.values[bisect_left(postings.positions, position)]
-            found[stem] = math.sqrt(min(1.0, value / self.idf[stem] / SATURATED))
+            found[stem] = math.sqrt(value / self.idf[stem] / SATURATED)  # at most 1: the body is capped
         return found
 
     def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
