@@ -74,8 +74,8 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("kubernetes-enhancements-third", KEPS, "third.yml", "seen"),
         LabelledSet("dapr-docs-third", DAPR, "third.yml", "seen"),
         LabelledSet("kubernetes-enhancements-fourth", KEPS, "fourth.yml", "seen"),
-        LabelledSet("dapr-docs-fourth", DAPR, "fourth.yml", "held out"),
-        LabelledSet("kubernetes-enhancements-fifth", KEPS, "fifth.yml", "held out"))
+        LabelledSet("dapr-docs-fourth", DAPR, "fourth.yml", "seen"),
+        LabelledSet("kubernetes-enhancements-fifth", KEPS, "fifth.yml", "seen"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

@@ -1,8 +1,8 @@
 """Route quality on ten labelled sets — the Relay fixture, and over real snapshots unpacked once
-per session dapr-docs (tuned), two more dapr-docs sets and four kubernetes-enhancements sets (all
-seen; dapr-docs third.yml and kubernetes-enhancements fourth.yml were held out until HW-DR-0031),
-and dapr-docs fourth.yml and kubernetes-enhancements fifth.yml (held out: written blind, run once
-on HW-DR-0031) — against plain BM25 over title + summary + path.
+per session dapr-docs (tuned), three more dapr-docs sets and five kubernetes-enhancements sets (all
+seen; dapr-docs third.yml and kubernetes-enhancements fourth.yml were held out until HW-DR-0031,
+dapr-docs fourth.yml and kubernetes-enhancements fifth.yml, written blind and run once on
+HW-DR-0031, until HW-DR-0033) — against plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
 above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08
@@ -81,10 +81,10 @@ DAPR_FOURTH, KEPS_FIFTH = "dapr-docs-fourth", "kubernetes-enhancements-fifth"
                                   _unmet("kubernetes-enhancements", "1 of 17 off-topic tasks gets a pointer (0.06)"),
                                   _unmet(KEPS_SECOND, "1 of 18 off-topic tasks gets a pointer (0.06)"),
                                   _unmet(KEPS_THIRD, "3 of 17 off-topic tasks get a pointer (0.18)"),
-                                  _unmet(DAPR_THIRD, "3 of 20 off-topic tasks get a pointer (0.15)"),
-                                  _unmet(KEPS_FOURTH, "3 of 19 off-topic tasks get a pointer (0.16)"),
+                                  DAPR_THIRD,
+                                  _unmet(KEPS_FOURTH, "2 of 19 off-topic tasks get a pointer (0.11)"),
                                   _unmet(DAPR_FOURTH, "4 of 19 off-topic tasks get a pointer (0.21)"),
-                                  _unmet(KEPS_FIFTH, "7 of 19 off-topic tasks get a pointer (0.37)")])
+                                  _unmet(KEPS_FIFTH, "4 of 19 off-topic tasks get a pointer (0.21)")])
 def test_at_most_five_percent_of_off_topic_tasks_get_a_guessed_pointer(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].false_pointer_rate <= 0.05
@@ -111,8 +111,8 @@ def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_
                                   _unmet(KEPS_SECOND, "hit@5 is 0.86"),
                                   _unmet(KEPS_THIRD, "hit@5 is 0.87"),
                                   _unmet(DAPR_THIRD, "hit@5 is 0.69"),
-                                  _unmet(KEPS_FOURTH, "hit@5 is 0.82"),
-                                  _unmet(DAPR_FOURTH, "hit@5 is 0.85"), KEPS_FIFTH])
+                                  _unmet(KEPS_FOURTH, "hit@5 is 0.80"),
+                                  _unmet(DAPR_FOURTH, "hit@5 is 0.83"), _unmet(KEPS_FIFTH, "hit@5 is 0.89")])
 def test_route_hits_at_5_on_nine_tasks_in_ten(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= 0.90

@@ -40,6 +40,7 @@ def test_the_weights_k1_b_and_thresholds_are_the_ones_chosen_on_dapr_docs():
     assert (abstention.CONFIDENT, route_rank.FLOOR, route_rank.PRIOR, route_rank.UNSEEN) == (0.27, 0.35, 0.10, 1.0)
     assert (abstention.BROAD, abstention.COVERED) == (0.6, 0.5)
     assert (abstention.CORROBORATED, abstention.NAMED, abstention.SPAN) == (0.7, 0.35, 5)
+    assert abstention.EXPLAINED == 0.32
 
 
 def test_one_occurrence_ranks_title_over_summary_and_path_over_headings_over_body():
@@ -221,3 +222,39 @@ def test_a_long_task_is_judged_as_if_it_were_span_words_long():
     between = abstention.CONFIDENT * 0.75
     assert abstention.trusted(between, 0.4, abstention.CONFIDENT, long)
     assert not abstention.trusted(between, 0.4, abstention.CONFIDENT, short)
+
+
+def test_a_body_word_counts_toward_explaining_a_task_by_the_square_root_of_its_saturation():
+    """Said ten times in a body of average length, a word reaches the body's cap and counts in
+    full; said once, the square root of its share of the most a body gives. A lead that holds it
+    too (it ranks but does not vouch) adds nothing to how much the body says it."""
+    page = _entry("page.md", title={"other": 1}, body={"lease": 10, "renew": 1, "x": 9}, lead={"renew": 2})
+    scorer = _scorer(page, _entry("f.md", body={"x": 20}))
+    scorer.rank(("lease", "renew"), floor=0.0)  # saturates both stems
+    depths = scorer._depths(0, (("lease", ("body",)), ("renew", ("body", "lead")), ("other", ("title",))))
+    assert depths["lease"] == pytest.approx(1.0) and "other" not in depths
+    once = 0.1 / (1 - route_rank.B + route_rank.B * 20 / 20)  # the body's length is the mean
+    assert depths["renew"] == pytest.approx(math.sqrt(once / (route_rank.K1 + once) / route_rank.SATURATED))
+
+
+def test_a_page_met_on_its_name_in_another_sense_is_silent_until_its_body_dwells_on_the_rest():
+    """"use a sentinel node to simplify deleting from a linked list pointer": the page named for
+    the task's rarest word holds four of its other words once each in a long body, in passing, as
+    any long page may; the same page saying them thirty times explains the task. Both are broad
+    matches the other guards trust."""
+    words = ("node", "list", "delet", "simplifi")
+    task = ("sentinel", *words, "link", "pointer")
+
+    def ranked(times: int) -> tuple[route_rank.Ranking, abstention.Agreement]:
+        page = _entry("sentinel.md", title={"sentinel": 1}, body={**dict.fromkeys(words, times), "other": 400})
+        others = (_entry(f"{word}{i}.md", title={word: 1}) for word in (*words, "link", "pointer") for i in range(3))
+        fillers = (_entry(f"f{i}.md", title={"filler": 1}, body={"other": 40}) for i in range(30))
+        scorer = _scorer(page, *others, *fillers)
+        ranking = scorer.rank(task, confident=abstention.CONFIDENT)
+        mass = sum(scorer.idf[stem] for stem in task)
+        return ranking, abstention.Agreement.of(scorer._vouched(0, task), len(task), scorer.idf, mass, len(task))
+
+    (passing, agreed), (dwelt, _) = ranked(1), ranked(30)
+    assert abstention.trusted(passing.confidence, passing.coverage, abstention.CONFIDENT, agreed)
+    assert passing.hits == ()
+    assert dwelt.hits[0].position == 0

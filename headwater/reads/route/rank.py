@@ -13,7 +13,9 @@ Confidence is a property of the task, not of a pointer: the best document's scor
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
 Coverage is the share of that mass the best document holds, in any field. Whether they, and how
 the best document holds the task's words, are enough to answer is the abstention rule's to say
-(`abstention`, HW-DR-0019, HW-DR-0027 and HW-DR-0031); a task it does not trust gathers no hit.
+(`abstention`, HW-DR-0019, HW-DR-0027 and HW-DR-0031), as is whether the document ranked first
+explains the task (HW-DR-0033), for which this module says how much that document's body dwells
+on each word only its body holds; a task it does not trust gathers no hit.
 The weights were first chosen on the dapr-docs labelled set (tests/route_sets), the body's raised
 to 0.1 on every real set together (HW-DR-0031); CAPS, to which dapr-docs is indifferent, against
 the body-carried confidence seen on the first kubernetes-enhancements set.
@@ -37,7 +39,7 @@ from operator import add, ge, itemgetter, mul
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
-from headwater.reads.route.abstention import Agreement, trusted
+from headwater.reads.route.abstention import Agreement, explains, trusted
 from headwater.reads.route.index import FIELDS, Entry, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
 
@@ -53,6 +55,8 @@ DENSE = 0.4  # the share of documents from which a stem's values add as a spread
 UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence is judged without them
 UNVOUCHED_BITS = sum(1 << f for f, name in enumerate(FIELDS) if name in UNVOUCHED)
 CAPPED = tuple(CAPS.get(name, math.inf) for name in FIELDS)
+PROSE = "body"  # the field whose words a document may hold only in passing
+SATURATED = CAPS[PROSE] / (K1 + CAPS[PROSE])  # the most the capped body gives one stem, over its IDF
 
 
 @dataclass(frozen=True)
@@ -182,11 +186,18 @@ class Scorer:
         leader = judged.index(judged_best) if judged_best > 0 else next(compress(range(len(scores)), scores))
         reached = tuple(s for s in stems if s in self.idf)
         confidence = judged_best / mass if mass else 0.0
-        held = tuple((stem, fields) for stem, fields in self.fields(leader, stems) if not UNVOUCHED.issuperset(fields))
+        held = self._vouched(leader, stems)
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        if not trusted(confidence, coverage, confident, Agreement.of(held, len(reached), self.idf, mass, len(stems))):
+        # the document ranked first on every field (the lead's too) is the one offered first,
+        # but for the purpose prior's nudge
+        best = max(scores)
+        first = scores.index(best)
+        first_held = held if first == leader else self._vouched(first, stems)
+        agreement = Agreement.of(held, len(reached), self.idf, mass, len(stems),
+                                 explained=explains(first_held, self.idf, mass, self._depths(first, first_held)))
+        if not trusted(confidence, coverage, confident, agreement):
             return Ranking((), confidence, coverage, reached)
-        best, boost = max(scores), 1 + PRIOR
+        boost = 1 + PRIOR
         least = best * floor
         near = list(compress(range(len(scores)), map(ge, map(mul, scores, repeat(boost)), repeat(least))
                              if least > 0 else scores))  # with no floor, every document reached (its sum is positive)
@@ -240,6 +251,27 @@ class Scorer:
                 total += value
             judged[p] = total
         return judged
+
+    def _vouched(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """(stem, fields) for each task stem the document holds in a field that vouches."""
+        return tuple((stem, fields) for stem, fields in self.fields(position, stems)
+                     if not UNVOUCHED.issuperset(fields))
+
+    def _depths(self, position: int, held: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, float]:
+        """For each held stem that only the body vouches for, how much the body dwells on it: the
+        square root of its saturated value over the most a capped body gives (a word said once in
+        a page of average length counts about 0.4, one said ten times or more counts 1). A stem a
+        field that names or heads the document holds is held as a subject, in full (absent here)."""
+        found = {}
+        for stem, fields in held:
+            if [name for name in fields if name not in UNVOUCHED] != [PROSE]:
+                continue
+            postings = self._postings[stem]  # saturated when the task was scored
+            value = postings.vouched.get(position)
+            if value is None:
+                value = postings.values[bisect_left(postings.positions, position)]
+            found[stem] = math.sqrt(value / self.idf[stem] / SATURATED)  # at most 1: the body is capped
+        return found
 
     def fields(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(stem, the fields it sits in) for each of the stems this document holds, in order."""
