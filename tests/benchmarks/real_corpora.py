@@ -75,7 +75,9 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("dapr-docs-third", DAPR, "third.yml", "seen"),
         LabelledSet("kubernetes-enhancements-fourth", KEPS, "fourth.yml", "seen"),
         LabelledSet("dapr-docs-fourth", DAPR, "fourth.yml", "seen"),
-        LabelledSet("kubernetes-enhancements-fifth", KEPS, "fifth.yml", "seen"))
+        LabelledSet("kubernetes-enhancements-fifth", KEPS, "fifth.yml", "seen"),
+        LabelledSet("dapr-docs-fifth", DAPR, "fifth.yml", "held out"),
+        LabelledSet("kubernetes-enhancements-sixth", KEPS, "sixth.yml", "held out"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:
