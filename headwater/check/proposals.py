@@ -11,7 +11,7 @@ from headwater.corpus.census import Classifier
 from headwater.corpus.document import Document
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
-from headwater.writes.minting import claim_path, claimed, has_sequence, highest_sequence
+from headwater.writes.minting import has_sequence, highest_sequence, read_claims
 from headwater.writes.placement import layout_sequence, slug
 from headwater.yaml.nodes import Scalar
 
@@ -39,7 +39,7 @@ def _lacks_identifier(doc: Document) -> bool:
 
 def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: list[str]) -> dict[str, str]:
     """Path → a distinct identifier of `scheme` for each of `paths` (in order), none already spent."""
-    claims = {name: _holder(snapshot, scheme, name) for name in claimed(snapshot.root, scheme)}
+    claims = {name: holder for name, holder in read_claims(snapshot.root, scheme.name) if not name.startswith(".")}
     taken = set(snapshot.graph.ids) | set(claims)
     out: dict[str, str] = {}
     for path in paths:
@@ -62,15 +62,6 @@ def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: l
         out[path] = candidate
         taken.add(candidate)
     return out
-
-
-def _holder(snapshot: Snapshot, scheme: Scheme, identifier: str) -> str | None:
-    """The document path a claim file holds, when it reads as one line."""
-    try:
-        text = (snapshot.root / claim_path(scheme, identifier)).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    return text.rstrip("\n") if text.count("\n") == 1 else None
 
 
 def _own_number(classifier: Classifier, path: str) -> int | None:

@@ -10,7 +10,8 @@ only grow, and a deleted identifier is never handed to a different document.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +41,42 @@ def claimed(root: Path, scheme: Scheme) -> list[str]:
     if not directory.is_dir():
         return []
     return sorted(name for name in os.listdir(directory) if not name.startswith("."))
+
+
+def read_claims(root: Path, scheme: str) -> Iterator[tuple[str, str | None]]:
+    """(identifier, the path its claim records) for every entry of a scheme's store, by name. The
+    scheme's directory is opened once (never through a link) and each claim relative to it, so the
+    kernel resolves one name per claim and no claim is read through a link or out of the root."""
+    try:
+        directory = os.open(os.path.join(root, CLAIMS, scheme), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:  # no store for the scheme, or a link where its directory should be
+        return
+    try:
+        for name in sorted(os.listdir(directory)):
+            yield name, _claimant(directory, name)
+    finally:
+        os.close(directory)
+
+
+def _claimant(directory: int, name: str) -> str | None:
+    """The path a claim file records, or None when it is empty, unreadable or not a regular file
+    (a link, a folder, a fifo: opened without blocking and never read)."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=directory)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, 1 << 16)  # a claim is one line: one read holds it, and the rest is read if not
+        if len(data) == 1 << 16:
+            data += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        text = data.decode("utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    finally:
+        os.close(fd)
+    return text.splitlines()[0].strip() if text else None
 
 
 def highest_sequence(scheme: Scheme, identifiers: Iterable[str]) -> int:

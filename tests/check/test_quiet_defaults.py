@@ -42,6 +42,20 @@ def test_documents_without_an_id_are_proposed_distinct_ones_from_their_own_numbe
                         "notes-on-queues.md": "id: ACME-DR-0004"}
 
 
+
+def test_a_claim_linked_out_of_the_root_is_not_read_as_the_documents_own_and_is_spent(hw, quickstart, tmp_path):
+    _strip_ids(quickstart, ["0002-deliver-at-least-once.md"])
+    outside = tmp_path / "outside"
+    outside.write_text("docs/decisions/0002-deliver-at-least-once.md\n")
+    claim = quickstart / ".headwater/ids/decision_id/ACME-DR-0002"
+    claim.unlink()
+    claim.symlink_to(outside)
+    unusable = {f["path"].split("/")[-1]: f["remediation"].split("`")[1]
+                for f in findings(hw, quickstart) if f["rule"] == "identifier.unusable"}
+    # read through the link, the outside file would have made 0002 this document's own claim
+    assert unusable == {"0002-deliver-at-least-once.md": "id: ACME-DR-0004"}
+    assert claim.is_symlink() and outside.read_text() == "docs/decisions/0002-deliver-at-least-once.md\n"
+
 def test_fix_mints_the_missing_identifiers_with_their_claims_and_a_second_fix_writes_nothing(hw, copy_fixture):
     root = copy_fixture(STALE)
     _strip_ids(root, ["0001-base.md"])

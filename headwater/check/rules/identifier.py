@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from collections.abc import Iterator
 
-from headwater.check.context import CLAIMS, Context
+from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Create, Patch, SetScalar
 from headwater.check.rule import Reads, Scope, rule
@@ -15,6 +13,7 @@ from headwater.check.rules.hits import hit, problem_hit
 from headwater.corpus.document import Document
 from headwater.graph import ProblemKind
 from headwater.taxonomy.model import PLACEHOLDER, Scheme
+from headwater.writes.minting import read_claims
 from headwater.yaml.nodes import Scalar
 
 
@@ -175,39 +174,10 @@ def identifier_claim_missing(ctx: Context, doc: Document):
 
 def _claims(ctx: Context) -> Iterator[tuple[str, str, str, str | None]]:
     """(scheme, identifier, claim path, the path it records) for every entry of the store, by path.
-    Every run reads every claim: each scheme's directory is opened once (never through a link)
-    and each claim opened relative to it, so the kernel resolves one name per claim, not a path."""
+    Every run reads every claim."""
     for scheme in sorted(ctx.taxonomy.schemes):
-        try:
-            directory = os.open(os.path.join(ctx.snapshot.root, CLAIMS, scheme),
-                                os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:  # no store for the scheme, or a link where its directory should be
-            continue
-        try:
-            for name in sorted(os.listdir(directory)):
-                yield scheme, name, ctx.claim_path(scheme, name), _claimant(directory, name)
-        finally:
-            os.close(directory)
-
-
-def _claimant(directory: int, name: str) -> str | None:
-    """The path a claim file records, or None when it is empty, unreadable or not a regular file."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=directory)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = os.read(fd, 1 << 16)  # a claim is one line: one read holds it, and the rest is read if not
-        if len(data) == 1 << 16:
-            data += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
-        text = data.decode("utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    finally:
-        os.close(fd)
-    return text.splitlines()[0].strip() if text else None
+        for name, named in read_claims(ctx.snapshot.root, scheme):
+            yield scheme, name, ctx.claim_path(scheme, name), named
 
 
 @rule("identifier.claim.stale", 1, Scope.CORPUS, Severity.WARN,
