@@ -70,8 +70,9 @@ def first_line(root: Path, name: str, header: str) -> bytes | None:
     return first.rstrip(b"\n") if hmac.compare_digest(seal, mac.hexdigest().encode("ascii")) else None
 
 
-def write(root: Path, name: str, header: str, payload: bytes) -> str | None:
-    """Write `<cache>/<name>` atomically; None, or the one-sentence reason it was not written."""
+def write(root: Path, name: str, header: str, payload: bytes, *, wait: bool = True) -> str | None:
+    """Write `<cache>/<name>` atomically; None, or the one-sentence reason it was not written. With
+    `wait` false, a write lock another run holds is a reason, not a wait."""
     secret = cachekey.key(create=True)
     if secret is None:
         return (f"headwater: the cache was not written (no key this user alone can read in "
@@ -79,7 +80,7 @@ def write(root: Path, name: str, header: str, payload: bytes) -> str | None:
     head = header.encode("utf-8")
     seal = cachekey.seal(secret, name.encode("utf-8"), head, payload).encode("ascii")
     try:
-        with writelock.held(root, sweep=False):
+        with writelock.held(root, sweep=False, wait=wait):
             return _write(root, name, head + b"\n" + seal + b"\n" + payload)
     except writelock.Unavailable as unavailable:  # the folder itself: every cache file fails alike, say it once
         return f"headwater: the cache was not written ({CACHE_DIR}: {unavailable.why})"

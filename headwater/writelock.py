@@ -40,10 +40,13 @@ class Interrupted(Refusal):
 
 
 @contextlib.contextmanager
-def held(root: Path, *, sweep: bool = True) -> Iterator[None]:
-    """The lock on `root`, with interrupts turned into `Interrupted`; released whatever happens."""
+def held(root: Path, *, sweep: bool = True, wait: bool = True) -> Iterator[None]:
+    """The lock on `root`, with interrupts turned into `Interrupted`; released whatever happens.
+    With `wait` false, a lock another run holds is `Unavailable` at once rather than waited for."""
     try:
-        fd = _locked(root)
+        fd = _locked(root, wait)
+    except BlockingIOError:
+        raise Unavailable("another run holds it") from None
     except OSError as error:
         raise Unavailable(error.strerror or str(error)) from None
     try:
@@ -55,12 +58,12 @@ def held(root: Path, *, sweep: bool = True) -> Iterator[None]:
         os.close(fd)
 
 
-def _locked(root: Path) -> int:
+def _locked(root: Path, wait: bool) -> int:
     """The lock file's descriptor, locked; the folder ignores itself from the start."""
     with atomic.directory_of(root, root / LOCK) as (directory, name):
         fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=directory)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
             with contextlib.suppress(FileExistsError):  # two bytes: no half-written file to fear
                 ignore = os.open(".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644,
                                  dir_fd=directory)

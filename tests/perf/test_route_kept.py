@@ -17,12 +17,13 @@ import os
 import pickle
 import secrets
 import sys
+import threading
 from dataclasses import is_dataclass, replace
 from pathlib import Path
 
 import pytest
 
-from headwater import cachedir, cachekey
+from headwater import cachedir, cachekey, writelock
 from headwater.corpus.document import Document
 from headwater.mcp.protocol import Server
 from headwater.reads.route import kept
@@ -185,6 +186,19 @@ def test_a_server_that_cannot_keep_its_reader_still_answers(corpus, builds):
     first = _served(load(corpus, TODAY))
     assert _served(load(corpus, TODAY)) == first and builds == [1, 1]
 
+
+
+def test_a_server_does_not_wait_for_a_run_holding_the_write_lock_to_keep_its_reader(corpus, builds):
+    snapshot = load(corpus, TODAY)
+    answered: list[list[str]] = []
+    with writelock.held(corpus, sweep=False):  # a long check holds it
+        server = threading.Thread(target=lambda: answered.append(_served(snapshot)), daemon=True)
+        server.start()
+        server.join(timeout=60)
+        assert answered, "the server waited for the run holding the write lock"
+        assert not _kept_file(corpus).exists()
+    assert _served(load(corpus, TODAY)) == answered[0] and builds == [1, 1]
+    assert _kept_file(corpus).is_file()  # the next server, the lock free, keeps what it built
 
 @pytest.fixture(scope="module")
 def real_roots(tmp_path_factory) -> dict[str, Path]:

@@ -90,8 +90,10 @@ def _keep(snapshot: Snapshot, header: str, built: Reader) -> None:
     except (pickle.PicklingError, TypeError, AttributeError):  # a field pickle cannot hold: nothing kept
         return
     # A server that cannot keep the reader still answers, the same bytes: the next one builds it again.
+    # Nor does it wait for a run holding the write lock: an agent's first answer is not held up by a
+    # long check, and keeping the reader only saves a later server work.
     with contextlib.suppress(Unconfined):  # the file, or a folder on its way, is a symlink: nothing kept
-        cachedir.write(snapshot.root, KEPT_FILE, header, buffer.getvalue())
+        cachedir.write(snapshot.root, KEPT_FILE, header, buffer.getvalue(), wait=False)
 
 
 def _read(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> Reader | None:
