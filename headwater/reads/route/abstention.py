@@ -71,7 +71,7 @@ class Agreement:
         IDF mass; `words`: how many stems the task has, the corpus's or not; `explained`: whether
         the document ranked first explains the task (`explains`)."""
         scale = min(1.0, SPAN / words) if words else 1.0
-        in_name = [stem for stem, fields in held if NAMING.intersection(fields)]
+        in_name = _in_name(held)
         named_share = sum(idf[stem] for stem in in_name) / mass if mass else 0.0
         return Agreement(bool(in_name), len(held) == 1 and known >= 3,
                          len(held) >= CORROBORATED * min(known, SPAN) or named_share >= NAMED * scale,
@@ -84,11 +84,16 @@ def explains(held: tuple[tuple[str, tuple[str, ...]], ...], idf: dict[str, float
     plus the share of the rest of the mass it holds as a subject, reaches EXPLAINED. `held` is as
     for `Agreement.of`; `depth` gives, for a held stem, the share of its IDF the document holds it
     at as a subject (1 where absent: a heading, or a field that names the document)."""
-    in_name = [stem for stem, fields in held if NAMING.intersection(fields)]
+    in_name = _in_name(held)
     name_mass = sum(idf[stem] for stem in in_name)
     rest = sum(idf[stem] * depth.get(stem, 1.0) for stem, fields in held if stem not in in_name)
     named_share = name_mass / mass if mass else 0.0
     return named_share + (rest / (mass - name_mass) if mass > name_mass else 0.0) >= EXPLAINED
+
+
+def _in_name(held: tuple[tuple[str, tuple[str, ...]], ...]) -> list[str]:
+    """The held stems a field naming the document vouches for."""
+    return [stem for stem, fields in held if NAMING.intersection(fields)]
 
 
 def trusted(confidence: float, coverage: float, confident: float, agreement: Agreement) -> bool:
