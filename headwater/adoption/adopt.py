@@ -20,9 +20,10 @@ from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import propose
-from headwater.corpus.census import Classifier, Outcome, read_regular
+from headwater.corpus.census import Classifier, Outcome
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
 from headwater.writes.minting import claim_path
 from headwater.yaml.nodes import Map, Scalar, Seq
