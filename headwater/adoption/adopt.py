@@ -13,7 +13,7 @@ import datetime as dt
 import posixpath
 from dataclasses import dataclass
 
-from headwater import atomic, writelock
+from headwater import atomic, inplace, writelock
 from headwater.adoption import forms
 from headwater.check.adoption_tasks import ADOPTION, HEADER, task_text
 from headwater.check.finding import Finding
@@ -199,7 +199,7 @@ def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.
     if not held:
         return ["nothing to hold: the corpus has no live finding"]
     path = snapshot.root / ADOPTION
-    existing = path.read_text(encoding="utf-8") if path.is_file() else HEADER + "tasks:\n"
+    existing = inplace.read(snapshot.root, ADOPTION).decode("utf-8") if path.is_file() else HEADER + "tasks:\n"
     task_id = f"AD-{len(snapshot.adoption) + 1}"
     with writelock.held(snapshot.root):
         atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"),
