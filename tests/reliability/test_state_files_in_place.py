@@ -3,6 +3,7 @@ are read in place: a symlink is a one-sentence refusal, a special file is never 
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import shutil
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from headwater.inplace import NotInPlace, read
+from headwater.inplace import NotInPlace, read, read_regular
 
 NOW = ("--now", "2026-11-01")
 STANDARD = Path(__file__).resolve().parents[2] / "taxonomy" / "headwater-standard"
@@ -104,3 +105,38 @@ def test_reading_in_place_refuses_a_link_on_the_way_and_a_path_that_climbs_out(t
             read(tmp_path, relative)
     with pytest.raises(FileNotFoundError):
         read(tmp_path, "real/missing")
+
+
+def test_a_path_that_climbs_out_is_refused_with_the_reason_it_names(tmp_path):
+    for relative in ("../x", "a/./b", "/etc/hostname"):
+        with pytest.raises(NotInPlace) as refused:
+            read(tmp_path, relative)
+        assert (refused.value.errno, refused.value.strerror) == (errno.EINVAL, "not a path inside the repository")
+
+
+def test_a_link_and_a_special_file_are_refused_with_their_reasons(tmp_path):
+    os.symlink("/etc/hostname", tmp_path / "link")
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(NotInPlace) as linked:
+        read(tmp_path, "link")
+    assert (linked.value.errno, linked.value.strerror) == (errno.ELOOP, "a symlink, which headwater never follows")
+    with pytest.raises(NotInPlace) as special:
+        read(tmp_path, "fifo")
+    assert (special.value.errno, special.value.strerror) == (errno.EINVAL, "not a regular file")
+
+
+def test_a_file_standing_where_a_folder_should_be_is_not_mistaken_for_a_link(tmp_path):
+    (tmp_path / "file").write_bytes(b"x")
+    with pytest.raises(NotADirectoryError) as raised:
+        read(tmp_path, "file/inner")
+    assert not isinstance(raised.value, NotInPlace)
+
+
+def test_an_empty_file_and_one_whose_size_the_system_understates_are_read_whole(tmp_path):
+    (tmp_path / "empty").write_bytes(b"")
+    assert read(tmp_path, "empty") == b""
+    status = Path("/proc/self/status")
+    if not status.is_file():
+        pytest.skip("no procfs here: no file whose reported size is 0 while it holds text")
+    text = read_regular(status)  # procfs reports st_size 0: the first read is short, the rest follows
+    assert text.startswith(b"Name:") and b"\nPid:" in text and len(text) > 200
