@@ -8,7 +8,7 @@ fork, costs its share being done in the parent, never a different answer.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -30,6 +30,33 @@ def workers_for(items: int, worth_it: int) -> int:
         if "fork" not in multiprocessing.get_all_start_methods():
             return 1
     return workers
+
+
+class Tickets:
+    """The numbers 0 … count - 1, each handed out once across this process and those forked after
+    it was made, so each share takes the next piece of work as it becomes free and the shares end
+    together however fast each runs (a share that dies loses only the pieces it took). They wait
+    in a pipe, four bytes each, read four at a time: a read that small is never split between
+    readers, and once the pipe is empty a read finds its end."""
+
+    SIZE = 4
+    MOST = (1 << 16) // SIZE  # what a pipe holds before a write would wait for a reader
+
+    def __init__(self, count: int) -> None:
+        if count > self.MOST:
+            raise ValueError(f"{count} tickets do not fit in a pipe")
+        self._read, write = os.pipe()
+        try:
+            os.write(write, b"".join(number.to_bytes(self.SIZE, "little") for number in range(count)))
+        finally:
+            os.close(write)
+
+    def __iter__(self) -> Iterator[int]:
+        while len(taken := os.read(self._read, self.SIZE)) == self.SIZE:
+            yield int.from_bytes(taken, "little")
+
+    def close(self) -> None:
+        os.close(self._read)
 
 
 def in_shares(work: Callable[[int, int], T], workers: int,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import os
+import time
 
 import pytest
 
@@ -39,6 +40,7 @@ def spreading(monkeypatch):
     monkeypatch.setattr(parses, "WORTH_IT", 20)
     monkeypatch.setattr(spread, "WORTH_IT", 20)
     monkeypatch.setattr(spread, "WARM_WORTH_IT", 20)
+    monkeypatch.setattr(spread, "PIECE", 16)
     monkeypatch.setattr(forked, "cores", lambda: 2)
 
 
@@ -210,29 +212,75 @@ def test_a_warm_check_served_across_the_cores_gives_the_report_and_cache_of_one_
     assert spread_cache.hits > 0 and (spread_cache.misses > 0) == edit
 
 
-def test_a_warm_check_serves_half_its_subjects_on_a_worker_and_the_corpus_here(corpus, spreading, monkeypatch):
+def _slowed_here(monkeypatch) -> None:
+    """The parent serves each piece slowly, so a worker surely takes some of them."""
+    parent, each = os.getpid(), cache_module.Records.each
+
+    def slowed(twin, kind, share=slice(None)):
+        if os.getpid() == parent:
+            time.sleep(0.01)
+        yield from each(twin, kind, share)
+
+    monkeypatch.setattr(cache_module.Records, "each", slowed)
+
+
+def test_a_warm_check_serves_each_subject_once_in_pieces_taken_by_whichever_share_is_free(
+        corpus, spreading, monkeypatch):
     _warm(corpus)
     snapshot = load(corpus, TODAY, CacheUse.READ)
     records = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
-    here: dict[Scope, list[int]] = {}
-    each = cache_module.Records.each
+    shares = []
+    in_shares = forked.in_shares
 
-    def counted(twin, kind, share=slice(None)):
-        for one in each(twin, kind, share):
-            if os.getpid() == parent:
-                here.setdefault(kind, []).append(one[0])
-            yield one
+    def kept(*args, **kwargs):
+        mine, theirs = in_shares(*args, **kwargs)
+        shares.extend([mine, *theirs])
+        return mine, theirs
 
-    parent = os.getpid()
-    monkeypatch.setattr(cache_module.Records, "each", counted)
+    monkeypatch.setattr(forked, "in_shares", kept)
+    _slowed_here(monkeypatch)
     served = spread.serve_all(records)
-    edges = len(snapshot.graph.edges)
-    assert served is not None and [len(served[kind]) for kind in SECTIONS] == [
-        len(subjects(records.ctx, kind)) for kind in SECTIONS]
-    assert all(summary is not None for summaries in served.values() for summary in summaries)
-    assert here[Scope.DOCUMENT] == list(range(0, len(snapshot.census.documents), 2))
-    assert here[Scope.EDGE] == list(range(0, edges, 2)) and here[Scope.CORPUS] == [0]
+    assert served is not None and len(shares) == 2
+    for kind in SECTIONS:
+        here, there = ([index for index, _ in share[0][kind]] for share in shares)
+        assert sorted(here + there) == list(range(len(subjects(records.ctx, kind))))
+        assert len(served[kind]) == len(here + there) and None not in served[kind]
+    assert [index for index, _ in shares[1][0][Scope.DOCUMENT]], "the worker took no piece"
     assert records.cache.misses == 0 and records.cache.hits > 0
+
+
+def test_each_ticket_is_handed_out_once_across_the_processes():
+    tickets = forked.Tickets(500)
+    try:
+        mine, theirs = forked.in_shares(lambda share, workers: list(tickets), 3)
+    finally:
+        tickets.close()
+    taken = [*mine, *(number for part in theirs for number in part)]
+    assert sorted(taken) == list(range(500))
+    with pytest.raises(ValueError, match="do not fit"):
+        forked.Tickets(forked.Tickets.MOST + 1)
+
+
+def test_pieces_a_worker_took_and_never_answered_for_are_served_here(corpus, tmp_path, monkeypatch, spreading):
+    dying_root = copy_tree(corpus, tmp_path / "dying")
+    answered, answered_cache = _warm(corpus, edit=True)
+    parent, pack = os.getpid(), spread._pack
+
+    died = tmp_path / "died"
+
+    def dies_after_its_pieces(account):
+        if os.getpid() != parent and account[0][Scope.DOCUMENT]:
+            died.write_text("after taking pieces")
+            os._exit(1)
+        return pack(account)
+
+    monkeypatch.setattr(spread, "_pack", dies_after_its_pieces)
+    _slowed_here(monkeypatch)
+    again, again_cache = _warm(dying_root, edit=True)
+    assert died.is_file(), "the worker took no piece"
+    assert again == answered and again.findings
+    assert again_cache.kept == answered_cache.kept
+    assert (again_cache.hits, again_cache.misses) == (answered_cache.hits, answered_cache.misses)
 
 
 def test_a_warm_check_whose_worker_dies_gives_the_report_and_cache_of_one_whose_worker_answered(
