@@ -2,12 +2,15 @@
 
 A worker is forked after the parent has loaded what the work reads, so nothing is sent to it;
 its result comes back pickled through a pipe. A worker that fails, or a platform that cannot
-fork, costs its share being done in the parent, never a different answer.
+fork, costs its share being done in the parent, never a different answer. The fork is
+`os.fork` itself: `multiprocessing` would add a hundredth of a second of imports to every
+run that spreads, for a process object, a pipe and a join this module needs no more of.
 """
 
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -24,12 +27,7 @@ def cores() -> int:
 def workers_for(items: int, worth_it: int) -> int:
     """How many processes `items` pieces of work are worth: one per core, each with `worth_it` or more."""
     workers = max(1, min(cores(), items // max(worth_it, 1)))
-    if workers > 1:
-        import multiprocessing  # only a run that spreads pays for its import
-
-        if "fork" not in multiprocessing.get_all_start_methods():
-            return 1
-    return workers
+    return workers if hasattr(os, "fork") else 1
 
 
 class Tickets:
@@ -65,38 +63,39 @@ def in_shares(work: Callable[[int, int], T], workers: int,
     each as `pack` makes it for the way back (or, when its worker failed, done here and packed)."""
     if workers < 2:
         return work(0, 1), []
-    import multiprocessing
-
-    fork = multiprocessing.get_context("fork")
     started = []
     for share in range(1, workers):
-        receive, send = fork.Pipe(duplex=False)
-        worker = fork.Process(target=_worker, args=(work, pack, share, workers, send), daemon=True)
-        worker.start()
-        send.close()
+        receive, send = os.pipe()
+        worker = os.fork()
+        if worker == 0:  # the child: never returns
+            os.close(receive)
+            _worker(work, pack, share, workers, send)
+            os._exit(1)
+        os.close(send)
         started.append((share, worker, receive))
     mine, results = work(0, workers), []
     for share, worker, receive in started:
         try:
-            done, result = receive.recv()
-        except (EOFError, OSError):  # the worker died
+            with os.fdopen(receive, "rb") as pipe:
+                done, result = pickle.load(pipe)
+        except (EOFError, OSError, pickle.UnpicklingError):  # the worker died
             done, result = False, None
         finally:
-            receive.close()
-            worker.join()
+            os.waitpid(worker, 0)
         results.append(result if done else pack(work(share, workers)))  # a failed share is done here
     return mine, results
 
 
-def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send) -> None:
+def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send: int) -> None:
+    """A forked child's whole life: its share, packed and sent, then `os._exit` (no cleanup the
+    parent owns runs twice, and no buffered output is written twice)."""
     try:
-        answer = (True, pack(work(share, workers)))
-    except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
-        answer = (False, None)
-    except BaseException:  # interrupted with the parent (Ctrl-C reaches the group): leave, silently
+        try:
+            answer = (True, pack(work(share, workers)))
+        except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
+            answer = (False, None)
+        with os.fdopen(send, "wb") as pipe:
+            pickle.dump(answer, pipe, pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # interrupted with the parent (Ctrl-C reaches the group), or the parent is gone
         os._exit(1)
-    try:
-        send.send(answer)
-        send.close()
-    except OSError:  # the parent is gone
-        os._exit(1)
+    os._exit(0)
