@@ -93,7 +93,11 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
          parses: ParseStore | None = None) -> Census:
     """Every file read first, then parsed (on every core when the store spreads), then classified."""
     classifier = Classifier(taxonomy, parses)
-    read = [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+
+    def reading() -> list[Row | Read]:
+        return [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+
+    read = parses.beside_the_fronts(reading, _packed, _unpacked) if parses is not None else reading()
     if parses is not None:
         parses.prepare([(item.text, item.digest) for item in read if isinstance(item, Read)])
     rows = [item if isinstance(item, Row) else classifier.classify(item.path, item.text, item.digest)
@@ -110,6 +114,15 @@ class Read:
     path: str
     text: str  # decoded, without a byte-order mark
     digest: str
+
+
+def _packed(read: list[Row | Read]) -> list[Row | tuple[str, str, str]]:
+    """What was read, for the way back from a worker: a file read as a tuple, half the pickling."""
+    return [(item.path, item.text, item.digest) if isinstance(item, Read) else item for item in read]
+
+
+def _unpacked(packed: list[Row | tuple[str, str, str]]) -> list[Row | Read]:
+    return [Read(*item) if isinstance(item, tuple) else item for item in packed]
 
 
 def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:

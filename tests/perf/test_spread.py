@@ -25,6 +25,7 @@ from headwater.check.rule import Scope
 from headwater.check.runner import SECTIONS
 from headwater.check.runner import run as run_checks
 from headwater.corpus import body as body_module
+from headwater.corpus import census as census_module
 from headwater.corpus import parses
 from headwater.corpus.parses import CacheUse
 from headwater.snapshot import load
@@ -41,6 +42,7 @@ def spreading(monkeypatch):
     monkeypatch.setattr(spread, "WORTH_IT", 20)
     monkeypatch.setattr(spread, "WARM_WORTH_IT", 20)
     monkeypatch.setattr(spread, "PIECE", 16)
+    monkeypatch.setattr(parses, "FRONTS_WORTH_IT", 1)
     monkeypatch.setattr(forked, "cores", lambda: 2)
 
 
@@ -91,6 +93,37 @@ def test_a_spread_load_without_a_cache_parses_every_body_ahead_so_none_is_parsed
     monkeypatch.setattr(parses, "parse", parsed_again)
     assert [document.body for document in documents] == expected
     assert not snapshot.parses.lines, "a body's line was kept after its document decoded it"
+
+
+def _walked_by(monkeypatch, record) -> None:
+    """Each process that walks the corpus writes its id to `record`."""
+    walk = census_module.walk
+
+    def walked(*args):
+        with record.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return walk(*args)
+
+    monkeypatch.setattr(census_module, "walk", walked)
+
+
+@pytest.mark.parametrize("worker_dies", [False, True])
+def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
+        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    alone = load(corpus, TODAY, CacheUse.READ)
+    record = tmp_path / "walked"
+    _walked_by(monkeypatch, record)
+    if worker_dies:
+        monkeypatch.setattr(forked, "_worker", lambda *args: os._exit(1))
+    beside = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    walkers = {int(pid) for pid in record.read_text().split()}
+    if worker_dies:  # the reading is done here instead
+        assert walkers == {os.getpid()}
+    else:
+        assert len(walkers) == 1 and os.getpid() not in walkers
+    assert beside.census == alone.census and beside.graph.edges == alone.graph.edges
+    assert beside.parses.table_hits == len(alone.census.parsed) > 0
 
 
 def test_two_files_of_the_same_bytes_both_get_their_front_when_parsed_ahead(corpus, spreading):
