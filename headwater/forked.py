@@ -10,7 +10,6 @@ run that spreads, for a process object, a pipe and a join this module needs no m
 from __future__ import annotations
 
 import os
-import pickle
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -63,6 +62,8 @@ def in_shares(work: Callable[[int, int], T], workers: int,
     each as `pack` makes it for the way back (or, when its worker failed, done here and packed)."""
     if workers < 2:
         return work(0, 1), []
+    import pickle  # only a run that spreads pays for its import
+
     started = []
     for share in range(1, workers):
         receive, send = os.pipe()
@@ -89,6 +90,8 @@ def in_shares(work: Callable[[int, int], T], workers: int,
 def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send: int) -> None:
     """A forked child's whole life: its share, packed and sent, then `os._exit` (no cleanup the
     parent owns runs twice, and no buffered output is written twice)."""
+    import pickle
+
     try:
         try:
             answer = (True, pack(work(share, workers)))

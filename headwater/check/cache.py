@@ -87,8 +87,10 @@ class Verdicts:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
         if not self.changed and len(self.kept) == len(self.stored):
             return []  # every record kept was stored as it is, and every stored one was used
-        payload = "".join(f"{key}\t{record}\n" for key, record in sorted(self.kept.items()))
-        failure = cachedir.write(self.root, NAME, HEADER, payload.encode("utf-8"))
+        # line by line to bytes: one string of every record, some not ASCII, is two to four bytes
+        # a character before its encoding, and took twice as long
+        payload = b"".join(f"{key}\t{record}\n".encode() for key, record in sorted(self.kept.items()))
+        failure = cachedir.write(self.root, NAME, HEADER, payload)
         return [failure] if failure else []
 
     @property
