@@ -109,6 +109,9 @@ class ParseStore:
         self.spread = spread  # parse what the cache lacks, bodies too, on every core (`prepare`)
         self.derive = derive if use is CacheUse.WRITE else None  # derived from each body it parses
         self.derived_here: dict[str, bytes] = {}  # digest → its value, derived by this run
+        # bodies parsed here, whose value is derived only when the derived file is written: a run
+        # with a handful of edits writes no file, and would import a stemmer to throw its work away
+        self.underived: dict[str, tuple[Map, Body]] = {}
         off = use is CacheUse.OFF
         self.stored = Stored(lambda: b"" if off else _read(root), lambda: b"" if off else _first_line(root))
         # what this run's corpus holds, for `save`: an entry this run parsed, or what it adds (a
@@ -294,7 +297,7 @@ class ParseStore:
         if digest in self.current:
             self._keep(digest, {**self.current[digest], "b": _json(encode_body(parsed))})
             if self.derive is not None:
-                self.derived_here[digest] = self.derive.encoded(front, parsed)
+                self.underived[digest] = (front, parsed)
         return parsed
 
     def _consults(self, opened: bool, sparable: bool) -> bool:
@@ -374,6 +377,9 @@ class ParseStore:
         """Write every digest's derived value (empty for want of a body); None, or why not."""
         if self.derive is None:
             return None
+        for digest, (front, parsed) in self.underived.items():
+            self.derived_here[digest] = self.derive.encoded(front, parsed)
+        self.underived.clear()
         self._derive_missing(trusting=False)
         stored = self._stored_derived
         values = {digest: self.derived_here.get(digest) or stored.get(digest, b"") for digest in self.current}
@@ -382,15 +388,17 @@ class ParseStore:
     def _derive_missing(self, trusting: bool) -> int:
         """Derive, from the body decoded, the value of each body `save` would write that has none
         under this run's key (reused from a cache written without one, or under another key), into
-        `derived_here`; how many. `trusting`: take the parse cache's word (`DERIVED_UNDER`) that
-        the derived file lists every digest it holds, so a warm check deciding whether to rewrite
-        reads neither the bodies nor that file; `save` looks each digest up before it writes."""
+        `derived_here`; how many (a body parsed here is `underived` until the file is written).
+        `trusting`: take the parse cache's word (`DERIVED_UNDER`) that the derived file lists every
+        digest it holds, so a warm check deciding whether to rewrite reads neither the bodies nor
+        that file; `save` looks each digest up before it writes."""
         if self.derive is None:
             return 0
         trusted = trusting and self.stored.derived_under == self.derive.key and derived_file.present(self.root)
         made = 0
         for digest, entry in self.current.items():
-            if digest in self.derived_here or ("b" not in entry if trusted else digest in self._stored_derived):
+            if digest in self.derived_here or digest in self.underived or (
+                    "b" not in entry if trusted else digest in self._stored_derived):
                 continue
             body = entry["b"] if "b" in entry else self.stored.body_raw(digest)
             front = entry["f"] if "f" in entry else (self.stored.entry(digest) or {}).get("f")
