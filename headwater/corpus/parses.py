@@ -162,21 +162,20 @@ class ParseStore:
         for part in theirs:
             self.packed.update(part)
 
-    def beside_the_fronts(self, reading: Callable[[], list[T]], pack: Callable[[list[T]], list],
-                          unpack: Callable[[list], list[T]]) -> list[T]:
+    def beside_the_fronts(self, reading: Callable[[], list[T]]) -> list[T]:
         """`reading()` (the census reading and hashing every file) done by a forked worker while
         this process rebuilds the fronts file, which needs nothing it reads: the two take about as
         long. Only when the store spreads and the fronts file is large enough for the fork and the
-        way back (`pack`ed, pickled, `unpack`ed: a tenth of the reading) to pay; a worker that
-        fails costs the reading done here."""
+        way back (pickled, about a fifth of the reading) to pay; a worker that fails costs the
+        reading done here."""
         if not self.spread or self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
             return reading()
 
         def share(first: int, _: int) -> list[T] | fronts_file.Fronts:
             return reading() if first else self.table  # the fronts file rebuilt here, meanwhile
 
-        _, (packed,) = forked.in_shares(share, 2, pack)
-        return unpack(packed)
+        _, (read,) = forked.in_shares(share, 2)
+        return read
 
     @cached_property
     def _fronts_bytes(self) -> int:
