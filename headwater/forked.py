@@ -1,10 +1,11 @@
 """Work split across the cores: forked workers each take a share, and the parent takes one too.
 
 A worker is forked after the parent has loaded what the work reads, so nothing is sent to it;
-its result comes back pickled through a pipe. A worker that fails, or a platform that cannot
-fork, costs its share being done in the parent, never a different answer. The fork is
-`os.fork` itself: `multiprocessing` would add a hundredth of a second of imports to every
-run that spreads, for a process object, a pipe and a join this module needs no more of.
+its result comes back pickled through a pipe. A worker that fails, a fork the system refuses,
+or a platform that cannot fork, costs its share being done in the parent, never a different
+answer. The fork is `os.fork` itself: `multiprocessing` would add a hundredth of a second of
+imports to every run that spreads, for a process object, a pipe and a join this module needs
+no more of.
 """
 
 from __future__ import annotations
@@ -66,25 +67,36 @@ def in_shares(work: Callable[[int, int], T], workers: int,
 
     started = []
     for share in range(1, workers):
-        receive, send = os.pipe()
-        worker = os.fork()
-        if worker == 0:  # the child: never returns
-            os.close(receive)
-            _worker(work, pack, share, workers, send)
-            os._exit(1)
-        os.close(send)
-        started.append((share, worker, receive))
+        started.append((share, *_forked(work, pack, share, workers)))
     mine, results = work(0, workers), []
     for share, worker, receive in started:
         try:
             with os.fdopen(receive, "rb") as pipe:
                 done, result = pickle.load(pipe)
-        except (EOFError, OSError, pickle.UnpicklingError):  # the worker died
+        except (EOFError, OSError, pickle.UnpicklingError):  # the worker died, or was never forked
             done, result = False, None
         finally:
-            os.waitpid(worker, 0)
+            if worker > 0:
+                os.waitpid(worker, 0)
         results.append(result if done else pack(work(share, workers)))  # a failed share is done here
     return mine, results
+
+
+def _forked(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int) -> tuple[int, int]:
+    """A worker forked for the share, and the end of the pipe its answer comes back through; when
+    the system refuses the fork (no memory, too many processes), no worker and a pipe that reads
+    as empty, so the share is done here."""
+    receive, send = os.pipe()
+    try:
+        worker = os.fork()
+    except OSError:
+        worker = -1
+    if worker == 0:  # the child: never returns
+        os.close(receive)
+        _worker(work, pack, share, workers, send)
+        os._exit(1)
+    os.close(send)
+    return worker, receive
 
 
 def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send: int) -> None:

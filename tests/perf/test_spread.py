@@ -329,3 +329,14 @@ def test_a_warm_check_whose_worker_dies_gives_the_report_and_cache_of_one_whose_
     assert again == answered and again.findings
     assert again_cache.kept == answered_cache.kept
     assert (again_cache.hits, again_cache.misses) == (answered_cache.hits, answered_cache.misses)
+
+
+def test_a_fork_the_system_refuses_costs_the_share_done_here(monkeypatch):
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    mine, theirs = forked.in_shares(lambda share, workers: list(range(share, 10, workers)), 3,
+                                    pack=lambda found: [n * 10 for n in found])
+    assert mine == [0, 3, 6, 9]
+    assert theirs == [[10, 40, 70], [20, 50, 80]]
