@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,7 @@ class Declaration:
 def read_declaration(root: Path) -> Declaration:
     path = root / DECLARATION
     refuse_linked(root)
+    sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
     if not path.exists():
         raise Refusal(
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ def claim_path(scheme: Scheme, identifier: str) -> str:
 
 def claimed(root: Path, scheme: Scheme) -> list[str]:
     directory = root / CLAIMS / scheme.name
+    sys.audit("headwater.probe", directory)  # what replays a run looks here again (HW-DR-0037)
     if not directory.is_dir():
         return []
     return sorted(name for name in os.listdir(directory) if not name.startswith("."))

@@ -1,0 +1,214 @@
+"""What a run read of the file system: noted as it reads, observed as it ends, observed again later.
+
+A `Recorder` notes, through an audit hook (PEP 578), every path the process opens to read, every
+directory it lists (`os.listdir`, `os.scandir`) or opens as a directory, and every path the code
+only looks at (a stat, a test for existence or type, a link read), which the code announces as the
+audit event `headwater.probe` since Python raises none for those. A forked worker notes into a file
+the recorder shares with it. `Recorder.observations` turns the notes into observations, each a
+path and the state `state` finds there: a file by the digest of its bytes, a directory listing by
+its names and entry types, a probe by the entry's type (a link by where it points), an absent
+path as absent. `unchanged` makes each observation again, reading every file again: an
+observation is never trusted from a stat.
+
+An observation is made as the run ends, so a path that moved while the run read it would pair
+this run's answer with bytes it did not read: `Recorder.observations` gives nothing when any
+observed entry, or the folder holding it, changed (by its ctime, which no one can set back) since
+the run began, less a tick of the file system's coarse clock. A Markdown file the census read is
+observed by the digest the census took of the bytes it read, so it needs no such proof.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import hashlib
+import os
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests or reads a link
+OPENED, LISTED, DEEP, PROBED = "open", "list", "deep", "probe"
+WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
+Observation = tuple[str, str, str]  # (what was done, path, the state found)
+
+
+def state(what: str, path: str) -> str:
+    """What stands at `path` as the run saw it: read, listed, listed with every file read, or looked at."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "-"
+    except OSError as error:
+        return f"!{error.errno}"
+    if stat.S_ISLNK(mode):
+        return "l:" + _followed(path)
+    if what == OPENED and stat.S_ISREG(mode):
+        return "f:" + _file_digest(path)
+    if what in (LISTED, DEEP) and stat.S_ISDIR(mode):
+        return "d:" + _listing(path, read=what == DEEP)
+    return _type(mode)
+
+
+def _type(mode: int) -> str:
+    return "f" if stat.S_ISREG(mode) else "d" if stat.S_ISDIR(mode) else "o"
+
+
+def _followed(path: str) -> str:
+    """A link's text and the type of what it reaches (`-` when nothing)."""
+    try:
+        target = os.readlink(path)
+    except OSError as error:
+        return f"!{error.errno}"
+    try:
+        reached = _type(os.stat(path).st_mode)
+    except OSError:
+        reached = "-"
+    return f"{reached}:{target}"
+
+
+def _file_digest(path: str) -> str:
+    """The digest of a regular file's bytes, read without following a link or blocking on a pipe,
+    spelled as the census spells its own (`sha256:<hex>`)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        return f"!{error.errno}"
+    try:
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+        return "sha256:" + digest.hexdigest()
+    except OSError as error:
+        return f"!{error.errno}"
+    finally:
+        os.close(fd)
+
+
+def _listing(path: str, read: bool) -> str:
+    """Each entry's name and type, sorted; with `read`, each regular file's digest too."""
+    try:
+        with os.scandir(path) as entries:
+            found = sorted((e.name, e.is_symlink(), e.is_dir(follow_symlinks=False),
+                            e.is_file(follow_symlinks=False)) for e in entries)
+    except OSError as error:
+        return f"!{error.errno}"
+    parts = []
+    for name, link, directory, regular in found:
+        kind = "l" if link else "d" if directory else "f" if regular else "o"
+        extra = ":" + _file_digest(os.path.join(path, name)) if read and regular else ""
+        parts.append(f"{name}/{kind}{extra}")
+    return "\0".join(parts)
+
+
+def unchanged(observations: Iterable[Observation]) -> bool:
+    """Whether every observation, made again now, finds what it found (the first change stops)."""
+    return all(state(what, path) == found for what, path, found in observations)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which notes are observations: every path but those whose bytes are no input to the answer
+    (the disposable cache, which can only save work, and the key that seals it) and the bytecode
+    of modules imported on the way (the program's fingerprint in the key covers the code)."""
+
+    ignored: tuple[str, ...]
+
+    def holds(self, path: str) -> bool:
+        clean = os.path.normpath(path)
+        return f"{os.sep}__pycache__{os.sep}" not in clean and not any(_under(clean, f) for f in self.ignored)
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+@functools.cache
+def _sink() -> contextvars.ContextVar:
+    """The one audit hook of the process (a hook cannot be removed), and where it sends notes."""
+    sink: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("headwater.recorder", default=None)
+    sys.addaudithook(functools.partial(_heard, sink))
+    return sink
+
+
+def _heard(sink: contextvars.ContextVar, event: str, args: tuple) -> None:
+    recorder = sink.get()
+    if recorder is not None and event in ("open", "os.listdir", "os.scandir", PROBE):
+        recorder.hear(event, args)
+
+
+class Recorder:
+    """Notes what the process reads while entered (see the module's docstring)."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.pid = os.getpid()
+        self.cwd = os.getcwd()
+        self.notes: set[tuple[str, str]] = set()
+        self.folder = ""  # the last folder opened as a directory: names opened relative to it live there
+        self.began = 0
+        self.spill = -1
+        self.token: contextvars.Token | None = None
+
+    def __enter__(self) -> Recorder:
+        fd, name = tempfile.mkstemp(prefix="headwater-notes-")
+        os.unlink(name)
+        self.spill = fd  # a forked worker's notes: appended, then read back by this process
+        self.began = time.time_ns()
+        self.token = _sink().set(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _sink().reset(self.token)
+        os.lseek(self.spill, 0, os.SEEK_SET)
+        with os.fdopen(self.spill, "rb") as spilled:
+            for line in spilled.read().decode("utf-8", "surrogateescape").splitlines():
+                what, _, path = line.partition("\0")
+                self.notes.add((what, path))
+
+    def hear(self, event: str, args: tuple) -> None:
+        path = args[0]
+        if isinstance(path, int):
+            return  # a descriptor: its folder was noted as it was opened
+        path = os.fsdecode(os.fspath(path if path is not None else "."))
+        if event == "open":
+            flags = args[2] or 0
+            if flags & WRITING:
+                return
+            what = DEEP if flags & os.O_DIRECTORY else OPENED
+            if args[1] is None and not os.path.isabs(path) and os.sep not in path and self.folder:
+                path = os.path.join(self.folder, path)  # `os.open(name, dir_fd=…)` in the folder just opened
+        else:
+            what = PROBED if event == PROBE else LISTED
+        full = os.path.join(self.cwd, path)
+        if what == DEEP:
+            self.folder = full
+        if os.getpid() == self.pid:
+            self.notes.add((what, full))
+        else:
+            os.write(self.spill, f"{what}\0{full}\n".encode("utf-8", "surrogateescape"))
+
+    def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
+        """Every note under the scope observed now, or None when any of it moved since the run
+        began; `read` gives the digest the run itself took of a file's bytes, by full path."""
+        found: list[Observation] = []
+        watched: set[str] = set()
+        for what, path in sorted(self.notes):
+            if not self.scope.holds(path):
+                continue
+            taken = read.get(path) if what == OPENED else None
+            found.append((what, path, "f:" + taken if taken else state(what, path)))
+            watched.add(os.path.dirname(path))
+            if not taken:
+                watched.add(path)
+        return tuple(found) if not any(self._moved(path) for path in watched) else None
+
+    def _moved(self, path: str) -> bool:
+        try:
+            return os.lstat(path).st_ctime_ns >= self.began - SLACK_NS
+        except OSError:
+            return False
