@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.statefolder import DECLARATION
 
 
 def _ancestors(start: Path) -> list[Path]:
@@ -18,8 +19,6 @@ def _ancestors(start: Path) -> list[Path]:
 
 def governed_root(start: Path) -> Path | None:
     """The nearest directory at or above `start` that a declaration binds."""
-    from headwater.taxonomy.declaration import DECLARATION  # its YAML reader only when a verb reads it
-
     return next((d for d in _ancestors(start) if (d / DECLARATION).is_file()), None)
 
 

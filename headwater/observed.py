@@ -22,23 +22,30 @@ from __future__ import annotations
 import contextvars
 import functools
 import hashlib
+import itertools
 import os
 import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests or reads a link
+READ = "headwater.read"  # sys.audit(READ, path, data) where the load has a file's bytes in hand
+LISTING = "headwater.listed"  # sys.audit(LISTING, path, entries) where it has a folder's `os.DirEntry`s
 OPENED, LISTED, DEEP, PROBED = "open", "list", "deep", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
+HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, LISTING})
 Observation = tuple[str, str, str]  # (what was done, path, the state found)
 
 
-def state(what: str, path: str) -> str:
-    """What stands at `path` as the run saw it: read, listed, listed with every file read, or looked at."""
+def state(what: str, path: str, known: Mapping[str, str] | None = None) -> str:
+    """What stands at `path` as the run saw it: read, listed, listed with every file read, or looked
+    at; `known` gives the digest the run took of a file's bytes as it read them, by full path."""
+    if what == OPENED:
+        return _opened(path)
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -47,11 +54,24 @@ def state(what: str, path: str) -> str:
         return f"!{error.errno}"
     if stat.S_ISLNK(mode):
         return "l:" + _followed(path)
-    if what == OPENED and stat.S_ISREG(mode):
-        return "f:" + _file_digest(path)
     if what in (LISTED, DEEP) and stat.S_ISDIR(mode):
-        return "d:" + _listing(path, read=what == DEEP)
+        return "d:" + _listing(path, what == DEEP, known or {})
     return _type(mode)
+
+
+def _opened(path: str) -> str:
+    """A file's state as `state` gives it, in one open where it is a regular file (most are)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:  # a link, nothing, or what this user may not read: what stands there
+        return state(PROBED, path)
+    try:
+        mode = os.fstat(fd).st_mode
+        return "f:" + _digest(fd) if stat.S_ISREG(mode) else _type(mode)
+    except OSError as error:
+        return f"!{error.errno}"
+    finally:
+        os.close(fd)
 
 
 def _type(mode: int) -> str:
@@ -79,35 +99,53 @@ def _file_digest(path: str) -> str:
     except OSError as error:
         return f"!{error.errno}"
     try:
-        digest = hashlib.sha256()
-        while chunk := os.read(fd, 1 << 20):
-            digest.update(chunk)
-        return "sha256:" + digest.hexdigest()
+        return _digest(fd)
     except OSError as error:
         return f"!{error.errno}"
     finally:
         os.close(fd)
 
 
-def _listing(path: str, read: bool) -> str:
+def _digest(fd: int) -> str:
+    digest = hashlib.sha256()
+    while chunk := os.read(fd, 1 << 20):
+        digest.update(chunk)
+    return "sha256:" + digest.hexdigest()
+
+
+def _listing(path: str, read: bool, known: Mapping[str, str]) -> str:
     """Each entry's name and type, sorted; with `read`, each regular file's digest too."""
     try:
         with os.scandir(path) as entries:
-            found = sorted((e.name, e.is_symlink(), e.is_dir(follow_symlinks=False),
-                            e.is_file(follow_symlinks=False)) for e in entries)
+            found = _entries(list(entries))
     except OSError as error:
         return f"!{error.errno}"
-    parts = []
-    for name, link, directory, regular in found:
-        kind = "l" if link else "d" if directory else "f" if regular else "o"
-        extra = ":" + _file_digest(os.path.join(path, name)) if read and regular else ""
-        parts.append(f"{name}/{kind}{extra}")
-    return "\0".join(parts)
+    if not read:
+        return "\0".join(f"{name}/{kind}" for name, kind in found)
+    return "\0".join(f"{name}/{kind}" + (":" + (known.get(full) or _file_digest(full)) if kind == "f" else "")
+                     for name, kind in found for full in (os.path.join(path, name),))
 
 
-def unchanged(observations: Iterable[Observation]) -> bool:
-    """Whether every observation, made again now, finds what it found (the first change stops)."""
-    return all(state(what, path) == found for what, path, found in observations)
+def _entries(entries: list[os.DirEntry]) -> list[tuple[str, str]]:
+    """Each entry's name and type (from the listing itself), sorted by name."""
+    return sorted((os.fsdecode(e.name), "l" if e.is_symlink() else "d" if e.is_dir(follow_symlinks=False)
+                   else "f" if e.is_file(follow_symlinks=False) else "o") for e in entries)
+
+
+def unchanged(observations: Sequence[Observation], since: int) -> bool:
+    """Whether every observation, made again now, finds what it found (the first change stops).
+    The entries whose ctime moved since the recording run began are made first, so an edit costs
+    one read to find, not half the corpus: a stat only orders the work, it never answers."""
+    first = [o for o in observations if _changed_since(o[1], since) is not False]
+    return all(state(what, path) == found for what, path, found in itertools.chain(first, observations))
+
+
+def _changed_since(path: str, since: int) -> bool | None:
+    """Whether the entry's ctime is within a clock tick of `since` or later (None: nothing there)."""
+    try:
+        return os.lstat(path).st_ctime_ns >= since - SLACK_NS
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -119,8 +157,8 @@ class Scope:
     ignored: tuple[str, ...]
 
     def holds(self, path: str) -> bool:
-        clean = os.path.normpath(path)
-        return f"{os.sep}__pycache__{os.sep}" not in clean and not any(_under(clean, f) for f in self.ignored)
+        clean = os.path.normpath(path) if "/." in path or "//" in path else path  # most are clean already
+        return "/__pycache__/" not in clean and not any(_under(clean, f) for f in self.ignored)
 
 
 def _under(path: str, folder: str) -> bool:
@@ -136,9 +174,10 @@ def _sink() -> contextvars.ContextVar:
 
 
 def _heard(sink: contextvars.ContextVar, event: str, args: tuple) -> None:
-    recorder = sink.get()
-    if recorder is not None and event in ("open", "os.listdir", "os.scandir", PROBE):
-        recorder.hear(event, args)
+    if event in HEARD:  # first: most events (`builtins.id`, imports) are none of these
+        recorder = sink.get()
+        if recorder is not None:
+            recorder.hear(event, args)
 
 
 class Recorder:
@@ -149,6 +188,8 @@ class Recorder:
         self.pid = os.getpid()
         self.cwd = os.getcwd()
         self.notes: set[tuple[str, str]] = set()
+        self.digests: dict[str, str] = {}  # what `READ` announced: the digest of the bytes the run read
+        self.listings: dict[str, str] = {}  # what `LISTING` announced: a folder's entries as the run listed them
         self.folder = ""  # the last folder opened as a directory: names opened relative to it live there
         self.began = 0
         self.spill = -1
@@ -167,14 +208,21 @@ class Recorder:
         os.lseek(self.spill, 0, os.SEEK_SET)
         with os.fdopen(self.spill, "rb") as spilled:
             for line in spilled.read().decode("utf-8", "surrogateescape").splitlines():
-                what, _, path = line.partition("\0")
-                self.notes.add((what, path))
+                what, path, *digest = line.split("\0")
+                if digest:
+                    self.digests[path] = digest[0]
+                self.notes.add((OPENED if digest else what, path))
 
     def hear(self, event: str, args: tuple) -> None:
         path = args[0]
         if isinstance(path, int):
             return  # a descriptor: its folder was noted as it was opened
-        path = os.fsdecode(os.fspath(path if path is not None else "."))
+        if not isinstance(path, str):
+            path = os.fsdecode(os.fspath(path if path is not None else "."))
+        if event == LISTING:  # kept in this process alone: a worker's listing is noted, and listed again
+            self.listings[os.path.join(self.cwd, path)] = "d:" + "\0".join(f"{n}/{k}" for n, k in _entries(args[1]))
+            return
+        digest = ""
         if event == "open":
             flags = args[2] or 0
             if flags & WRITING:
@@ -182,33 +230,39 @@ class Recorder:
             what = DEEP if flags & os.O_DIRECTORY else OPENED
             if args[1] is None and not os.path.isabs(path) and os.sep not in path and self.folder:
                 path = os.path.join(self.folder, path)  # `os.open(name, dir_fd=…)` in the folder just opened
+        elif event == READ:
+            what, digest = OPENED, "sha256:" + hashlib.sha256(args[1]).hexdigest()
+            if not os.path.isabs(path) and os.sep not in path and self.folder:
+                path = os.path.join(self.folder, path)
         else:
             what = PROBED if event == PROBE else LISTED
-        full = os.path.join(self.cwd, path)
+        full = path if path.startswith(os.sep) else os.path.join(self.cwd, path)
         if what == DEEP:
             self.folder = full
-        if os.getpid() == self.pid:
-            self.notes.add((what, full))
+        if os.getpid() != self.pid:
+            line = f"{what}\0{full}\0{digest}\n" if digest else f"{what}\0{full}\n"
+            os.write(self.spill, line.encode("utf-8", "surrogateescape"))
+        elif digest:
+            self.digests[full] = digest
         else:
-            os.write(self.spill, f"{what}\0{full}\n".encode("utf-8", "surrogateescape"))
+            self.notes.add((what, full))
 
     def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
         """Every note under the scope observed now, or None when any of it moved since the run
-        began; `read` gives the digest the run itself took of a file's bytes, by full path."""
+        began; `read` gives the digest the run itself took of a file's bytes, by full path. A file
+        read in a folder noted whole (`DEEP`) is observed with it."""
         found: list[Observation] = []
         watched: set[str] = set()
+        known = {**read, **self.digests}
+        deep = {path for what, path in self.notes if what == DEEP}
         for what, path in sorted(self.notes):
-            if not self.scope.holds(path):
+            folder = path.rpartition(os.sep)[0]
+            if (what == OPENED and folder in deep) or not self.scope.holds(path):
                 continue
-            taken = read.get(path) if what == OPENED else None
-            found.append((what, path, "f:" + taken if taken else state(what, path)))
-            watched.add(os.path.dirname(path))
-            if not taken:
+            taken = known.get(path) if what == OPENED else None
+            listed = self.listings.get(path) if what == LISTED else None
+            found.append((what, path, "f:" + taken if taken else listed or state(what, path, known)))
+            watched.add(folder)
+            if not taken and not listed:
                 watched.add(path)
-        return tuple(found) if not any(self._moved(path) for path in watched) else None
-
-    def _moved(self, path: str) -> bool:
-        try:
-            return os.lstat(path).st_ctime_ns >= self.began - SLACK_NS
-        except OSError:
-            return False
+        return None if any(_changed_since(path, self.began) for path in watched) else tuple(found)

@@ -14,6 +14,7 @@ from pathlib import Path
 from headwater.errors import Refusal
 
 STATE = ".headwater"
+DECLARATION = f"{STATE}/taxonomy.yml"  # what binds a repository to a taxonomy (read by `taxonomy.declaration`)
 CLAIM_STORE = f"{STATE}/ids"
 GUARDED = (STATE, f"{STATE}/cache", CLAIM_STORE)  # and each scheme's folder in the claim store
 

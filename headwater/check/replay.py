@@ -70,8 +70,8 @@ def recall(root: Path, run_key: str) -> Replayed | None:
     if payload is None:
         return None
     try:
-        observations, kept = marshal.loads(payload)
-        held = observed.unchanged(observations)
+        since, observations, kept = marshal.loads(payload)
+        held = observed.unchanged(observations, since)
     except Exception:  # a sealed payload of another shape serves nothing  # noqa: BLE001
         return None
     if not held:
@@ -85,15 +85,16 @@ def recall(root: Path, run_key: str) -> Replayed | None:
     return Replayed(report, shown, len(observations))
 
 
-def keep(root: Path, run_key: str, observations: tuple[observed.Observation, ...], report: Report,
+def keep(root: Path, run_key: str, observations: tuple[observed.Observation, ...], since: int, report: Report,
          shown: Shown) -> list[str]:
-    """Keep the run for the next check: nothing, or the one stderr line of a failed write. The
-    rules keep their contract without their code, and findings without the patches `--fix` reads."""
+    """Keep the run (which began at `since`, in ns) for the next check: nothing, or the one stderr
+    line of a failed write. The rules keep their contract without their code, and findings
+    without the patches `--fix` reads."""
     bare = dataclasses.replace(
         report, rules=tuple(dataclasses.replace(r, check=None, routes=None) for r in report.rules),
         findings=tuple(f if f.patch is None and f.companion is None
                        else dataclasses.replace(f, patch=None, companion=None) for f in report.findings))
-    payload = marshal.dumps((observations, pickle.dumps((bare, shown), protocol=PROTOCOL)))
+    payload = marshal.dumps((since, observations, pickle.dumps((bare, shown), protocol=PROTOCOL)))
     with contextlib.suppress(Unconfined):  # the file, or a folder on its way, is a symlink: nothing kept
         failure = cachedir.write(root, MEMO, _header(run_key), payload)
         return [failure] if failure else []

@@ -173,7 +173,7 @@ def kept(snapshot, run_key: str, recorder, report) -> list[str]:
     observations = recorder.observations(read)
     if observations is None:
         return []
-    return replay.keep(snapshot.root, run_key, observations, report, Shown.of(snapshot))
+    return replay.keep(snapshot.root, run_key, observations, recorder.began, report, Shown.of(snapshot))
 
 
 def finished(args, report, corpus_root: str, text: str, lines: list[str], account: str | None,

@@ -85,6 +85,8 @@ class SourceTree:
         try:
             if os.path.islink(full):
                 return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
-            return sha256_hex(read_regular(full))
+            data = read_regular(full)
+            sys.audit("headwater.read", full, data)  # the bytes a replay finds again (HW-DR-0037)
+            return sha256_hex(data)
         except OSError:
             return "unreadable"

@@ -53,6 +53,7 @@ def walk(repo: Path, start: str) -> list[Entry]:
         try:
             with os.scandir(directory) as listing:
                 children = list(listing)
+            sys.audit("headwater.listed", directory, children)  # the listing a replay finds again (HW-DR-0037)
         except OSError as error:
             raw = relative.rstrip(b"/")
             entries.append(Entry(display(raw), raw, EntryKind.UNREADABLE_DIRECTORY, error.strerror or ""))

@@ -8,12 +8,11 @@ from pathlib import Path
 
 from headwater.errors import Refusal
 from headwater.patterns import opening_wildcard
-from headwater.statefolder import refuse_linked
+from headwater.statefolder import DECLARATION, refuse_linked
 from headwater.taxonomy.pins import Pin, read_pins
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
-DECLARATION = ".headwater/taxonomy.yml"
 LOCK = ".headwater/taxonomy.lock"
 
 

@@ -73,6 +73,7 @@ def _claimant(directory: int, name: str) -> str | None:
         data = os.read(fd, 1 << 16)  # a claim is one line: one read holds it, and the rest is read if not
         if len(data) == 1 << 16:
             data += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        sys.audit("headwater.read", name, data)  # the bytes a replay finds again (HW-DR-0037)
         text = data.decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None

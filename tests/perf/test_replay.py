@@ -78,7 +78,7 @@ def _observations(root: Path) -> tuple[observed.Observation, ...]:
     run_key = replay.key(root, run_date(NOW))
     payload = cachedir.read(root, replay.MEMO, replay._header(run_key))
     assert payload is not None, "the run kept no memo"
-    return marshal.loads(payload)[0]
+    return marshal.loads(payload)[1]
 
 
 def _recorded(hw, root: Path) -> None:
@@ -287,11 +287,11 @@ def _planted(root: Path) -> None:
 
     run_key = replay.key(root, run_date(NOW))
     payload = cachedir.read(root, replay.MEMO, replay._header(run_key))
-    observations, kept = marshal.loads(payload)
+    since, observations, kept = marshal.loads(payload)
     report, shown = replay._Unpickler(__import__("io").BytesIO(kept)).load()
     assert isinstance(report, Report)
     forged = type(report)(**{**report.__dict__, "package": "planted/package"})
-    assert replay.keep(root, run_key, observations, forged, shown) == []
+    assert replay.keep(root, run_key, observations, since, forged, shown) == []
 
 
 def test_a_planted_report_is_replayed_only_where_a_replay_may_be_and_never_under_fix_or_no_cache(hw, copy_fixture):
@@ -329,7 +329,7 @@ def test_a_spoiled_or_foreign_memo_serves_nothing(hw, copy_fixture, monkeypatch,
         monkeypatch.setattr(replay, "program_fingerprint", lambda: "another version of headwater")
     elif spoil == "sealed garbage":
         run_key = replay.key(root, run_date(NOW))
-        assert cachedir.write(root, replay.MEMO, replay._header(run_key), marshal.dumps((((1, 2),), b"x"))) is None
+        assert cachedir.write(root, replay.MEMO, replay._header(run_key), marshal.dumps((0, ((1, 2),), b"x"))) is None
     elif spoil == "another header":
         header = data.split(b"\n", 1)[0]
         memo.write_bytes(header.replace(b"replay 1", b"replay 0") + data[len(header):])
