@@ -27,15 +27,15 @@ from pathlib import Path
 from headwater import cachedir, observed
 from headwater.atomic import Unconfined
 from headwater.check.report import Report
+from headwater.check.shown import Shown
 from headwater.codeprint import program_fingerprint
-from headwater.render.shown import Shown
 
 MEMO = "replay"
 FORMAT = 1
 PROTOCOL = 5
 PLACED_BY = ("HEADWATER_KEY_HOME", "XDG_CACHE_HOME", "HOME")  # where the cache key lives
 MADE = frozenset({
-    ("headwater.check.report", "Report"), ("headwater.render.shown", "Shown"),
+    ("headwater.check.report", "Report"), ("headwater.check.shown", "Shown"),
     ("headwater.check.coverage_tally", "Coverage"), ("headwater.check.coverage_tally", "SkipCount"),
     ("headwater.check.finding", "Finding"), ("headwater.check.finding", "Hidden"),
     ("headwater.check.finding", "Severity"), ("headwater.check.finding", "Escape"),

@@ -166,7 +166,7 @@ def recording(root: Path):
 def kept(snapshot, run_key: str, recorder, report) -> list[str]:
     """Keep the run to be replayed, unless something it read moved while it ran."""
     from headwater.check import replay
-    from headwater.render.shown import Shown
+    from headwater.check.shown import Shown
 
     root = os.path.abspath(snapshot.root)
     read = {os.path.join(root, d.path): d.digest for d in snapshot.census.parsed}

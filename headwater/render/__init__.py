@@ -15,7 +15,7 @@ from headwater.render.palette import Palette
 
 if TYPE_CHECKING:  # the table is read at parse time, so it imports no engine
     from headwater.check.report import Report
-    from headwater.render.shown import Shown
+    from headwater.check.shown import Shown
     from headwater.snapshot import Snapshot
 
 MARKDOWN_MAX_BYTES = 60_000  # under a pull-request comment's 65,536 characters and far under a step summary's 1 MiB
@@ -93,7 +93,7 @@ def format_named(name: str) -> Format | None:
 
 def render(fmt: str, report: Report, snapshot: Snapshot, layout: Layout = Layout()) -> str:
     """The bytes `headwater check --format <fmt>` writes (colour only ever in text)."""
-    from headwater.render.shown import Shown
+    from headwater.check.shown import Shown
 
     return render_shown(fmt, report, Shown.of(snapshot), layout)
 

@@ -17,9 +17,9 @@ from headwater.check.fingerprint import primary_hashes
 from headwater.check.reference import help_uri
 from headwater.check.report import Report
 from headwater.check.rule import Rule
+from headwater.check.shown import Shown
 from headwater.render.common import held_by
 from headwater.render.json import SHAPE_VERSION
-from headwater.render.shown import Shown
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note"}

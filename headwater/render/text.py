@@ -10,6 +10,7 @@ import textwrap
 
 from headwater.check.finding import Finding, Severity
 from headwater.check.report import Report
+from headwater.check.shown import Shown
 from headwater.render.common import (
     GLYPHS,
     NOTHING_CHECKED,
@@ -22,7 +23,6 @@ from headwater.render.common import (
     tally,
 )
 from headwater.render.palette import Palette
-from headwater.render.shown import Shown
 from headwater.textsafe import visible
 
 SEVERITY_ROLE = {Severity.ERROR: "error", Severity.WARN: "warn", Severity.INFO: "info"}

@@ -124,7 +124,7 @@ def test_colour_stripped_gives_the_plain_text_exactly():
     import datetime as dt
 
     from headwater.check.runner import run
-    from headwater.render.shown import Shown
+    from headwater.check.shown import Shown
     from headwater.render.text import render_text
     from headwater.snapshot import load
 
