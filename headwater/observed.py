@@ -239,13 +239,15 @@ class Recorder:
         full = path if path.startswith(os.sep) else os.path.join(self.cwd, path)
         if what == DEEP:
             self.folder = full
-        if os.getpid() != self.pid:
-            line = f"{what}\0{full}\0{digest}\n" if digest else f"{what}\0{full}\n"
-            os.write(self.spill, line.encode("utf-8", "surrogateescape"))
-        elif digest:
+        if (full in self.digests) if digest else ((what, full) in self.notes):
+            return  # noted already (a worker holds a copy of what was noted before it was forked)
+        if digest:
             self.digests[full] = digest
         else:
             self.notes.add((what, full))
+        if os.getpid() != self.pid:
+            line = f"{what}\0{full}\0{digest}\n" if digest else f"{what}\0{full}\n"
+            os.write(self.spill, line.encode("utf-8", "surrogateescape"))
 
     def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
         """Every note under the scope observed now, or None when any of it moved since the run
