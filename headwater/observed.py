@@ -1,25 +1,27 @@
 """What a run read of the file system: noted as it reads, observed as it ends, observed again later.
 
-A `Recorder` notes, through an audit hook (PEP 578), every path the process opens to read, every
-directory it lists (`os.listdir`, `os.scandir`) or opens as a directory, and every path the code
-only looks at (a stat, a test for existence or type, a link read), which the code announces as the
-audit event `headwater.probe` since Python raises none for those. A forked worker notes into a file
-the recorder shares with it. `Recorder.observations` turns the notes into observations, each a
-path and the state `state` finds there: a file by the digest of its bytes, a directory listing by
-its names and entry types, a probe by the entry's type (a link by where it points), an absent
-path as absent. `unchanged` makes each observation again, reading every file again: an
-observation is never trusted from a stat.
+A `Recorder` notes, through the process's one audit hook (PEP 578), every path the process opens
+to read, every directory it lists (`os.listdir`, `os.scandir`) or opens as a directory (then the
+folder is observed whole, each file's bytes with it), and every path the code only looks at (a
+stat, a test for existence or type, a link read), which the code announces as the audit event
+`headwater.probe` since Python raises none for those. Every thread is heard; a forked worker notes
+into a file the recorder shares with it; a run that starts another program (whose reads no hook
+hears) keeps nothing. `Recorder.observations` turns the notes into observations, each a path and
+the state `state` finds there: a file by the digest of its bytes, a listing by its names and entry
+types, a probe by the entry's type (a link by where it points), an absent path as absent.
+`unchanged` makes each observation again, reading every file again: an observation is never
+trusted from a stat.
 
-An observation is made as the run ends, so a path that moved while the run read it would pair
-this run's answer with bytes it did not read: `Recorder.observations` gives nothing when any
-observed entry, or the folder holding it, changed (by its ctime, which no one can set back) since
-the run began, less a tick of the file system's coarse clock. A Markdown file the census read is
-observed by the digest the census took of the bytes it read, so it needs no such proof.
+Where the run has a file's bytes or a folder's entries in hand it announces them (`READ`,
+`LISTING`), and the observation is what the run itself read. Anything else is observed as the run
+ends, so a path that moved while the run read it would pair this run's answer with bytes it did
+not read: `Recorder.observations` gives nothing when such an entry, or the folder holding any
+observed path, changed (by its ctime, which no one can set back) since the run began, less a tick
+of the file system's coarse clock.
 """
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import hashlib
 import itertools
@@ -38,6 +40,7 @@ OPENED, LISTED, DEEP, PROBED = "open", "list", "deep", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
 HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, LISTING})
+ELSEWHERE = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})  # reads unheard
 Observation = tuple[str, str, str]  # (what was done, path, the state found)
 
 
@@ -166,18 +169,21 @@ def _under(path: str, folder: str) -> bool:
 
 
 @functools.cache
-def _sink() -> contextvars.ContextVar:
-    """The one audit hook of the process (a hook cannot be removed), and where it sends notes."""
-    sink: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("headwater.recorder", default=None)
+def _sink() -> list[Recorder | None]:
+    """The one audit hook of the process (a hook cannot be removed), and the recorder it sends notes
+    to: one for the whole process, so a thread's reads are noted too."""
+    sink: list[Recorder | None] = [None]
     sys.addaudithook(functools.partial(_heard, sink))
     return sink
 
 
-def _heard(sink: contextvars.ContextVar, event: str, args: tuple) -> None:
+def _heard(sink: list[Recorder | None], event: str, args: tuple) -> None:
     if event in HEARD:  # first: most events (`builtins.id`, imports) are none of these
-        recorder = sink.get()
+        recorder = sink[0]
         if recorder is not None:
             recorder.hear(event, args)
+    elif event in ELSEWHERE and sink[0] is not None:
+        sink[0].blind = True
 
 
 class Recorder:
@@ -193,18 +199,18 @@ class Recorder:
         self.folder = ""  # the last folder opened as a directory: names opened relative to it live there
         self.began = 0
         self.spill = -1
-        self.token: contextvars.Token | None = None
+        self.blind = False  # another program ran: what it read was not heard, so nothing is kept
 
     def __enter__(self) -> Recorder:
         fd, name = tempfile.mkstemp(prefix="headwater-notes-")
         os.unlink(name)
         self.spill = fd  # a forked worker's notes: appended, then read back by this process
         self.began = time.time_ns()
-        self.token = _sink().set(self)
+        _sink()[0] = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _sink().reset(self.token)
+        _sink()[0] = None
         os.lseek(self.spill, 0, os.SEEK_SET)
         with os.fdopen(self.spill, "rb") as spilled:
             for line in spilled.read().decode("utf-8", "surrogateescape").splitlines():
@@ -253,6 +259,8 @@ class Recorder:
         """Every note under the scope observed now, or None when any of it moved since the run
         began; `read` gives the digest the run itself took of a file's bytes, by full path. A file
         read in a folder noted whole (`DEEP`) is observed with it."""
+        if self.blind:
+            return None
         found: list[Observation] = []
         watched: set[str] = set()
         known = {**read, **self.digests}

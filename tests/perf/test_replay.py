@@ -354,6 +354,29 @@ def test_a_run_that_moved_while_it_ran_keeps_no_memo(tmp_path):
     assert recorder.observations({}) is None
 
 
+def test_a_run_that_starts_another_program_keeps_no_memo(tmp_path):
+    import subprocess
+
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        subprocess.run(["true"], check=True)  # what it reads, no hook of this process hears
+    assert recorder.observations({}) is None
+
+
+def test_a_thread_s_reads_are_recorded(tmp_path):
+    import threading
+
+    (tmp_path / "thread.md").write_text("read by a thread\n", encoding="utf-8")
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        reader = threading.Thread(target=(tmp_path / "thread.md").read_bytes)
+        reader.start()
+        reader.join()
+    observations = recorder.observations({})
+    assert observations is not None
+    assert (observed.OPENED, str(tmp_path / "thread.md")) in {(what, path) for what, path, _ in observations}
+
+
 def test_a_worker_forked_while_recording_has_its_reads_recorded(tmp_path):
     (tmp_path / "child.md").write_text("read by a worker\n", encoding="utf-8")
     time.sleep(SETTLED)
