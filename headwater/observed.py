@@ -257,22 +257,18 @@ class Recorder:
 
     def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
         """Every note under the scope observed now, or None when any of it moved since the run
-        began; `read` gives the digest the run itself took of a file's bytes, by full path. A file
-        read in a folder noted whole (`DEEP`) is observed with it."""
+        began (asked first, so a run that moved keeps nothing at no cost); `read` gives the digest
+        the run itself took of a file's bytes, by full path. A file read in a folder noted whole
+        (`DEEP`) is observed with it."""
         if self.blind:
             return None
-        found: list[Observation] = []
-        watched: set[str] = set()
         known = {**read, **self.digests}
         deep = {path for what, path in self.notes if what == DEEP}
-        for what, path in sorted(self.notes):
-            folder = path.rpartition(os.sep)[0]
-            if (what == OPENED and folder in deep) or not self.scope.holds(path):
-                continue
-            taken = known.get(path) if what == OPENED else None
-            listed = self.listings.get(path) if what == LISTED else None
-            found.append((what, path, "f:" + taken if taken else listed or state(what, path, known)))
-            watched.add(folder)
-            if not taken and not listed:
-                watched.add(path)
-        return None if any(_changed_since(path, self.began) for path in watched) else tuple(found)
+        kept = [(what, path, known.get(path) if what == OPENED else self.listings.get(path) if what == LISTED else None)
+                for what, path in sorted(self.notes)
+                if not (what == OPENED and path.rpartition(os.sep)[0] in deep) and self.scope.holds(path)]
+        watched = {path.rpartition(os.sep)[0] for _, path, _ in kept} | {path for _, path, had in kept if not had}
+        if any(_changed_since(path, self.began) for path in watched):
+            return None
+        return tuple((what, path, (("f:" + had) if what == OPENED else had) if had else state(what, path, known))
+                     for what, path, had in kept)
