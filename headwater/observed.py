@@ -1,13 +1,14 @@
 """What a run read of the file system: noted as it reads, observed as it ends, observed again later.
 
 A `Recorder` notes, through the process's one audit hook (PEP 578), every path the process opens
-to read, every directory it lists (`os.listdir`, `os.scandir`) or opens as a directory (then the
-folder is observed whole, each file's bytes with it), and every path the code only looks at (a
-stat, a test for existence or type, a link read), which the code announces as the audit event
-`headwater.probe` since Python raises none for those. Every thread is heard; a forked worker notes
-into a file the recorder shares with it; a run that starts another program (whose reads no hook
-hears) keeps nothing. `Recorder.observations` turns the notes into observations, each a path and
-the state `state` finds there: a file by the digest of its bytes, a listing by its names and entry
+to read and every directory it lists (`os.listdir`, `os.scandir`). What Python raises no event
+for, the code announces: a path it only looks at (a stat, a test for existence or type, a link
+read) as `headwater.probe`, a folder it lists by its descriptor as `headwater.lists`, and a file
+it opens by a name relative to a folder's descriptor as `headwater.read` with the bytes it read
+(each folder on the way announced as a probe). Every thread is heard; a forked worker notes into a
+file the recorder shares with it; a run that starts another program (whose reads no hook hears)
+keeps nothing. `Recorder.observations` turns the notes into observations, each a path and the
+state `state` finds there: a file by the digest of its bytes, a listing by its names and entry
 types, a probe by the entry's type (a link by where it points), an absent path as absent.
 `unchanged` makes each observation again, reading every file again: an observation is never
 trusted from a stat.
@@ -36,17 +37,17 @@ from dataclasses import dataclass
 PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests or reads a link
 READ = "headwater.read"  # sys.audit(READ, path, data) where the load has a file's bytes in hand
 LISTING = "headwater.listed"  # sys.audit(LISTING, path, entries) where it has a folder's `os.DirEntry`s
-OPENED, LISTED, DEEP, PROBED = "open", "list", "deep", "probe"
+LISTS = "headwater.lists"  # sys.audit(LISTS, path) where it lists a folder by its descriptor
+OPENED, LISTED, PROBED = "open", "list", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
-HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, LISTING})
+HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, LISTING, LISTS})
 ELSEWHERE = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})  # reads unheard
 Observation = tuple[str, str, str]  # (what was done, path, the state found)
 
 
-def state(what: str, path: str, known: Mapping[str, str] | None = None) -> str:
-    """What stands at `path` as the run saw it: read, listed, listed with every file read, or looked
-    at; `known` gives the digest the run took of a file's bytes as it read them, by full path."""
+def state(what: str, path: str) -> str:
+    """What stands at `path` as the run saw it: read, listed, or looked at."""
     if what == OPENED:
         return _opened(path)
     try:
@@ -57,8 +58,8 @@ def state(what: str, path: str, known: Mapping[str, str] | None = None) -> str:
         return f"!{error.errno}"
     if stat.S_ISLNK(mode):
         return "l:" + _followed(path)
-    if what in (LISTED, DEEP) and stat.S_ISDIR(mode):
-        return "d:" + _listing(path, what == DEEP, known or {})
+    if what == LISTED and stat.S_ISDIR(mode):
+        return "d:" + _listing(path)
     return _type(mode)
 
 
@@ -116,17 +117,14 @@ def _digest(fd: int) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def _listing(path: str, read: bool, known: Mapping[str, str]) -> str:
-    """Each entry's name and type, sorted; with `read`, each regular file's digest too."""
+def _listing(path: str) -> str:
+    """Each entry's name and type, sorted."""
     try:
         with os.scandir(path) as entries:
             found = _entries(list(entries))
     except OSError as error:
         return f"!{error.errno}"
-    if not read:
-        return "\0".join(f"{name}/{kind}" for name, kind in found)
-    return "\0".join(f"{name}/{kind}" + (":" + (known.get(full) or _file_digest(full)) if kind == "f" else "")
-                     for name, kind in found for full in (os.path.join(path, name),))
+    return "\0".join(f"{name}/{kind}" for name, kind in found)
 
 
 def _entries(entries: list[os.DirEntry]) -> list[tuple[str, str]]:
@@ -196,7 +194,6 @@ class Recorder:
         self.notes: set[tuple[str, str]] = set()
         self.digests: dict[str, str] = {}  # what `READ` announced: the digest of the bytes the run read
         self.listings: dict[str, str] = {}  # what `LISTING` announced: a folder's entries as the run listed them
-        self.folder = ""  # the last folder opened as a directory: names opened relative to it live there
         self.began = 0
         self.spill = -1
         self.blind = False  # another program ran: what it read was not heard, so nothing is kept
@@ -222,7 +219,7 @@ class Recorder:
     def hear(self, event: str, args: tuple) -> None:
         path = args[0]
         if isinstance(path, int):
-            return  # a descriptor: its folder was noted as it was opened
+            return  # a folder listed by its descriptor is announced (`LISTS`) by the code that lists it
         if not isinstance(path, str):
             path = os.fsdecode(os.fspath(path if path is not None else "."))
         if event == LISTING:  # kept in this process alone: a worker's listing is noted, and listed again
@@ -231,20 +228,16 @@ class Recorder:
         digest = ""
         if event == "open":
             flags = args[2] or 0
-            if flags & WRITING:
-                return
-            what = DEEP if flags & os.O_DIRECTORY else OPENED
-            if args[1] is None and not os.path.isabs(path) and os.sep not in path and self.folder:
-                path = os.path.join(self.folder, path)  # `os.open(name, dir_fd=…)` in the folder just opened
+            if flags & WRITING or (args[1] is None and os.sep not in path and not flags & os.O_DIRECTORY):
+                return  # a write, or a name opened relative to a folder's descriptor: its reader announces it
+            what = PROBED if flags & os.O_DIRECTORY else OPENED  # a folder opened to reach what it holds
         elif event == READ:
             what, digest = OPENED, "sha256:" + hashlib.sha256(args[1]).hexdigest()
-            if not os.path.isabs(path) and os.sep not in path and self.folder:
-                path = os.path.join(self.folder, path)
         else:
             what = PROBED if event == PROBE else LISTED
-        full = path if path.startswith(os.sep) else os.path.join(self.cwd, path)
-        if what == DEEP:
-            self.folder = full
+        self._note(what, path if path.startswith(os.sep) else os.path.join(self.cwd, path), digest)
+
+    def _note(self, what: str, full: str, digest: str) -> None:
         if (full in self.digests) if digest else ((what, full) in self.notes):
             return  # noted already (a worker holds a copy of what was noted before it was forked)
         if digest:
@@ -258,17 +251,15 @@ class Recorder:
     def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
         """Every note under the scope observed now, or None when any of it moved since the run
         began (asked first, so a run that moved keeps nothing at no cost); `read` gives the digest
-        the run itself took of a file's bytes, by full path. A file read in a folder noted whole
-        (`DEEP`) is observed with it."""
+        the run itself took of a file's bytes, by full path."""
         if self.blind:
             return None
         known = {**read, **self.digests}
-        deep = {path for what, path in self.notes if what == DEEP}
         kept = [(what, path, known.get(path) if what == OPENED else self.listings.get(path) if what == LISTED else None)
-                for what, path in sorted(self.notes)
-                if not (what == OPENED and path.rpartition(os.sep)[0] in deep) and self.scope.holds(path)]
+                for what, path in sorted({*self.notes, *((OPENED, path) for path in self.digests)})
+                if self.scope.holds(path)]
         watched = {path.rpartition(os.sep)[0] for _, path, _ in kept} | {path for _, path, had in kept if not had}
         if any(_changed_since(path, self.began) for path in watched):
             return None
-        return tuple((what, path, (("f:" + had) if what == OPENED else had) if had else state(what, path, known))
+        return tuple((what, path, (("f:" + had) if what == OPENED else had) if had else state(what, path))
                      for what, path, had in kept)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from headwater.clock import parse_date
 from headwater.errors import Refusal
-from headwater.yaml.files import load_file
+from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Scalar, Seq
 
 ADOPTION = ".headwater/adoption.yml"
@@ -57,7 +57,7 @@ def read_tasks(root: Path) -> tuple[Task, ...]:
     sys.audit("headwater.probe", root / ADOPTION)  # what replays a run looks here again (HW-DR-0037)
     if not (root / ADOPTION).is_file():
         return ()
-    top = load_file(root / ADOPTION, ADOPTION)
+    top = load_in_place(root, ADOPTION)
     tasks = top.get("tasks") if isinstance(top, Map) else None
     if not isinstance(tasks, Seq):
         raise Refusal(f"{ADOPTION} holds a `tasks:` list, and this one does not")
