@@ -184,6 +184,16 @@ def _heard(sink: list[Recorder | None], event: str, args: tuple) -> None:
         sink[0].blind = True
 
 
+def _spill() -> int:
+    """A file no folder holds: made in the temporary folder, a spill would change that folder's
+    time as the run began, and a repository kept in that folder would never be kept to replay."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("headwater-notes", os.MFD_CLOEXEC)
+    fd, name = tempfile.mkstemp(prefix="headwater-notes-")
+    os.unlink(name)
+    return fd
+
+
 class Recorder:
     """Notes what the process reads while entered (see the module's docstring)."""
 
@@ -199,9 +209,7 @@ class Recorder:
         self.blind = False  # another program ran: what it read was not heard, so nothing is kept
 
     def __enter__(self) -> Recorder:
-        fd, name = tempfile.mkstemp(prefix="headwater-notes-")
-        os.unlink(name)
-        self.spill = fd  # a forked worker's notes: appended, then read back by this process
+        self.spill = _spill()  # a forked worker's notes: appended, then read back by this process
         self.began = time.time_ns()
         _sink()[0] = self
         return self

@@ -407,3 +407,14 @@ def test_a_replay_imports_neither_the_runner_nor_the_rules_nor_the_snapshot(copy
     ran = subprocess.run([sys.executable, "-c", probe, str(root), NOW], capture_output=True, text=True, check=False)
     assert "replayed the last run" in ran.stderr
     assert ran.stderr.strip().endswith("0 []")
+
+
+def test_a_repository_kept_in_the_temporary_folder_is_kept_to_replay(hw, copy_fixture, monkeypatch):
+    """The recorder's own notes file must not touch the folder the repository sits in: made
+    there, it changed that folder's time as the run began, and no run was ever kept."""
+    import tempfile
+
+    root = copy_fixture("quickstart")
+    monkeypatch.setattr(tempfile, "tempdir", str(root.parent))  # the folder a repository in /tmp sits in
+    assert _check(hw, root).status == 0  # the first run makes the cache folder: it keeps nothing
+    _recorded(hw, root)
