@@ -30,7 +30,6 @@ import statistics
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,17 +43,15 @@ from headwater.reads.route.tokens import ENGLISH_STOP_WORDS  # noqa: E402
 from headwater.reads.terms import terms  # noqa: E402
 from headwater.snapshot import Snapshot, load  # noqa: E402
 
+# the fields a document makes a word its subject in (its name and its headings)
 SUBJECT = sum(1 << f for f, name in enumerate(FIELDS) if name in ("title", "summary", "headings", "path"))
+# "Horizontal Pod Autoscaler (HPA)": up to six words, then a parenthesised abbreviation
 DECLARED = re.compile(r"((?:[A-Za-z][\w-]*[ ]+){0,5}[A-Za-z][\w-]*)[ ]+\(([A-Za-z][A-Za-z0-9]{1,9})\)")
 
 
-@dataclass(frozen=True)
-class Answered:
-    """One task route answered: whether it is a trap or a right answer at five, and its signals."""
-
-    trap: bool
-    hit: bool
-    signals: dict[str, float]
+# One task route answered: "trap" (off-topic), "hit" (every must-offer page among the pointers)
+# or "miss", and its signals.
+Answered = tuple[str, dict[str, float]]
 
 
 def signals(snapshot: Snapshot, task: str, paths: tuple[str, ...]) -> dict[str, float]:
@@ -89,8 +86,8 @@ def measured(snapshot: Snapshot, labels: dict, rewrite: Callable[[str], str]) ->
         answer = route(snapshot, rewrite(task), BUDGET)
         paths = tuple(o.document.path for o in answer.pointers)
         if any(not o.evidence.anchors for o in answer.pointers):
-            found.append(Answered(offer is None, offer is not None and all(p in paths for p in offer),
-                                  signals(snapshot, task, paths)))
+            outcome = "trap" if offer is None else "hit" if all(p in paths for p in offer) else "miss"
+            found.append((outcome, signals(snapshot, task, paths)))
     return found
 
 
@@ -123,14 +120,14 @@ def with_aliases(aliases: dict[str, str]) -> Callable[[str], str]:
 
 
 def report(answered: list[Answered]) -> str:
-    traps = [a for a in answered if a.trap]
-    hits = [a for a in answered if a.hit]
+    traps = [found for outcome, found in answered if outcome == "trap"]
+    hits = [found for outcome, found in answered if outcome == "hit"]
     lines = [f"{len(hits)} right answers and {len(traps)} traps answered over the real sets", "",
              "| signal | silent when | traps silenced | right answers lost |", "|---|---|---|---|"]
-    for name in traps[0].signals if traps else ():
+    for name in traps[0] if traps else ():
         sign = -1 if name == "foreign" else 1  # the one signal a trap holds more of
-        at_traps = [sign * a.signals[name] for a in traps]
-        at_hits = [sign * a.signals[name] for a in hits]
+        at_traps = [sign * found[name] for found in traps]
+        at_hits = [sign * found[name] for found in hits]
         for cut in sorted({round(q, 2) for q in statistics.quantiles(at_traps, n=4)}):
             lines.append(f"| {name} | {'<' if sign > 0 else '>'} {abs(cut)} | {sum(v < cut for v in at_traps)} | "
                          f"{sum(v < cut for v in at_hits)} |")
