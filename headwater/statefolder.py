@@ -1,8 +1,9 @@
 """`.headwater/`: the state folder, read and written only in place.
 
 The folder itself, its cache, its claim store and each scheme's claims are where headwater keeps
-what it writes and what `check` takes as evidence (claims). A symlink at any of them would send
-those reads and writes out of the root, so it is refused in one sentence before anything is read.
+what it writes and what `check` takes as evidence (claims); its vendored packages are the taxonomy
+every verb reads. A symlink at any of them would send those reads and writes out of the root, so it
+is refused in one sentence before anything is read.
 """
 
 from __future__ import annotations
@@ -14,18 +15,21 @@ from headwater.errors import Refusal
 
 STATE = ".headwater"
 CLAIM_STORE = f"{STATE}/ids"
-GUARDED = (STATE, f"{STATE}/cache", CLAIM_STORE)  # and each scheme's folder in the claim store
+PACKAGES = f"{STATE}/packages"
+# and each folder in the claim store (a scheme's claims) and in the packages folder (a package)
+GUARDED = (STATE, f"{STATE}/cache", CLAIM_STORE, PACKAGES)
 
 
 def refuse_linked(root: Path) -> None:
-    """Refuse when the state folder, its cache, its claim store or a scheme's claims is a symlink."""
-    for relative in (*GUARDED, *_schemes(root)):
+    """Refuse when the state folder, its cache, its claim store, a scheme's claims, the packages
+    folder or a vendored package is a symlink."""
+    for relative in (*GUARDED, *_inside(root, CLAIM_STORE), *_inside(root, PACKAGES)):
         if os.path.islink(root / relative):
             raise Refusal(f"`{relative}` is a symlink, and headwater reads and writes its state only in place")
 
 
-def _schemes(root: Path) -> list[str]:
-    store = root / CLAIM_STORE
-    if os.path.islink(root / STATE) or os.path.islink(store) or not store.is_dir():
+def _inside(root: Path, folder: str) -> list[str]:
+    where = root / folder
+    if os.path.islink(root / STATE) or os.path.islink(where) or not where.is_dir():
         return []
-    return [f"{CLAIM_STORE}/{name}" for name in sorted(os.listdir(store))]
+    return [f"{folder}/{name}" for name in sorted(os.listdir(where))]

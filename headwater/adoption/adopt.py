@@ -13,16 +13,17 @@ import datetime as dt
 import posixpath
 from dataclasses import dataclass
 
-from headwater import atomic, writelock
+from headwater import atomic, inplace, writelock
 from headwater.adoption import forms
 from headwater.check.adoption_tasks import ADOPTION, HEADER, task_text
 from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import propose
-from headwater.corpus.census import Classifier, Outcome, read_regular
+from headwater.corpus.census import Classifier, Outcome
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
 from headwater.writes.minting import claim_path
 from headwater.yaml.nodes import Map, Scalar, Seq
@@ -198,7 +199,7 @@ def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.
     if not held:
         return ["nothing to hold: the corpus has no live finding"]
     path = snapshot.root / ADOPTION
-    existing = path.read_text(encoding="utf-8") if path.is_file() else HEADER + "tasks:\n"
+    existing = inplace.read(snapshot.root, ADOPTION).decode("utf-8") if path.is_file() else HEADER + "tasks:\n"
     task_id = f"AD-{len(snapshot.adoption) + 1}"
     with writelock.held(snapshot.root):
         atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"),

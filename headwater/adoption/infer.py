@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from headwater import inplace
 from headwater.adoption import forms
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.yaml.nodes import Map, Scalar
@@ -93,7 +94,7 @@ def _record_folders(paths: list[str]) -> list[tuple[str, int, int]]:
 
 def _read(root: Path, path: str) -> Record | None:
     try:
-        text = (root / path).read_text(encoding="utf-8").removeprefix("\ufeff")
+        text = inplace.read(root, path).decode("utf-8").removeprefix("\ufeff")
         parts = split(text)
     except (OSError, UnicodeDecodeError, FrontMatterRefusal):
         return None

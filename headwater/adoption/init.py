@@ -16,7 +16,7 @@ from headwater.taxonomy.canonical import dump, scalar
 from headwater.taxonomy.declaration import DECLARATION, LOCK
 from headwater.taxonomy.overlay import apply_overlay
 from headwater.taxonomy.package import Package, find_package
-from headwater.taxonomy.resolve import Source, _plain_of, bundle_order, resolve
+from headwater.taxonomy.resolve import _plain_of, bundle_order, package_source, resolve
 from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 
 OVERLAY = ".headwater/overlay.yml"
@@ -39,12 +39,10 @@ class Binding:
 
 def package_tree(package: Package, bundles: tuple[str, ...]) -> dict:
     """The package with its selected bundles applied: what an overlay will be written against."""
-    base = _plain_of(Source(package.source_label(package.taxonomy_file),
-                            (package.directory / package.taxonomy_file).read_bytes()))
+    base = _plain_of(package_source(package, package.taxonomy_file))
     tree = copy.deepcopy(base)
     for name in bundle_order(package, bundles):
-        path = package.directory / package.bundle_file(name)
-        plain = _plain_of(Source(package.source_label(package.bundle_file(name)), path.read_bytes()))
+        plain = _plain_of(package_source(package, package.bundle_file(name)))
         apply_overlay(tree, {"add": plain.get("add") or {}}, name)
     return tree
 

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.manifest import ADDED, HEADER, PRIOR, SHAPES, fields
 from headwater.paths import OutsidePath, normalize, relative_to_root
 from headwater.patterns import compile_pattern

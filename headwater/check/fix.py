@@ -18,10 +18,10 @@ from headwater import writelock
 from headwater.check.finding import Finding
 from headwater.check.patches import Patch, apply
 from headwater.check.runner import Report
-from headwater.corpus.census import read_regular
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.paths import OutsidePath, normalize, symlink_on_the_way
 from headwater.snapshot import Snapshot, load
 from headwater.writes.batch import BatchFailed, FileWrite, write_all

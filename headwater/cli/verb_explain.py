@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from headwater.cli.output import Result
 from headwater.clock import run_date
-from headwater.corpus.census import read_regular
 from headwater.errors import Refusal
+from headwater.inplace import read_regular
 from headwater.paths import symlink_on_the_way
 from headwater.reads.explain import explain
 from headwater.reads.target import find_row

@@ -8,11 +8,11 @@ from headwater import atomic, writelock
 from headwater.cli.output import Result
 from headwater.cli.verb_check import refuse_stale_lock
 from headwater.clock import run_date
-from headwater.corpus.census import read_regular
 from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
 from headwater.federation import formats
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.paths import inside
 from headwater.patterns import opening_wildcard
 from headwater.reads import export

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from headwater import atomic, writelock
+from headwater import atomic, inplace, writelock
 from headwater.cli.output import Result
 from headwater.errors import Refusal
 from headwater.reads.kinds import kinds
@@ -18,7 +18,7 @@ def run_resolve(invocation) -> Result:
         raise Refusal("the taxonomy does not validate, so no lock is written", *resolution.problems)
     text = resolution.lock_text()
     path = invocation.root / LOCK
-    current = path.read_bytes().decode("utf-8", "replace") if path.is_file() else None
+    current = inplace.read(invocation.root, LOCK).decode("utf-8", "replace") if path.is_file() else None
     if invocation.args.check:
         if current == text:
             return Result(f"{LOCK} is what the sources resolve to\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from headwater.clock import parse_date
 from headwater.errors import Refusal
-from headwater.yaml.files import load_file
+from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Scalar, Seq
 
 ADOPTION = ".headwater/adoption.yml"
@@ -55,7 +55,7 @@ def read_tasks(root: Path) -> tuple[Task, ...]:
     """The tasks of `.headwater/adoption.yml`, or none when it is absent; refused when malformed."""
     if not (root / ADOPTION).is_file():
         return ()
-    top = load_file(root / ADOPTION, ADOPTION)
+    top = load_in_place(root, ADOPTION)
     tasks = top.get("tasks") if isinstance(top, Map) else None
     if not isinstance(tasks, Seq):
         raise Refusal(f"{ADOPTION} holds a `tasks:` list, and this one does not")

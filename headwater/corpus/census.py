@@ -7,7 +7,6 @@ read once, hashed once and parsed here; no later phase opens it again.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -18,6 +17,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.declaration import Exclusion
 from headwater.taxonomy.model import Shelf, Taxonomy
@@ -132,27 +132,6 @@ def excluded_by(path: str, exclusions: tuple[Exclusion, ...]) -> Exclusion | Non
         if compile_pattern(exclusion.pattern).matches(path):
             return exclusion
     return None
-
-
-def read_regular(path: Path | str) -> bytes:
-    """Read a regular file without following a symlink or blocking on a pipe."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags)
-    try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            raise OSError(0, "no longer a regular file")
-        # one read asks for a byte more than the file's size: when exactly the size comes back the
-        # end is reached, with no second read to see it (ten thousand reads fewer per corpus)
-        first = os.read(fd, status.st_size + 1)
-        if len(first) == status.st_size:
-            return first
-        chunks = [first]
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 class Classifier:

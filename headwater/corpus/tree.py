@@ -11,9 +11,10 @@ import stat
 from functools import lru_cache
 from pathlib import Path
 
-from headwater.corpus.census import excluded_by, read_regular
+from headwater.corpus.census import excluded_by
 from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
+from headwater.inplace import read_regular
 from headwater.paths import symlink_on_the_way
 from headwater.patterns import compile_pattern, is_wild
 from headwater.taxonomy.declaration import Exclusion

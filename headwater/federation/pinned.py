@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from headwater.corpus.census import read_regular
 from headwater.federation import formats
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.patterns import compile_pattern, is_wild
 from headwater.taxonomy.pins import Family, Pin
 

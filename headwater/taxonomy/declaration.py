@@ -9,7 +9,7 @@ from headwater.errors import Refusal
 from headwater.patterns import opening_wildcard
 from headwater.statefolder import refuse_linked
 from headwater.taxonomy.pins import Pin, read_pins
-from headwater.yaml.files import load_file
+from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 DECLARATION = ".headwater/taxonomy.yml"
@@ -46,7 +46,7 @@ def read_declaration(root: Path) -> Declaration:
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "
             "Run `headwater init` to bind it"
         )
-    node = load_file(path, DECLARATION)
+    node = load_in_place(root, DECLARATION)
     top = _map(node, "the file")
     taxonomy = _map(top.get("taxonomy"), "`taxonomy`")
     corpus = _map(top.get("corpus"), "`corpus`")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import sha256_hex
 from headwater.taxonomy.declaration import LOCK
@@ -49,7 +50,7 @@ def read_lock(root: Path) -> Lock:
     if not path.is_file():
         raise Refusal(f"{LOCK} is missing. Run `headwater taxonomy resolve` to write it")
     try:
-        text = decode(path.read_bytes(), LOCK)
+        text = decode(inplace.read(root, LOCK), LOCK)
     except OSError as error:
         raise Refusal(f"{LOCK} cannot be read: {error.strerror}") from None
     plain = to_plain(load_text(text, LOCK) or {})

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
-from headwater.yaml.files import load_file
+from headwater.statefolder import PACKAGES
+from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, to_plain
 
-VENDORED = ".headwater/packages"
+VENDORED = PACKAGES
 EMBEDDED_LABEL = "embedded:"
 
 
@@ -48,9 +50,24 @@ class Package:
     def embedded(self) -> bool:
         return self.label.startswith(EMBEDDED_LABEL)
 
+    def read(self, relative: str) -> bytes:
+        return package_file(self.directory, self.label, relative)
+
+
+def package_file(directory: Path, label: str, relative: str) -> bytes:
+    """A file of a package; a vendored package's is read in place, since it is committed with the
+    repository and a link in it must not lead a run elsewhere. Unreadable is a refusal."""
+    try:
+        if label.startswith(f"{VENDORED}/"):
+            return inplace.read(directory, relative)
+        return (directory / relative).read_bytes()
+    except OSError as error:
+        raise Refusal(f"{label}/{relative} cannot be read: {error.strerror or error}") from None
+
 
 def read_package(directory: Path, label: str) -> Package:
-    manifest = load_file(directory / "package.yml", f"{label}/package.yml")
+    where = f"{label}/package.yml"
+    manifest = load_text(decode(package_file(directory, label, "package.yml"), where), where)
     plain = to_plain(manifest) if isinstance(manifest, Map) else None
     if not isinstance(plain, dict) or not isinstance(plain.get("package"), str):
         raise Refusal(f"{label}/package.yml must be a mapping naming `package` and `version`")

@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass
 from pathlib import Path
 
+from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
 from headwater.taxonomy import canonical
@@ -75,6 +76,11 @@ class Resolution:
         return HEADER + canonical.dump(head, head) + "resolved:\n" + indented
 
 
+def package_source(package: Package, relative: str) -> Source:
+    """One file of the package as a lock source: its label and its bytes."""
+    return Source(package.source_label(relative), package.read(relative))
+
+
 def _plain_of(source: Source) -> dict:
     node = load_text(decode(source.data, source.label), source.label)
     plain = to_plain(node) if node is not None else {}
@@ -94,7 +100,7 @@ def bundle_order(package: Package, selected: tuple[str, ...]) -> list[str]:
         if not path.is_file():
             known = ", ".join(package.bundle_names()) or "none"
             raise Refusal(f"{DECLARATION}: the package has no bundle `{name}` (bundles: {known})")
-        plain = _plain_of(Source(package.source_label(package.bundle_file(name)), path.read_bytes()))
+        plain = _plain_of(package_source(package, package.bundle_file(name)))
         needed = plain.get("requires") or []
         requires[name] = [n for n in (needed if isinstance(needed, list) else [needed]) if n in selected]
     ordered: list[str] = []
@@ -112,16 +118,18 @@ def gather_sources(root: Path, declaration: Declaration, package: Package) -> li
             f"{DECLARATION}: this takes {package.name} {declaration.version}, "
             f"and the package here is {package.version}"
         )
-    sources = [Source(package.source_label(package.taxonomy_file),
-                      (package.directory / package.taxonomy_file).read_bytes())]
+    sources = [package_source(package, package.taxonomy_file)]
     for name in bundle_order(package, declaration.bundles):
-        path = package.directory / package.bundle_file(name)
-        sources.append(Source(package.source_label(package.bundle_file(name)), path.read_bytes()))
+        sources.append(package_source(package, package.bundle_file(name)))
     if declaration.overlay:
         overlay = root / declaration.overlay
         if not overlay.is_file():
             raise Refusal(f"{DECLARATION}: the overlay {declaration.overlay} does not exist")
-        sources.append(Source(declaration.overlay, overlay.read_bytes()))
+        try:
+            sources.append(Source(declaration.overlay, inplace.read(root, declaration.overlay)))
+        except OSError as error:
+            raise Refusal(f"{DECLARATION}: the overlay {declaration.overlay} cannot be read: "
+                          f"{error.strerror}") from None
     return sources
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from headwater import inplace
+from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.taxonomy.lock import Lock
 from headwater.taxonomy.package import EMBEDDED_LABEL, embedded_root
 
 
-def source_file(root: Path, label: str) -> Path:
-    """Where a locked source lives: `embedded:<dir>/<file>` in the engine, else in the repository."""
+def source_bytes(root: Path, label: str) -> bytes:
+    """A locked source's bytes: `embedded:<dir>/<file>` in the engine, else read in place in the repository."""
     if label.startswith(EMBEDDED_LABEL):
-        return embedded_root() / label.removeprefix(EMBEDDED_LABEL)
-    return root / label
+        return (embedded_root() / label.removeprefix(EMBEDDED_LABEL)).read_bytes()
+    return inplace.read(root, label)
 
 
 def changed_sources(root: Path, lock: Lock) -> list[str]:
@@ -21,7 +23,9 @@ def changed_sources(root: Path, lock: Lock) -> list[str]:
     changed = []
     for source in lock.sources:
         try:
-            today = digest(source_file(root, source.path).read_bytes())
+            today = digest(source_bytes(root, source.path))
+        except inplace.NotInPlace as error:  # not a change to resolve again: a file never read
+            raise Refusal(f"{source.path} cannot be read: {error.strerror}") from None
         except OSError:
             today = None
         if today != source.digest:

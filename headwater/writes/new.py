@@ -21,9 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from headwater import atomic, writelock
-from headwater.corpus.census import Classifier, Outcome, excluded_by, read_regular
+from headwater.corpus.census import Classifier, Outcome, excluded_by
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.inplace import read_regular
 from headwater.paths import NAME_MAX
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme

@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater import atomic, writelock
+from headwater import atomic, inplace, writelock
 from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
@@ -112,8 +112,7 @@ def _contents(directory: Path) -> list[tuple[str, str]]:
 
 def _pinned_text(root: Path, pin: str) -> bytes | None:
     """The declaration with `taxonomy.digest` set, or None when it already says so."""
-    path = root / DECLARATION
-    text = path.read_bytes().decode("utf-8")
+    text = inplace.read(root, DECLARATION).decode("utf-8")
     try:
         edited = set_scalar(text, ("taxonomy", "digest"), pin)
     except UnsafeEdit as unsafe:

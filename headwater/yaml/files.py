@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from headwater import inplace
 from headwater.errors import Refusal
 from headwater.yaml.nodes import Node
 from headwater.yaml.strict import YamlRefusal, load
@@ -18,8 +20,17 @@ def load_text(text: str, label: str) -> Node | None:
 
 def load_file(path: Path, label: str) -> Node | None:
     """`label` is how the user knows the file (usually its repository-relative path)."""
+    return _load(path.read_bytes, label)
+
+
+def load_in_place(root: Path, relative: str) -> Node | None:
+    """A committed file of the repository, read in place: never through a symlink (headwater.inplace)."""
+    return _load(lambda: inplace.read(root, relative), relative)
+
+
+def _load(read: Callable[[], bytes], label: str) -> Node | None:
     try:
-        data = path.read_bytes()
+        data = read()
     except FileNotFoundError:
         raise Refusal(f"{label} does not exist") from None
     except OSError as error:

@@ -63,3 +63,15 @@ def test_the_written_overlay_resolves_and_the_records_check_clean_once_adopted(m
     assert json.loads(strict.out)["coverage"]["classified"] == 4
     assert (madr_like / "docs/decisions/0002-record-2.md").read_text().startswith(
         "---\nstatus: on hold\ndate: 2024-02-01\ntitle: \"Record 2\"\nid: ADR-0002\n---\n# Record 2\n")
+
+
+def test_a_record_linked_to_dev_zero_is_not_read_by_init(madr_like):
+    import resource
+    import sys
+
+    (madr_like / "docs/decisions/0005-record-5.md").symlink_to("/dev/zero")
+    ran = subprocess.run([sys.executable, "-m", "headwater", "init", "--dry-run", "--root", str(madr_like)],
+                         capture_output=True, text=True, timeout=60, check=False,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)))
+    assert ran.returncode == 0, ran.stderr
+    assert "  shelf decisions: 4 records in `docs/decisions`, numbered `NNNN-slug.md`" in ran.stdout

@@ -371,7 +371,7 @@ def test_a_file_that_stops_being_a_regular_file_refuses_the_batch_in_one_sentenc
     (root / THIRD_WRITTEN).mkdir()
     with pytest.raises(Refusal) as refused:
         fix(snapshot, report)
-    assert refused.value.sentence == (f"{THIRD_WRITTEN} does not read (no longer a regular file), "
+    assert refused.value.sentence == (f"{THIRD_WRITTEN} does not read (not a regular file), "
                                       "so `--fix` wrote nothing")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from headwater import inplace
 from headwater.check.finding import Hit
 from headwater.corpus.document import Document
 from headwater.graph import Problem
@@ -33,7 +34,7 @@ def lock_position(ctx, *keys: str) -> tuple[int, int]:
     from headwater.taxonomy.canonical import scalar
 
     try:
-        lines = (ctx.snapshot.root / LOCK).read_text("utf-8").splitlines()
+        lines = inplace.read(ctx.snapshot.root, LOCK).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return (0, 0)
     depth, start = 1, next((i for i, line in enumerate(lines) if line == "resolved:"), len(lines))

@@ -8,13 +8,13 @@ from headwater.check.rule import Scope, rule
 from headwater.errors import Refusal
 from headwater.taxonomy.declaration import DECLARATION
 from headwater.taxonomy.package import find_package, release_digest, release_members
-from headwater.yaml.files import load_file
+from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map
 
 
 def _digest_position(ctx: Context) -> tuple[int, int]:
     try:
-        top = load_file(ctx.snapshot.root / DECLARATION, DECLARATION)
+        top = load_in_place(ctx.snapshot.root, DECLARATION)
     except Refusal:
         return (0, 0)
     taxonomy = top.get("taxonomy") if isinstance(top, Map) else None

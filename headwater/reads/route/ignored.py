@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pathspec
 
-from headwater.corpus.census import read_regular
+from headwater.inplace import read_regular
 from headwater.paths import symlink_on_the_way
 
 
