@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,6 +34,7 @@ class SourceTree:
         self._linked = lru_cache(maxsize=None)(lambda parent: symlink_on_the_way(parent, self.repo))
 
     def _list(self, prefix: str) -> tuple[str, ...]:
+        sys.audit("headwater.probe", os.path.join(self.repo, prefix))  # looked at again by a replay (HW-DR-0037)
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
             return ()  # a subtree reached through a symlink is not the repository's to list
         entries = walk(self.repo, prefix)
@@ -46,7 +48,9 @@ class SourceTree:
         parent = path.rpartition("/")[0]
         if parent and self._linked(parent):
             return False
-        return os.path.lexists(os.path.join(self.repo, path))
+        full = os.path.join(self.repo, path)
+        sys.audit("headwater.probe", full)
+        return os.path.lexists(full)
 
     def matches(self, pattern: str) -> tuple[str, ...]:
         """Repository paths the pattern matches (a literal matches its own entry, even a directory)."""
@@ -65,6 +69,7 @@ class SourceTree:
         return self._lines(path)
 
     def _revision_lines(self, path: str) -> tuple[str, ...]:
+        sys.audit("headwater.probe", os.path.join(self.repo, path))
         try:
             directory = stat.S_ISDIR(os.lstat(os.path.join(self.repo, path)).st_mode)  # one lstat, no pathlib
         except OSError:
@@ -77,9 +82,12 @@ class SourceTree:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,
         so a revision never reads outside the root, and a pipe is never opened."""
         full = os.path.join(self.repo, path)
+        sys.audit("headwater.probe", full)
         try:
             if os.path.islink(full):
                 return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
-            return sha256_hex(read_regular(full))
+            data = read_regular(full)
+            sys.audit("headwater.read", full, data)  # the bytes a replay finds again (HW-DR-0037)
+            return sha256_hex(data)
         except OSError:
             return "unreadable"
