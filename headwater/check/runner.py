@@ -17,7 +17,7 @@ from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Tally
 from headwater.check.finding import Finding
-from headwater.check.instances import Summary, sections, stamp, subjects
+from headwater.check.instances import Summary, sections, stamp
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.report import Report
 from headwater.check.rule import Scope
@@ -83,5 +83,5 @@ def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterator
     if served is None:
         yield from records.each(kind)
         return
-    for index, ((_, document), summary) in enumerate(zip(subjects(records.ctx, kind), served[kind], strict=True)):
+    for index, ((_, document), summary) in enumerate(zip(records.listed(kind), served[kind], strict=True)):
         yield index, document, summary

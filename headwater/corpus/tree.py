@@ -17,7 +17,7 @@ from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
 from headwater.inplace import read_regular
 from headwater.paths import symlink_on_the_way
-from headwater.patterns import compile_pattern, is_wild
+from headwater.patterns import Pattern, compile_pattern, is_wild
 from headwater.taxonomy.declaration import Exclusion
 
 
@@ -57,7 +57,10 @@ class SourceTree:
         if not is_wild(pattern):  # literal: one existence check, and no regex compiled for it
             return (pattern,) if self.exists(pattern) else ()
         compiled = compile_pattern(pattern)
-        return tuple(p for p in self._listing(compiled.literal_prefix) if compiled.matches(p))
+        listed = self._listing(compiled.literal_prefix)
+        if _everything_below(compiled):  # `dir/**`: every path listed under `dir` (a governed folder)
+            return listed
+        return tuple(p for p in listed if compiled.matches(p))
 
     def revision(self, paths: tuple[str, ...]) -> str:
         """The content digest of what an anchor matches: path and bytes of each file, sorted."""
@@ -91,3 +94,10 @@ class SourceTree:
             return sha256_hex(data)
         except OSError:
             return "unreadable"
+
+
+def _everything_below(pattern: Pattern) -> bool:
+    """Whether the pattern is its literal prefix and one `**`, which matches every path listed
+    under that prefix (each has one or more non-empty segments below it)."""
+    literal = len(pattern.literal_prefix.split("/")) if pattern.literal_prefix else 0
+    return len(pattern.segments) == literal + 1 and pattern.segments[-1] == "**"
