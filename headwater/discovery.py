@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from headwater.errors import Refusal
-from headwater.taxonomy.declaration import DECLARATION
+from headwater.statefolder import DECLARATION
 
 
 def _ancestors(start: Path) -> list[Path]:

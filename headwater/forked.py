@@ -1,14 +1,17 @@
 """Work split across the cores: forked workers each take a share, and the parent takes one too.
 
 A worker is forked after the parent has loaded what the work reads, so nothing is sent to it;
-its result comes back pickled through a pipe. A worker that fails, or a platform that cannot
-fork, costs its share being done in the parent, never a different answer.
+its result comes back pickled through a pipe. A worker that fails, a fork the system refuses,
+or a platform that cannot fork, costs its share being done in the parent, never a different
+answer. The fork is `os.fork` itself: `multiprocessing` would add a hundredth of a second of
+imports to every run that spreads, for a process object, a pipe and a join this module needs
+no more of.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -24,12 +27,34 @@ def cores() -> int:
 def workers_for(items: int, worth_it: int) -> int:
     """How many processes `items` pieces of work are worth: one per core, each with `worth_it` or more."""
     workers = max(1, min(cores(), items // max(worth_it, 1)))
-    if workers > 1:
-        import multiprocessing  # only a run that spreads pays for its import
+    return workers if hasattr(os, "fork") else 1
 
-        if "fork" not in multiprocessing.get_all_start_methods():
-            return 1
-    return workers
+
+class Tickets:
+    """The numbers 0 … count - 1, each handed out once across this process and those forked after
+    it was made, so each share takes the next piece of work as it becomes free and the shares end
+    together however fast each runs (a share that dies loses only the pieces it took). They wait
+    in a pipe, four bytes each, read four at a time: a read that small is never split between
+    readers, and once the pipe is empty a read finds its end."""
+
+    SIZE = 4
+    MOST = (1 << 16) // SIZE  # what a pipe holds before a write would wait for a reader
+
+    def __init__(self, count: int) -> None:
+        if count > self.MOST:
+            raise ValueError(f"{count} tickets do not fit in a pipe")
+        self._read, write = os.pipe()
+        try:
+            os.write(write, b"".join(number.to_bytes(self.SIZE, "little") for number in range(count)))
+        finally:
+            os.close(write)
+
+    def __iter__(self) -> Iterator[int]:
+        while len(taken := os.read(self._read, self.SIZE)) == self.SIZE:
+            yield int.from_bytes(taken, "little")
+
+    def close(self) -> None:
+        os.close(self._read)
 
 
 def in_shares(work: Callable[[int, int], T], workers: int,
@@ -38,38 +63,54 @@ def in_shares(work: Callable[[int, int], T], workers: int,
     each as `pack` makes it for the way back (or, when its worker failed, done here and packed)."""
     if workers < 2:
         return work(0, 1), []
-    import multiprocessing
+    import pickle  # only a run that spreads pays for its import
 
-    fork = multiprocessing.get_context("fork")
     started = []
     for share in range(1, workers):
-        receive, send = fork.Pipe(duplex=False)
-        worker = fork.Process(target=_worker, args=(work, pack, share, workers, send), daemon=True)
-        worker.start()
-        send.close()
-        started.append((share, worker, receive))
+        started.append((share, *_forked(work, pack, share, workers)))
     mine, results = work(0, workers), []
     for share, worker, receive in started:
         try:
-            done, result = receive.recv()
-        except (EOFError, OSError):  # the worker died
+            with os.fdopen(receive, "rb") as pipe:
+                done, result = pickle.load(pipe)
+        except (EOFError, OSError, pickle.UnpicklingError):  # the worker died, or was never forked
             done, result = False, None
         finally:
-            receive.close()
-            worker.join()
+            if worker > 0:
+                os.waitpid(worker, 0)
         results.append(result if done else pack(work(share, workers)))  # a failed share is done here
     return mine, results
 
 
-def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send) -> None:
+def _forked(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int) -> tuple[int, int]:
+    """A worker forked for the share, and the end of the pipe its answer comes back through; when
+    the system refuses the fork (no memory, too many processes), no worker and a pipe that reads
+    as empty, so the share is done here."""
+    receive, send = os.pipe()
     try:
-        answer = (True, pack(work(share, workers)))
-    except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
-        answer = (False, None)
-    except BaseException:  # interrupted with the parent (Ctrl-C reaches the group): leave, silently
+        worker = os.fork()
+    except OSError:
+        worker = -1
+    if worker == 0:  # the child: never returns
+        os.close(receive)
+        _worker(work, pack, share, workers, send)
         os._exit(1)
+    os.close(send)
+    return worker, receive
+
+
+def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int, workers: int, send: int) -> None:
+    """A forked child's whole life: its share, packed and sent, then `os._exit` (no cleanup the
+    parent owns runs twice, and no buffered output is written twice)."""
+    import pickle
+
     try:
-        send.send(answer)
-        send.close()
-    except OSError:  # the parent is gone
+        try:
+            answer = (True, pack(work(share, workers)))
+        except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
+            answer = (False, None)
+        with os.fdopen(send, "wb") as pipe:
+            pickle.dump(answer, pipe, pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # interrupted with the parent (Ctrl-C reaches the group), or the parent is gone
         os._exit(1)
+    os._exit(0)

@@ -211,8 +211,8 @@ class _Builder:
                 key = document.id_key
                 self.problem(ProblemKind.ID_NOT_A_SCALAR, document, node, key, f"`{key}` is not a single value")
                 continue
-            if node.text.strip():
-                claimed[node.text.strip()].append(document)
+            if document.id:  # the scalar's text, stripped: kept on the document before any fork
+                claimed[document.id].append(document)
         for identifier, holders in claimed.items():
             self.ids[identifier] = holders[0].path
             self.paths_with_ids[holders[0].path] = identifier

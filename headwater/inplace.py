@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from pathlib import Path
 
 
@@ -26,13 +27,17 @@ def read(base: Path, relative: str) -> bytes:
     parts = relative.split("/")
     if os.path.isabs(relative) or any(part in ("", ".", "..") for part in parts):
         raise NotInPlace(errno.EINVAL, "not a path inside the repository")
+    for depth in range(1, len(parts)):  # what a replay looks at again (HW-DR-0037): each folder on the way
+        sys.audit("headwater.probe", os.path.join(base, *parts[:depth]))
     directory = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for part in parts[:-1]:
             child = _open(part, directory, os.O_DIRECTORY)
             os.close(directory)
             directory = child
-        return read_regular(parts[-1], directory)
+        data = read_regular(parts[-1], directory)
+        sys.audit("headwater.read", os.path.join(base, relative), data)  # and the bytes it reads again
+        return data
     finally:
         os.close(directory)
 

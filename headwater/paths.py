@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 NAME_MAX = 255  # bytes in one path component, on every file system headwater runs on
@@ -93,6 +94,7 @@ def _leaves_through_symlink(relative: str, root: Path) -> bool:
     current = Path(root)
     for segment in relative.split("/"):
         current = current / segment
+        sys.audit("headwater.probe", current)  # what replays a run looks here again (HW-DR-0037)
         if current.is_symlink():
             target = os.path.realpath(current)
             return not (target == real_root or target.startswith(real_root.rstrip("/") + "/"))
@@ -108,6 +110,7 @@ def symlink_on_the_way(relative: str, root: Path) -> str | None:
     for segment in relative.split("/") if relative else []:
         current = current / segment
         walked.append(segment)
+        sys.audit("headwater.probe", current)  # what replays a run looks here again (HW-DR-0037)
         if current.is_symlink():
             return "/".join(walked)
         if not current.exists():

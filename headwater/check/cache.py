@@ -87,8 +87,10 @@ class Verdicts:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
         if not self.changed and len(self.kept) == len(self.stored):
             return []  # every record kept was stored as it is, and every stored one was used
-        payload = "".join(f"{key}\t{record}\n" for key, record in sorted(self.kept.items()))
-        failure = cachedir.write(self.root, NAME, HEADER, payload.encode("utf-8"))
+        # line by line to bytes: one string of every record, some not ASCII, is two to four bytes
+        # a character before its encoding, and took twice as long
+        payload = b"".join(f"{key}\t{record}\n".encode() for key, record in sorted(self.kept.items()))
+        failure = cachedir.write(self.root, NAME, HEADER, payload)
         return [failure] if failure else []
 
     @property
@@ -164,6 +166,9 @@ class Records:
         self.anchored: dict[tuple[str, str], str] = {}  # a stamp by (constant, revision)
         # verdicts judged before the run reached them (on other cores), by (section, subject) identity
         self.ahead: JudgedAhead = {}
+        self.subjects: dict[Scope, list[tuple[Subject, str | None]]] = {}  # by kind (`listed`)
+        # each kind's alike sections served once per distinct opening of a record: most open alike
+        self.heads: dict[Scope, dict[str, tuple[Summary, int] | None]] = {kind: {} for kind in layout}
 
     def _judge(self, section: Section, subject: Subject) -> Judged:
         # only a cold run spread over the cores judges ahead: the others skip the look-up
@@ -175,15 +180,25 @@ class Records:
         kind, or of the `share` of them (by index) one process judges."""
         sections = self.layout[kind]
         alike = sum(1 for section in sections if not section.stamped_per_subject)  # these come first
-        heads: dict[str, tuple[Summary, int] | None] = {}  # most subjects' records open alike
+        heads = self.heads[kind]
         prefix = self.prefixes[kind] if self.cache is not None else ""
-        listed = subjects(self.ctx, kind)
+        listed = self.listed(kind)
         for index in range(len(listed))[share]:
             subject, document = listed[index]
             yield index, document, self._summary(kind, sections, alike, heads, prefix, subject)
 
+    def listed(self, kind: Scope) -> list[tuple[Subject, str | None]]:
+        """The subjects of a kind (`instances.subjects`), listed once."""
+        found = self.subjects.get(kind)
+        if found is None:
+            found = self.subjects[kind] = subjects(self.ctx, kind)
+        return found
+
     def settled(self) -> None:
-        """Compute now what every subject's key and stamps share, so processes forked after share it."""
+        """Compute now what every subject's key and stamps share, and the subjects, so processes
+        forked after share them."""
+        for kind in self.layout:
+            self.listed(kind)
         if self.prefixes:  # a cached property, as each constant below
             for sections in self.layout.values():
                 for section in sections:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -83,4 +84,6 @@ class Context:
         return f"{CLAIMS}/{scheme}/{identifier}"
 
     def claim_exists(self, scheme: str, identifier: str) -> bool:
-        return os.path.lexists(self.snapshot.root / self.claim_path(scheme, identifier))
+        claim = self.snapshot.root / self.claim_path(scheme, identifier)
+        sys.audit("headwater.probe", claim)  # looked at again by a replay (HW-DR-0037)
+        return os.path.lexists(claim)

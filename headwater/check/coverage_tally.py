@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from headwater.corpus.census import Census
+if TYPE_CHECKING:  # a replayed report's coverage is unpickled without the census
+    from headwater.corpus.census import Census
 
 
 @dataclass(frozen=True)

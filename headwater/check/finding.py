@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
-from headwater.check.patches import Patch
+if TYPE_CHECKING:  # a report read back from a replay memo carries no patch, and imports no writer
+    from headwater.check.patches import Patch
 
 
 class Severity(Enum):

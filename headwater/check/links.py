@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -69,6 +70,7 @@ def stands(ctx: Context, path: str) -> bool:
         return True
     known = ctx.standing.get(path)
     if known is None:
+        sys.audit("headwater.probe", ctx.snapshot.root / path)  # looked at again by a replay (HW-DR-0037)
         known = ctx.standing[path] = os.path.lexists(ctx.snapshot.root / path)
     return known
 

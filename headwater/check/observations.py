@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -62,6 +63,7 @@ class Observations:
 
 def read_observations(root: Path) -> Observations:
     path = root / OBSERVATIONS
+    sys.audit("headwater.probe", path)  # looked at again by a replay (HW-DR-0037)
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:

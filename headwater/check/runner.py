@@ -9,39 +9,20 @@ In the order a run takes them:
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
 from headwater.check.cache import Records, Verdicts
 from headwater.check.change_manifest import Change
 from headwater.check.context import Context
-from headwater.check.coverage_tally import Coverage, Tally
-from headwater.check.finding import Finding, Severity
-from headwater.check.instances import Summary, sections, stamp, subjects
+from headwater.check.coverage_tally import Tally
+from headwater.check.finding import Finding
+from headwater.check.instances import Summary, sections, stamp
 from headwater.check.registry import RULES, rule_ids
-from headwater.check.rule import Rule, Scope
+from headwater.check.report import Report
+from headwater.check.rule import Scope
 from headwater.check.spread import Served, judge_all, serve_all
 from headwater.snapshot import Snapshot, collector_paused
-
-
-@dataclass(frozen=True)
-class Report:
-    package: str
-    version: str
-    lock: str  # the bare hex of the lock digest
-    clock: dt.date
-    coverage: Coverage
-    rules: tuple[Rule, ...]
-    findings: tuple[Finding, ...]  # live and escaped together, sorted
-    change: Change | None = None  # the `--change` manifest the run read, if any
-    omitted: tuple[Finding, ...] = ()  # what a limit left out of what is written (`selection.bounded`)
-
-    @property
-    def live_errors(self) -> int:
-        return sum(1 for f in self.findings if f.live and f.severity is Severity.ERROR)
-
 
 SECTIONS = sections(RULES)
 
@@ -102,5 +83,5 @@ def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterator
     if served is None:
         yield from records.each(kind)
         return
-    for index, ((_, document), summary) in enumerate(zip(subjects(records.ctx, kind), served[kind], strict=True)):
+    for index, ((_, document), summary) in enumerate(zip(records.listed(kind), served[kind], strict=True)):
         yield index, document, summary

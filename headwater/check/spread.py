@@ -6,11 +6,13 @@ every `workers`-th document and edge exactly as the parent would, and sends its 
 in the verdict cache's encoding, which decodes to what was judged (cached and uncached runs
 print the same bytes, and the tests hold that). Judging all, the corpus's own sections, one
 subject judged once, go to the last share, a worker's: the parent has the merge to do after its
-share; serving, they go to the parent's (`_slice`). The runner then takes each verdict, or each
-subject's summary, instead of judging.
+share. Serving, each share takes pieces of subjects as it becomes free (`serve_all`). The runner
+then takes each verdict, or each subject's summary, instead of judging.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from headwater import forked
 from headwater.check import cache as verdict_cache
@@ -91,52 +93,75 @@ Served = dict[Scope, list[Summary]]  # each subject's summary, by kind and subje
 # a share's summaries (by kind: subject index, summary), the records it kept as stored (their keys,
 # one per line) and as made anew, and its ledger's change, hits and misses
 Account = tuple[dict[Scope, list[tuple[int, Summary]]], str, dict[str, str], bool, int, int]
+Piece = tuple[Scope, slice]  # subjects of one kind, by index, that a share serves at once
+PIECE = 256  # subjects per piece: about 4 ms of serving, so the shares end within that of each other
 
 
 def serve_all(records: verdict_cache.Records) -> Served | None:
     """Every subject's summary through the verdict cache, its subjects shared across the cores;
     None when the documents are too few for that to pay (the runner then serves them as it goes).
 
-    Each share accounts to its own ledger (`Verdicts.ledger`), which the cache then absorbs, so
-    a share done here after its worker failed counts its hits once. What comes back is only what
-    the runner tallies: the summaries (most are equal, and sent once) and the records kept."""
+    The shares take pieces of subjects as each becomes free (`forked.Tickets`), the corpus's
+    first (its claims read, the largest), so a share slowed by an edited document's parse, the
+    pages it copies, or a busy core takes fewer and both end together. Each share accounts to
+    its own ledger (`Verdicts.ledger`), which the cache then absorbs, so pieces served here after
+    their worker died count their hits once. What comes back is only what the runner tallies:
+    the summaries (most are equal, and sent once) and the records kept."""
     cache, ctx = records.cache, records.ctx
     workers = forked.workers_for(len(ctx.graph.census.documents), WARM_WORTH_IT)
     if cache is None or workers < 2:
         return None
-    records.settled()  # the ids, the claim store's listing: computed once, before the fork
-
-    def share(first: int, step: int) -> Account:
-        ledger = cache.ledger()
-        mine = records.sharing(ledger)
-        served = {kind: [(index, summary) for index, _, summary in mine.each(kind, _slice(kind, first, step))]
-                  for kind in records.layout}
-        stored, fresh = [], {}
-        for key, record in ledger.kept.items():
-            if record is cache.stored.get(key):
-                stored.append(key)
-            else:
-                fresh[key] = record
-        return served, "\n".join(stored), fresh, ledger.changed, ledger.hits, ledger.misses
-
-    mine, theirs = forked.in_shares(share, workers, _pack)
-    out: Served = {kind: [None] * len(subjects(ctx, kind)) for kind in records.layout}  # every index is served
-    for served, stored, fresh, changed, hits, misses in [mine, *theirs]:
-        kept = {key: cache.stored[key] for key in stored.split("\n")} if stored else {}
-        cache.absorb(kept | fresh, changed, hits, misses)
-        for kind, rows in served.items():
-            listed = out[kind]
-            for index, summary in rows:
-                listed[index] = summary
+    records.settled()  # the ids, the claim store's listing, the subjects: computed once, before the fork
+    pieces = _pieces(records)
+    tickets = forked.Tickets(len(pieces))
+    try:
+        mine, theirs = forked.in_shares(lambda first, step: _served(records, (pieces[t] for t in tickets)),
+                                        workers, _pack)
+    finally:
+        tickets.close()
+    out: Served = {kind: [None] * len(records.listed(kind)) for kind in records.layout}  # every index is served
+    for account in [mine, *theirs]:
+        _absorb(cache, out, account)
+    left = [(kind, part) for kind, part in pieces if out[kind][part.start] is None]
+    if left:  # pieces a worker took and never answered for (it died): served here
+        _absorb(cache, out, _served(records, left))
     return out
 
 
-def _slice(kind: Scope, first: int, step: int) -> slice:
-    """A share's subjects of a kind: every `step`-th; the corpus, one subject (its claims read),
-    goes to the first share, the parent's, as a worker is slowed by the pages it copies."""
-    if kind is Scope.CORPUS:
-        return slice(0, None) if first == 0 else slice(0, 0)
-    return slice(first, None, step)
+def _pieces(records: verdict_cache.Records) -> list[Piece]:
+    """Every subject in pieces of `PIECE`, the corpus's first; no more pieces than tickets fit."""
+    kinds = sorted(records.layout, key=lambda kind: kind is not Scope.CORPUS)
+    size = max(PIECE, -(-sum(len(records.listed(kind)) for kind in kinds) // forked.Tickets.MOST))
+    return [(kind, slice(start, start + size)) for kind in kinds
+            for start in range(0, len(records.listed(kind)), size)]
+
+
+def _served(records: verdict_cache.Records, pieces: Iterable[Piece]) -> Account:
+    """One share's summaries of its pieces (each taken only as the last is done), accounted to a
+    ledger of its own."""
+    cache = records.cache
+    ledger = cache.ledger()
+    mine = records.sharing(ledger)
+    served: dict[Scope, list[tuple[int, Summary]]] = {kind: [] for kind in records.layout}
+    for kind, part in pieces:
+        served[kind] += [(index, summary) for index, _, summary in mine.each(kind, part)]
+    stored, fresh = [], {}
+    for key, record in ledger.kept.items():
+        if record is cache.stored.get(key):
+            stored.append(key)
+        else:
+            fresh[key] = record
+    return served, "\n".join(stored), fresh, ledger.changed, ledger.hits, ledger.misses
+
+
+def _absorb(cache: verdict_cache.Verdicts, out: Served, account: Account) -> None:
+    served, stored, fresh, changed, hits, misses = account
+    kept = {key: cache.stored[key] for key in stored.split("\n")} if stored else {}
+    cache.absorb(kept | fresh, changed, hits, misses)
+    for kind, rows in served.items():
+        listed = out[kind]
+        for index, summary in rows:
+            listed[index] = summary
 
 
 def _pack(account: Account) -> Account:

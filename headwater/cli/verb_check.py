@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from headwater.cli.output import Result, layout_width
-from headwater.cli.progress import Progress
 from headwater.clock import run_date
-from headwater.corpus.parses import CacheUse
 from headwater.errors import Refusal
 from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render
 from headwater.render.palette import Palette, stdout_palette
-from headwater.snapshot import load
-from headwater.taxonomy.declaration import LOCK
-from headwater.taxonomy.staleness import changed_sources
 
 FILTER_FLAGS = {"paths": "--path", "rules": "--rule", "min_severity": "--min-severity", "limit": "--limit"}
 MIN_MARKDOWN_BYTES = 1024  # room for the heading, the summary, coverage and the note of what was left out
@@ -56,27 +54,72 @@ def read_change(args, root: Path):
 
 
 def refuse_stale_lock(snapshot) -> None:
+    from headwater.taxonomy.declaration import LOCK
+    from headwater.taxonomy.staleness import changed_sources
+
     changed = changed_sources(snapshot.root, snapshot.lock)
     if changed:
         raise Refusal(f"{LOCK} is stale: {', '.join(changed)} changed since it was resolved. "
                       "Run `headwater taxonomy resolve`")
 
 
-def stderr_lines(args, fixed: list[str], failures: list[str], cache_line: str | None) -> tuple[str, ...]:
-    """What `--fix` wrote unless `--quiet`; failures always; the cache's account under `--verbose`."""
-    lines = ([] if args.quiet else fixed) + failures
-    return tuple(lines + ([cache_line] if args.verbose and cache_line else []))
-
-
 def run(invocation) -> Result:
-    from headwater.check.cache import Verdicts
-    from headwater.check.runner import run as run_checks
-    from headwater.check.selection import Selection, bounded, narrowed
-    from headwater.reads.route.index import body_terms  # kept beside each body for route
-
     args = invocation.args
     fmt = chosen_format(args)
     layout_bytes = max_bytes(args)
+    run_key = replay_key(args, invocation.root)
+    if run_key is not None:
+        from headwater.check import replay
+
+        replayed = replay.recall(invocation.root, run_key)
+        if replayed is not None:
+            return replayed_run(args, fmt, layout_bytes, replayed)
+    return full_run(invocation, fmt, layout_bytes, run_key)
+
+
+def replay_key(args, root: Path) -> str | None:
+    """The key a full run is kept and replayed under (HW-DR-0037), or None when this run is never
+    kept: it fixes, reads no cache, reads a change manifest, or gives a date it will refuse."""
+    if args.fix or args.no_cache or args.change:
+        return None
+    try:
+        today = run_date(args.now)
+    except Refusal:
+        return None  # refused by the full run, in its order
+    from headwater.check import replay
+
+    return replay.key(root, today)
+
+
+def replayed_run(args, fmt: str, layout_bytes: int, replayed) -> Result:
+    """The kept report, narrowed and rendered as a full run renders its own."""
+    from headwater.check.selection import bounded, narrowed, selection
+    from headwater.render import render_shown
+
+    report, shown = replayed.report, replayed.shown
+    chosen = selection(args.path, args.rule, args.min_severity, args.limit,
+                       frozenset(r.id for r in report.rules), FILTER_FLAGS)
+    report = narrowed(report, chosen)
+    text = render_shown(fmt, bounded(report, chosen.limit), shown, layout(args, fmt, layout_bytes, chosen.limit))
+    account = f"headwater: cache: replayed the last run, {replayed.observations} observations unchanged"
+    return finished(args, report, shown.census_root, text, [], account)
+
+
+def layout(args, fmt: str, layout_bytes: int, rows: int | None) -> Layout:
+    palette = stdout_palette(args.no_color) if format_named(fmt).human else Palette(False)
+    return Layout(layout_width(args.wide), palette, layout_bytes, rows)
+
+
+def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Result:
+    from headwater.check.cache import Verdicts
+    from headwater.check.runner import run as run_checks
+    from headwater.check.selection import Selection, bounded, narrowed
+    from headwater.cli.progress import Progress
+    from headwater.corpus.parses import CacheUse
+    from headwater.reads.route.index import body_terms  # kept beside each body for route
+    from headwater.snapshot import load
+
+    args = invocation.args
     chosen = chosen_selection(args)
     if args.fix and chosen != Selection(limit=chosen.limit):
         raise Refusal("`--fix` applies every mechanical patch of the corpus, so it takes no "
@@ -84,36 +127,70 @@ def run(invocation) -> Result:
     today = run_date(args.now)
     change = read_change(args, invocation.root)
     shown = format_named(fmt).human and not args.quiet and sys.stderr.isatty()
+    recorder = recording(invocation.root) if run_key is not None else contextlib.nullcontext()
     with Progress(sys.stderr, shown, "reading the corpus") as progress:
-        snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE,
-                        spread=True, derive=body_terms)
-        refuse_stale_lock(snapshot)
-        progress.phase(f"checking {len(snapshot.census.documents)} documents")
-        cache = None if args.no_cache else Verdicts.load(snapshot.root)
-        checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
-        if args.fix:
-            from headwater.check.fix import fixed_run  # and the writes it applies: only when fixing
+        with recorder:
+            snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE,
+                            spread=True, derive=body_terms)
+            refuse_stale_lock(snapshot)
+            progress.phase(f"checking {len(snapshot.census.documents)} documents")
+            cache = None if args.no_cache else Verdicts.load(snapshot.root)
+            checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
+            if args.fix:
+                from headwater.check.fix import fixed_run  # and the writes it applies: only when fixing
 
-            snapshot, report, fixed = fixed_run(snapshot, checks)
-        else:
-            report, fixed = checks(snapshot), []
-        failures = [] if cache is None else list(dict.fromkeys([*snapshot.save_parses(), *cache.save()]))
-        report = narrowed(report, chosen)
+                snapshot, report, fixed = fixed_run(snapshot, checks)
+            else:
+                report, fixed = checks(snapshot), []
+        failures = [] if cache is None else [*snapshot.save_parses(), *cache.save()]
+        if run_key is not None:
+            failures += kept(snapshot, run_key, recorder, report)
+        failures = list(dict.fromkeys(failures))
         progress.phase("writing the report")
-        palette = stdout_palette(args.no_color) if format_named(fmt).human else Palette(False)
-        layout = Layout(layout_width(args.wide), palette, layout_bytes, chosen.limit)
-        text = render(fmt, bounded(report, chosen.limit), snapshot, layout)
+        report = narrowed(report, chosen)
+        text = render(fmt, bounded(report, chosen.limit), snapshot,
+                      layout(args, fmt, layout_bytes, chosen.limit))
+    account = cache.account if cache is not None else None
+    return replace(finished(args, report, snapshot.declaration.corpus_root, text, fixed + failures, account,
+                            quiet_lines=len(fixed)), holds=snapshot)
+
+
+def recording(root: Path):
+    """What the run reads, less the cache and the key that seals it (HW-DR-0037)."""
+    from headwater import cachedir, cachekey, observed
+
+    ignored = (os.path.join(os.path.abspath(root), cachedir.CACHE_DIR), os.path.abspath(cachekey.folder()))
+    return observed.Recorder(observed.Scope(ignored))
+
+
+def kept(snapshot, run_key: str, recorder, report) -> list[str]:
+    """Keep the run to be replayed, unless something it read moved while it ran."""
+    from headwater.check import replay
+    from headwater.check.shown import Shown
+
+    root = os.path.abspath(snapshot.root)
+    read = {os.path.join(root, d.path): d.digest for d in snapshot.census.parsed}
+    observations = recorder.observations(read)
+    if observations is None:
+        return []
+    return replay.keep(snapshot.root, run_key, observations, recorder.began, report, Shown.of(snapshot))
+
+
+def finished(args, report, corpus_root: str, text: str, lines: list[str], account: str | None,
+             quiet_lines: int = 0) -> Result:
+    """The run's answer: `--strict`'s status, and stderr (what `--fix` wrote unless `--quiet`,
+    failures always, the cache's account under `--verbose`)."""
     empty = args.strict and not report.coverage.classified
+    shown_lines = lines[quiet_lines:] if args.quiet else list(lines)
     if empty:
-        failures.append(nothing_checked(snapshot, report.coverage.seen))
-    account = stderr_lines(args, fixed, failures, cache.account if cache is not None else None)
-    return Result(text, account, status=1 if args.strict and (report.live_errors or empty) else 0,
-                  holds=snapshot)
+        shown_lines.append(nothing_checked(corpus_root, report.coverage.seen))
+    if args.verbose and account:
+        shown_lines.append(account)
+    return Result(text, tuple(shown_lines), status=1 if args.strict and (report.live_errors or empty) else 0)
 
 
-def nothing_checked(snapshot, seen: int) -> str:
+def nothing_checked(where: str, seen: int) -> str:
     """Why a strict gate over no classified document fails: it would pass whatever the corpus holds."""
-    where = snapshot.declaration.corpus_root
     return (f"headwater: --strict fails because no document is classified: {seen} files seen under "
             f"`{where}`, none on a shelf of a kind, so no rule judged anything. Run `headwater taxonomy kinds` "
             f"to see where each kind lives, or `headwater adopt` to type the records already there")

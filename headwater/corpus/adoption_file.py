@@ -6,6 +6,7 @@ What a task holds, and how a held finding is reported, is `headwater.check.adopt
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,7 @@ def _task(item, where: str) -> Task:
 
 def read_tasks(root: Path) -> tuple[Task, ...]:
     """The tasks of `.headwater/adoption.yml`, or none when it is absent; refused when malformed."""
+    sys.audit("headwater.probe", root / ADOPTION)  # what replays a run looks here again (HW-DR-0037)
     if not (root / ADOPTION).is_file():
         return ()
     top = load_in_place(root, ADOPTION)

@@ -89,27 +89,27 @@ def is_markdown(path: str) -> bool:
     return path.lower().endswith(".md")
 
 
+# A Markdown file read and hashed, not yet parsed: its path, its text (decoded, without a
+# byte-order mark) and its digest. A plain tuple: ten thousand of them are made on every run,
+# and sent back from the worker that reads them (`ParseStore.beside_the_fronts`) as they are.
+Read = tuple[str, str, str]
+
+
 def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
          parses: ParseStore | None = None) -> Census:
     """Every file read first, then parsed (on every core when the store spreads), then classified."""
     classifier = Classifier(taxonomy, parses)
-    read = [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+
+    def reading() -> list[Row | Read]:
+        return [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+
+    read = parses.beside_the_fronts(reading) if parses is not None else reading()
     if parses is not None:
-        parses.prepare([(item.text, item.digest) for item in read if isinstance(item, Read)])
-    rows = [item if isinstance(item, Row) else classifier.classify(item.path, item.text, item.digest)
-            for item in read]
+        parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file read
+    rows = [classifier.classify(*item) if type(item) is tuple else item for item in read]
     if parses is not None:
         parses.split_all()
     return Census(corpus_root, tuple(rows))
-
-
-@dataclass(frozen=True)
-class Read:
-    """A Markdown file read and hashed, not yet parsed."""
-
-    path: str
-    text: str  # decoded, without a byte-order mark
-    digest: str
 
 
 def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:
@@ -159,7 +159,7 @@ class Classifier:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             return Row(path, Outcome.UNREADABLE, f"not UTF-8 text (byte {error.start} cannot be decoded)")
-        return Read(path, text.removeprefix("\ufeff"), digest(data))
+        return path, text.removeprefix("\ufeff"), digest(data)
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:

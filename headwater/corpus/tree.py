@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
 from headwater.inplace import read_regular
 from headwater.paths import symlink_on_the_way
-from headwater.patterns import compile_pattern, is_wild
+from headwater.patterns import Pattern, compile_pattern, is_wild
 from headwater.taxonomy.declaration import Exclusion
 
 
@@ -33,6 +34,7 @@ class SourceTree:
         self._linked = lru_cache(maxsize=None)(lambda parent: symlink_on_the_way(parent, self.repo))
 
     def _list(self, prefix: str) -> tuple[str, ...]:
+        sys.audit("headwater.probe", os.path.join(self.repo, prefix))  # looked at again by a replay (HW-DR-0037)
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
             return ()  # a subtree reached through a symlink is not the repository's to list
         entries = walk(self.repo, prefix)
@@ -46,14 +48,19 @@ class SourceTree:
         parent = path.rpartition("/")[0]
         if parent and self._linked(parent):
             return False
-        return os.path.lexists(os.path.join(self.repo, path))
+        full = os.path.join(self.repo, path)
+        sys.audit("headwater.probe", full)
+        return os.path.lexists(full)
 
     def matches(self, pattern: str) -> tuple[str, ...]:
         """Repository paths the pattern matches (a literal matches its own entry, even a directory)."""
         if not is_wild(pattern):  # literal: one existence check, and no regex compiled for it
             return (pattern,) if self.exists(pattern) else ()
         compiled = compile_pattern(pattern)
-        return tuple(p for p in self._listing(compiled.literal_prefix) if compiled.matches(p))
+        listed = self._listing(compiled.literal_prefix)
+        if _everything_below(compiled):  # `dir/**`: every path listed under `dir` (a governed folder)
+            return listed
+        return tuple(p for p in listed if compiled.matches(p))
 
     def revision(self, paths: tuple[str, ...]) -> str:
         """The content digest of what an anchor matches: path and bytes of each file, sorted."""
@@ -65,6 +72,7 @@ class SourceTree:
         return self._lines(path)
 
     def _revision_lines(self, path: str) -> tuple[str, ...]:
+        sys.audit("headwater.probe", os.path.join(self.repo, path))
         try:
             directory = stat.S_ISDIR(os.lstat(os.path.join(self.repo, path)).st_mode)  # one lstat, no pathlib
         except OSError:
@@ -77,9 +85,19 @@ class SourceTree:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,
         so a revision never reads outside the root, and a pipe is never opened."""
         full = os.path.join(self.repo, path)
+        sys.audit("headwater.probe", full)
         try:
             if os.path.islink(full):
                 return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
-            return sha256_hex(read_regular(full))
+            data = read_regular(full)
+            sys.audit("headwater.read", full, data)  # the bytes a replay finds again (HW-DR-0037)
+            return sha256_hex(data)
         except OSError:
             return "unreadable"
+
+
+def _everything_below(pattern: Pattern) -> bool:
+    """Whether the pattern is its literal prefix and one `**`, which matches every path listed
+    under that prefix (each has one or more non-empty segments below it)."""
+    literal = len(pattern.literal_prefix.split("/")) if pattern.literal_prefix else 0
+    return len(pattern.segments) == literal + 1 and pattern.segments[-1] == "**"

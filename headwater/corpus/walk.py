@@ -7,6 +7,7 @@ descended into. Nothing here opens a file; reading is the census's job.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -41,6 +42,7 @@ def walk(repo: Path, start: str) -> list[Entry]:
     """Entries under `repo/start` (repository-relative `start`; "" is the repository)."""
     base = repo / start if start else repo
     prefix = os.fsencode(start + "/") if start else b""
+    sys.audit("headwater.probe", base)  # what replays a run looks here again (HW-DR-0037)
     if not base.is_dir():
         raw = os.fsencode(start or ".")
         return [Entry(display(raw), raw, EntryKind.MISSING_ROOT)]
@@ -51,6 +53,7 @@ def walk(repo: Path, start: str) -> list[Entry]:
         try:
             with os.scandir(directory) as listing:
                 children = list(listing)
+            sys.audit("headwater.listed", directory, children)  # the listing a replay finds again (HW-DR-0037)
         except OSError as error:
             raw = relative.rstrip(b"/")
             entries.append(Entry(display(raw), raw, EntryKind.UNREADABLE_DIRECTORY, error.strerror or ""))
@@ -77,6 +80,7 @@ def _classify(child: os.DirEntry, relative: bytes, stack: list) -> Entry | None:
     except UnicodeDecodeError:
         return Entry(display(raw), raw, EntryKind.UNDECODABLE_NAME)
     if link:
+        sys.audit("headwater.probe", child.path)  # its target is in the row's reason
         try:
             target = os.readlink(child.path).decode("utf-8", "backslashreplace")
         except OSError:

@@ -1,8 +1,8 @@
 """One renderer per format, shared by `headwater check` and the MCP `check` tool.
 
 `FORMATS` is the one table of them: the CLI's `--format` choices, its help and the MCP tool's
-`enum` all read it. Each renderer takes the run's report and the snapshot it was computed from
-and returns the exact text.
+`enum` all read it. Each renderer takes the run's report and what it shows of the snapshot it was computed from
+(`Shown`: a replayed run keeps that, not the snapshot) and returns the exact text.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from headwater.render.palette import Palette
 
 if TYPE_CHECKING:  # the table is read at parse time, so it imports no engine
-    from headwater.check.runner import Report
+    from headwater.check.report import Report
+    from headwater.check.shown import Shown
     from headwater.snapshot import Snapshot
 
 MARKDOWN_MAX_BYTES = 60_000  # under a pull-request comment's 65,536 characters and far under a step summary's 1 MiB
@@ -31,37 +32,37 @@ class Layout:
     rows: int | None = None
 
 
-def _text(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+def _text(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.text import render_text
 
-    return render_text(report, snapshot, width=layout.width, palette=layout.palette, rows=layout.rows)
+    return render_text(report, shown, width=layout.width, palette=layout.palette, rows=layout.rows)
 
 
-def _json(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+def _json(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.json import render_json
 
     return render_json(report)
 
 
-def _sarif(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+def _sarif(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.sarif import render_sarif
 
-    return render_sarif(report, snapshot)
+    return render_sarif(report, shown)
 
 
-def _markdown(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+def _markdown(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.markdown import render_markdown
 
-    return render_markdown(report, snapshot, max_bytes=layout.max_bytes)
+    return render_markdown(report, max_bytes=layout.max_bytes)
 
 
-def _github(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+def _github(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.lines import render_github
 
     return render_github(report)
 
 
-def _concise(report: Report, snapshot: Snapshot, layout: Layout) -> str:
+def _concise(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.lines import render_concise
 
     return render_concise(report)
@@ -72,7 +73,7 @@ class Format:
     name: str
     summary: str
     human: bool  # read by a person at a terminal: the only format that is coloured, laid out, or shown progress
-    renderer: Callable[[Report, Snapshot, Layout], str]
+    renderer: Callable[[Report, Shown, Layout], str]
 
 
 FORMATS: tuple[Format, ...] = (
@@ -92,7 +93,14 @@ def format_named(name: str) -> Format | None:
 
 def render(fmt: str, report: Report, snapshot: Snapshot, layout: Layout = Layout()) -> str:
     """The bytes `headwater check --format <fmt>` writes (colour only ever in text)."""
+    from headwater.check.shown import Shown
+
+    return render_shown(fmt, report, Shown.of(snapshot), layout)
+
+
+def render_shown(fmt: str, report: Report, shown: Shown, layout: Layout = Layout()) -> str:
+    """The same bytes from what the report shows of its snapshot (a replayed run has no other)."""
     chosen = format_named(fmt)
     if chosen is None:
         raise ValueError(f"no format {fmt}")
-    return chosen.renderer(report, snapshot, layout)
+    return chosen.renderer(report, shown, layout)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from headwater.check.finding import Escape, Finding, Hidden, Severity
-from headwater.check.runner import Report
+from headwater.check.report import Report
 from headwater.render.palette import Palette
 from headwater.words import plural
 

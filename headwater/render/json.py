@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from headwater.check.finding import Finding
-from headwater.check.runner import Report
+from headwater.check.report import Report
 from headwater.jsonout import dumps
 
 SHAPE_VERSION = "1.1"  # 1.1: `omitted`, the count a limit left out, when it left any

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from headwater.check.finding import Finding, Severity
-from headwater.check.runner import Report
+from headwater.check.report import Report
 from headwater.render.common import live, tally
 from headwater.textsafe import visible
 from headwater.workflow import workflow_command

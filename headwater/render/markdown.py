@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from headwater.bounded import fitted
 from headwater.check.finding import Escape, Finding, Severity
-from headwater.check.runner import Report
+from headwater.check.report import Report
 from headwater.check.selection import first_kept
 from headwater.render.common import NOTHING_CHECKED, escaped, held_by, live, plural
-from headwater.snapshot import Snapshot
 from headwater.textsafe import markdown_code, markdown_text
 
 
@@ -74,6 +73,6 @@ def _compose(report: Report, keep: int, max_bytes: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(report: Report, snapshot: Snapshot, *, max_bytes: int) -> str:
+def render_markdown(report: Report, *, max_bytes: int) -> str:
     """The whole report when it fits in `max_bytes`, else as many rows as fit and a count of the rest."""
     return fitted(lambda keep: _compose(report, keep, max_bytes), len(report.findings), max_bytes)

@@ -15,11 +15,11 @@ from headwater import REPOSITORY, __version__
 from headwater.check.finding import Escape, Finding, Severity
 from headwater.check.fingerprint import primary_hashes
 from headwater.check.reference import help_uri
+from headwater.check.report import Report
 from headwater.check.rule import Rule
-from headwater.check.runner import Report
+from headwater.check.shown import Shown
 from headwater.render.common import held_by
 from headwater.render.json import SHAPE_VERSION
-from headwater.snapshot import Snapshot
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note"}
@@ -82,15 +82,11 @@ def _result(sarif_om, finding: Finding, index: int, fingerprint: str):
     )
 
 
-def _identity(snapshot: Snapshot) -> dict[str, str]:
-    return {doc.path: doc.id for doc in snapshot.census.documents if doc.id}
-
-
-def sarif_log(report: Report, snapshot: Snapshot):
+def sarif_log(report: Report, shown: Shown):
     import sarif_om
 
     index = {rule.id: n for n, rule in enumerate(report.rules)}
-    hashes = primary_hashes(report.findings, _identity(snapshot))
+    hashes = primary_hashes(report.findings, dict(shown.identity))
     driver = sarif_om.ToolComponent(
         name="headwater", version=__version__, semantic_version=__version__,
         information_uri=REPOSITORY, rules=[_rule(sarif_om, r) for r in report.rules])
@@ -131,6 +127,6 @@ def to_plain(value):
     return value
 
 
-def render_sarif(report: Report, snapshot: Snapshot) -> str:
-    return json.dumps(to_plain(sarif_log(report, snapshot)), indent=2, sort_keys=True,
+def render_sarif(report: Report, shown: Shown) -> str:
+    return json.dumps(to_plain(sarif_log(report, shown)), indent=2, sort_keys=True,
                       ensure_ascii=False) + "\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import textwrap
 
 from headwater.check.finding import Finding, Severity
-from headwater.check.runner import Report
-from headwater.corpus.census import Outcome
+from headwater.check.report import Report
+from headwater.check.shown import Shown
 from headwater.render.common import (
     GLYPHS,
     NOTHING_CHECKED,
@@ -23,11 +23,8 @@ from headwater.render.common import (
     tally,
 )
 from headwater.render.palette import Palette
-from headwater.snapshot import Snapshot
 from headwater.textsafe import visible
 
-OUTCOME_ORDER = (Outcome.TYPED, Outcome.UNTYPED, Outcome.UNREADABLE, Outcome.NOT_A_DOCUMENT,
-                 Outcome.EXCLUDED, Outcome.UNWALKABLE)
 SEVERITY_ROLE = {Severity.ERROR: "error", Severity.WARN: "warn", Severity.INFO: "info"}
 
 
@@ -85,34 +82,27 @@ def _header(lines: _Lines, report: Report) -> None:
         lines.add(f"change {counts}", lead=("heading", "change"))
 
 
-def _census(lines: _Lines, snapshot: Snapshot, rows: int | None) -> None:
+def _census(lines: _Lines, shown: Shown, rows: int | None) -> None:
     """Counts by outcome and kind, then each row that is not a typed document (at most `rows`)."""
-    census = snapshot.census
     lines.block("census")
-    lines.add(f"{plural(len(census.rows), 'file')} under {census.root or '.'}", 2)
-    for outcome in OUTCOME_ORDER:
-        if census.count(outcome):
-            lines.count(census.count(outcome), outcome.value.replace("_", " "))
-    kinds: dict[str, int] = {}
-    for doc in census.documents:
-        kinds[doc.kind] = kinds.get(doc.kind, 0) + 1
-    for kind in sorted(kinds):
-        lines.count(kinds[kind], f"typed {kind}")
-    listed = [row for row in census.rows if row.outcome is not Outcome.TYPED]
-    for row in listed[:rows]:
-        lines.add(f"{row.path} {row.label.replace('_', ' ')}", 2, lead=("path", row.path))
-        lines.add(row.reason, 4)
-    if rows is not None and len(listed) > rows:
-        lines.add(f"{plural(len(listed) - rows, 'more row')} not listed, past the limit", 2)
+    lines.add(f"{plural(shown.files, 'file')} under {shown.census_root or '.'}", 2)
+    for outcome, count in shown.outcomes:
+        lines.count(count, outcome.replace("_", " "))
+    for kind, count in shown.kinds:
+        lines.count(count, f"typed {kind}")
+    for path, label, reason in shown.listed[:rows]:
+        lines.add(f"{path} {label.replace('_', ' ')}", 2, lead=("path", path))
+        lines.add(reason, 4)
+    if rows is not None and len(shown.listed) > rows:
+        lines.add(f"{plural(len(shown.listed) - rows, 'more row')} not listed, past the limit", 2)
 
 
-def _graph(lines: _Lines, snapshot: Snapshot) -> None:
-    graph = snapshot.graph
+def _graph(lines: _Lines, shown: Shown) -> None:
     lines.block("graph")
-    lines.add(f"{plural(len(graph.documents), 'document')} and {plural(len(graph.anchors), 'anchor')}, "
-              f"joined by {plural(len(graph.edges), 'edge')}", 2)
-    if graph.unbound:
-        lines.add(f"{plural(len(graph.unbound), 'edge binds', 'edges bind')} to nothing", 2)
+    lines.add(f"{plural(shown.documents, 'document')} and {plural(shown.anchors, 'anchor')}, "
+              f"joined by {plural(shown.edges, 'edge')}", 2)
+    if shown.unbound:
+        lines.add(f"{plural(shown.unbound, 'edge binds', 'edges bind')} to nothing", 2)
 
 
 def _checks(lines: _Lines, report: Report) -> None:
@@ -159,12 +149,12 @@ def _not_reported(lines: _Lines, report: Report) -> None:
         lines.add(not_reported_line(finding), 4)
 
 
-def render_text(report: Report, snapshot: Snapshot, *, width: int = 80,
+def render_text(report: Report, shown: Shown, *, width: int = 80,
                 palette: Palette = PLAIN, rows: int | None = None) -> str:
     lines = _Lines(width, palette)
     _header(lines, report)
-    _census(lines, snapshot, rows)
-    _graph(lines, snapshot)
+    _census(lines, shown, rows)
+    _graph(lines, shown)
     _checks(lines, report)
     _findings(lines, report)
     _not_reported(lines, report)

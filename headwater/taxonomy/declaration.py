@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.errors import Refusal
 from headwater.patterns import opening_wildcard
-from headwater.statefolder import refuse_linked
+from headwater.statefolder import DECLARATION, refuse_linked
 from headwater.taxonomy.pins import Pin, read_pins
 from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
-DECLARATION = ".headwater/taxonomy.yml"
 LOCK = ".headwater/taxonomy.lock"
 
 
@@ -41,6 +41,7 @@ class Declaration:
 def read_declaration(root: Path) -> Declaration:
     path = root / DECLARATION
     refuse_linked(root)
+    sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
     if not path.exists():
         raise Refusal(
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "

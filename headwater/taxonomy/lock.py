@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +48,7 @@ def body_of(text: str) -> str:
 
 def read_lock(root: Path) -> Lock:
     path = root / LOCK
+    sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
     if not path.is_file():
         raise Refusal(f"{LOCK} is missing. Run `headwater taxonomy resolve` to write it")
     try:

@@ -7,6 +7,7 @@ reads the lock.
 from __future__ import annotations
 
 import copy
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,6 +98,7 @@ def bundle_order(package: Package, selected: tuple[str, ...]) -> list[str]:
     requires: dict[str, list[str]] = {}
     for name in sorted(set(selected)):
         path = package.directory / package.bundle_file(name)
+        sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
         if not path.is_file():
             known = ", ".join(package.bundle_names()) or "none"
             raise Refusal(f"{DECLARATION}: the package has no bundle `{name}` (bundles: {known})")
@@ -123,6 +125,7 @@ def gather_sources(root: Path, declaration: Declaration, package: Package) -> li
         sources.append(package_source(package, package.bundle_file(name)))
     if declaration.overlay:
         overlay = root / declaration.overlay
+        sys.audit("headwater.probe", overlay)
         if not overlay.is_file():
             raise Refusal(f"{DECLARATION}: the overlay {declaration.overlay} does not exist")
         try:

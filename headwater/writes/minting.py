@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ def claim_path(scheme: Scheme, identifier: str) -> str:
 
 def claimed(root: Path, scheme: Scheme) -> list[str]:
     directory = root / CLAIMS / scheme.name
+    sys.audit("headwater.probe", directory)  # what replays a run looks here again (HW-DR-0037)
     if not directory.is_dir():
         return []
     return sorted(name for name in os.listdir(directory) if not name.startswith("."))
@@ -47,18 +49,20 @@ def read_claims(root: Path, scheme: str) -> Iterator[tuple[str, str | None]]:
     """(identifier, the path its claim records) for every entry of a scheme's store, by name. The
     scheme's directory is opened once (never through a link) and each claim relative to it, so the
     kernel resolves one name per claim and no claim is read through a link or out of the root."""
+    folder = os.path.join(root, CLAIMS, scheme)
     try:
-        directory = os.open(os.path.join(root, CLAIMS, scheme), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        directory = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:  # no store for the scheme, or a link where its directory should be
         return
     try:
+        sys.audit("headwater.lists", folder)  # listed by its descriptor: what a replay lists again (HW-DR-0037)
         for name in sorted(os.listdir(directory)):
-            yield name, _claimant(directory, name)
+            yield name, _claimant(directory, name, os.path.join(folder, name))
     finally:
         os.close(directory)
 
 
-def _claimant(directory: int, name: str) -> str | None:
+def _claimant(directory: int, name: str, where: str) -> str | None:
     """The path a claim file records, or None when it is empty, unreadable or not a regular file
     (a link, a folder, a fifo: opened without blocking and never read)."""
     try:
@@ -71,6 +75,7 @@ def _claimant(directory: int, name: str) -> str | None:
         data = os.read(fd, 1 << 16)  # a claim is one line: one read holds it, and the rest is read if not
         if len(data) == 1 << 16:
             data += b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        sys.audit("headwater.read", where, data)  # the bytes a replay finds again (HW-DR-0037)
         text = data.decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None

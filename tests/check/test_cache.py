@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -26,11 +27,17 @@ EVERY = ["quickstart", "check-all",
 FORMATS = ("text", "json", "sarif", "markdown")
 NOW = ("--now", "2026-11-01")
 ACCOUNT = re.compile(r"^headwater: cache: (\d+) hits, (\d+) misses\n$")
+REPLAYED = re.compile(r"^headwater: cache: replayed the last run, \d+ observations unchanged\n$")
+SETTLED = 0.06  # past the coarse clock's tick that a run's replay memo waits out (`observed.SLACK_NS`)
 SPEC = "docs/specifications/ingest-api.md"
 
 
 def cache_file(root: Path) -> Path:
     return root / ".headwater" / "cache" / "checks"
+
+
+def replay_memo(root: Path) -> Path:
+    return root / ".headwater" / "cache" / "replay"
 
 
 def counted(err: str) -> tuple[int, int]:
@@ -51,13 +58,19 @@ def test_cold_warm_and_uncached_runs_print_identical_stdout(hw, copy_fixture, na
     formats = FORMATS if name in ("quickstart", "check-all") else ("text", "json")
     for fmt in formats:
         cold = check(hw, root, "--format", fmt)
+        time.sleep(SETTLED)  # the warm run below keeps itself to be replayed (HW-DR-0037)
+        replay_memo(root).unlink(missing_ok=True)  # so it is served by the verdict cache
         warm = check(hw, root, "--format", fmt)
+        replayed = check(hw, root, "--format", fmt)
         uncached = check(hw, root, "--format", fmt, "--no-cache")
-        assert cold.out == warm.out == uncached.out, fmt
-        assert cold.status == warm.status == uncached.status == 0
+        assert cold.out == warm.out == replayed.out == uncached.out, fmt
+        assert cold.status == warm.status == replayed.status == uncached.status == 0
         assert uncached.err == ""
         hits, misses = counted(warm.err)
         assert misses == 0
+        changed = (root / "change" / "manifest").is_file()  # a run that reads a manifest is never kept
+        assert bool(REPLAYED.match(replayed.err)) is not changed, replayed.err
+    replay_memo(root).unlink(missing_ok=True)
     assert counted(check(hw, root).err)[0] > 0 or "0 check instances" in warm.out
 
 

@@ -124,14 +124,15 @@ def test_colour_stripped_gives_the_plain_text_exactly():
     import datetime as dt
 
     from headwater.check.runner import run
+    from headwater.check.shown import Shown
     from headwater.render.text import render_text
     from headwater.snapshot import load
 
     snapshot = load(FIXTURES / "check-all", dt.date(2026, 11, 1))
     report = run(snapshot)
-    painted = render_text(report, snapshot, palette=Palette(True))
+    painted = render_text(report, Shown.of(snapshot), palette=Palette(True))
     assert "\x1b[" in painted
-    assert strip(painted) == render_text(report, snapshot, palette=Palette(False))
+    assert strip(painted) == render_text(report, Shown.of(snapshot), palette=Palette(False))
 
 
 def test_text_stays_within_80_columns_and_wide_follows_columns(hw, monkeypatch):

@@ -195,3 +195,34 @@ def test_a_document_renamed_with_the_same_bytes_routes_by_its_new_path(corpus, h
     ran = hw("route", "zanzibar quokka", "--json", "--root", str(corpus))
     assert ran.status == 0, ran.err
     assert json.loads(ran.out)["pointers"][0]["path"] == renamed
+
+
+def _edited(root, how_many: int) -> None:
+    for path in sorted((root / "docs").rglob("*.md"))[:how_many]:
+        path.write_text(path.read_text(encoding="utf-8") + "\nOne more line about the ingest service.\n",
+                        encoding="utf-8")
+
+
+def test_a_check_with_a_handful_of_edits_counts_no_stems_and_one_with_many_keeps_the_counts_a_body_gives(
+        corpus, hw, monkeypatch):
+    from headwater.corpus import parses
+    from headwater.reads.route import index as route_index
+
+    _check(hw, corpus)
+    before = (corpus / CACHE_DIR / DERIVED_FILE).read_bytes()
+    counted, calls = route_index.counted, []
+
+    def counting(*args):
+        calls.append(args)
+        return counted(*args)
+
+    monkeypatch.setattr(route_index, "counted", counting)
+    _edited(corpus, 3)
+    _check(hw, corpus)
+    assert calls == [] and (corpus / CACHE_DIR / DERIVED_FILE).read_bytes() == before
+    _edited(corpus, parses.REWRITE_AFTER)
+    uncached = _counts(corpus)
+    _check(hw, corpus)
+    assert len(calls) >= parses.REWRITE_AFTER
+    assert (corpus / CACHE_DIR / DERIVED_FILE).read_bytes() != before
+    assert None not in _kept(load(corpus, TODAY, CacheUse.READ)) and _counts(corpus) == uncached

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import os
+import time
 
 import pytest
 
@@ -24,6 +25,7 @@ from headwater.check.rule import Scope
 from headwater.check.runner import SECTIONS
 from headwater.check.runner import run as run_checks
 from headwater.corpus import body as body_module
+from headwater.corpus import census as census_module
 from headwater.corpus import parses
 from headwater.corpus.parses import CacheUse
 from headwater.snapshot import load
@@ -39,6 +41,8 @@ def spreading(monkeypatch):
     monkeypatch.setattr(parses, "WORTH_IT", 20)
     monkeypatch.setattr(spread, "WORTH_IT", 20)
     monkeypatch.setattr(spread, "WARM_WORTH_IT", 20)
+    monkeypatch.setattr(spread, "PIECE", 16)
+    monkeypatch.setattr(parses, "FRONTS_WORTH_IT", 1)
     monkeypatch.setattr(forked, "cores", lambda: 2)
 
 
@@ -89,6 +93,37 @@ def test_a_spread_load_without_a_cache_parses_every_body_ahead_so_none_is_parsed
     monkeypatch.setattr(parses, "parse", parsed_again)
     assert [document.body for document in documents] == expected
     assert not snapshot.parses.lines, "a body's line was kept after its document decoded it"
+
+
+def _walked_by(monkeypatch, record) -> None:
+    """Each process that walks the corpus writes its id to `record`."""
+    walk = census_module.walk
+
+    def walked(*args):
+        with record.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return walk(*args)
+
+    monkeypatch.setattr(census_module, "walk", walked)
+
+
+@pytest.mark.parametrize("worker_dies", [False, True])
+def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
+        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    alone = load(corpus, TODAY, CacheUse.READ)
+    record = tmp_path / "walked"
+    _walked_by(monkeypatch, record)
+    if worker_dies:
+        monkeypatch.setattr(forked, "_worker", lambda *args: os._exit(1))
+    beside = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    walkers = {int(pid) for pid in record.read_text().split()}
+    if worker_dies:  # the reading is done here instead
+        assert walkers == {os.getpid()}
+    else:
+        assert len(walkers) == 1 and os.getpid() not in walkers
+    assert beside.census == alone.census and beside.graph.edges == alone.graph.edges
+    assert beside.parses.table_hits == len(alone.census.parsed) > 0
 
 
 def test_two_files_of_the_same_bytes_both_get_their_front_when_parsed_ahead(corpus, spreading):
@@ -210,29 +245,75 @@ def test_a_warm_check_served_across_the_cores_gives_the_report_and_cache_of_one_
     assert spread_cache.hits > 0 and (spread_cache.misses > 0) == edit
 
 
-def test_a_warm_check_serves_half_its_subjects_on_a_worker_and_the_corpus_here(corpus, spreading, monkeypatch):
+def _slowed_here(monkeypatch) -> None:
+    """The parent serves each piece slowly, so a worker surely takes some of them."""
+    parent, each = os.getpid(), cache_module.Records.each
+
+    def slowed(twin, kind, share=slice(None)):
+        if os.getpid() == parent:
+            time.sleep(0.01)
+        yield from each(twin, kind, share)
+
+    monkeypatch.setattr(cache_module.Records, "each", slowed)
+
+
+def test_a_warm_check_serves_each_subject_once_in_pieces_taken_by_whichever_share_is_free(
+        corpus, spreading, monkeypatch):
     _warm(corpus)
     snapshot = load(corpus, TODAY, CacheUse.READ)
     records = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
-    here: dict[Scope, list[int]] = {}
-    each = cache_module.Records.each
+    shares = []
+    in_shares = forked.in_shares
 
-    def counted(twin, kind, share=slice(None)):
-        for one in each(twin, kind, share):
-            if os.getpid() == parent:
-                here.setdefault(kind, []).append(one[0])
-            yield one
+    def kept(*args, **kwargs):
+        mine, theirs = in_shares(*args, **kwargs)
+        shares.extend([mine, *theirs])
+        return mine, theirs
 
-    parent = os.getpid()
-    monkeypatch.setattr(cache_module.Records, "each", counted)
+    monkeypatch.setattr(forked, "in_shares", kept)
+    _slowed_here(monkeypatch)
     served = spread.serve_all(records)
-    edges = len(snapshot.graph.edges)
-    assert served is not None and [len(served[kind]) for kind in SECTIONS] == [
-        len(subjects(records.ctx, kind)) for kind in SECTIONS]
-    assert all(summary is not None for summaries in served.values() for summary in summaries)
-    assert here[Scope.DOCUMENT] == list(range(0, len(snapshot.census.documents), 2))
-    assert here[Scope.EDGE] == list(range(0, edges, 2)) and here[Scope.CORPUS] == [0]
+    assert served is not None and len(shares) == 2
+    for kind in SECTIONS:
+        here, there = ([index for index, _ in share[0][kind]] for share in shares)
+        assert sorted(here + there) == list(range(len(subjects(records.ctx, kind))))
+        assert len(served[kind]) == len(here + there) and None not in served[kind]
+    assert [index for index, _ in shares[1][0][Scope.DOCUMENT]], "the worker took no piece"
     assert records.cache.misses == 0 and records.cache.hits > 0
+
+
+def test_each_ticket_is_handed_out_once_across_the_processes():
+    tickets = forked.Tickets(500)
+    try:
+        mine, theirs = forked.in_shares(lambda share, workers: list(tickets), 3)
+    finally:
+        tickets.close()
+    taken = [*mine, *(number for part in theirs for number in part)]
+    assert sorted(taken) == list(range(500))
+    with pytest.raises(ValueError, match="do not fit"):
+        forked.Tickets(forked.Tickets.MOST + 1)
+
+
+def test_pieces_a_worker_took_and_never_answered_for_are_served_here(corpus, tmp_path, monkeypatch, spreading):
+    dying_root = copy_tree(corpus, tmp_path / "dying")
+    answered, answered_cache = _warm(corpus, edit=True)
+    parent, pack = os.getpid(), spread._pack
+
+    died = tmp_path / "died"
+
+    def dies_after_its_pieces(account):
+        if os.getpid() != parent and account[0][Scope.DOCUMENT]:
+            died.write_text("after taking pieces")
+            os._exit(1)
+        return pack(account)
+
+    monkeypatch.setattr(spread, "_pack", dies_after_its_pieces)
+    _slowed_here(monkeypatch)
+    again, again_cache = _warm(dying_root, edit=True)
+    assert died.is_file(), "the worker took no piece"
+    assert again == answered and again.findings
+    assert again_cache.kept == answered_cache.kept
+    assert (again_cache.hits, again_cache.misses) == (answered_cache.hits, answered_cache.misses)
 
 
 def test_a_warm_check_whose_worker_dies_gives_the_report_and_cache_of_one_whose_worker_answered(
@@ -248,3 +329,14 @@ def test_a_warm_check_whose_worker_dies_gives_the_report_and_cache_of_one_whose_
     assert again == answered and again.findings
     assert again_cache.kept == answered_cache.kept
     assert (again_cache.hits, again_cache.misses) == (answered_cache.hits, answered_cache.misses)
+
+
+def test_a_fork_the_system_refuses_costs_the_share_done_here(monkeypatch):
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    mine, theirs = forked.in_shares(lambda share, workers: list(range(share, 10, workers)), 3,
+                                    pack=lambda found: [n * 10 for n in found])
+    assert mine == [0, 3, 6, 9]
+    assert theirs == [[10, 40, 70], [20, 50, 80]]

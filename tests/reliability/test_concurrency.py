@@ -24,7 +24,8 @@ def test_two_checks_sharing_one_cache_print_identical_reports_and_leave_a_readab
     warm = subprocess.run([sys.executable, "-m", "headwater", "check", "--verbose", "--format", "json", "--now", DATE,
                            "--root", str(root)], capture_output=True)
     assert warm.returncode == 0 and warm.stdout == expected
-    assert b"hits" in warm.stderr and b"0 hits" not in warm.stderr
+    # served by the verdict cache, or replayed whole from the memo a run kept (HW-DR-0037)
+    assert (b"hits" in warm.stderr and b"0 hits" not in warm.stderr) or b"replayed the last run" in warm.stderr
 
 
 def test_parallel_fixes_and_checks_leave_the_corpus_consistent(copy_fixture):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import replace
 from functools import lru_cache
 
@@ -198,6 +199,8 @@ def _outside_problem(ctx: Context, raw: str) -> str | None:
     matched = ctx.snapshot.tree.matches(pattern)
     if not matched:
         return f"`{raw}` matches no file of the repository"
+    for m in matched:
+        sys.audit("headwater.probe", ctx.snapshot.root / m)  # looked at again by a replay (HW-DR-0037)
     linked = [m for m in matched if os.path.islink(ctx.snapshot.root / m)]
     return f"`{raw}` matches `{linked[0]}`, a symbolic link, which is never read" if linked else None
 

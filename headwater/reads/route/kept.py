@@ -27,10 +27,10 @@ import hashlib
 import io
 import pickle
 import sys
-from pathlib import Path
 
 from headwater import cachedir
 from headwater.atomic import Unconfined
+from headwater.codeprint import code_fingerprint
 from headwater.corpus.document import Document
 from headwater.reads.route.router import Reader
 from headwater.reads.route.tokens import Tokenizer
@@ -42,7 +42,6 @@ TOKENIZER = "tokenizer"  # the persistent id the tokenizer is pickled as
 PROTOCOL = 5
 ROUTE_PACKAGE = "headwater.reads.route."
 ARRAYS = frozenset({("array", "array"), ("array", "_array_reconstructor")})
-CODE_ROOT = Path(__file__).resolve().parents[2]  # the `headwater` package: every module it holds
 
 
 def prime(snapshot: Snapshot) -> Reader:
@@ -69,16 +68,6 @@ def key(snapshot: Snapshot, tokenizer: Tokenizer) -> str:
                  repr(snapshot.declaration), repr(sorted(snapshot.federation.documents))):
         digest.update(part.encode("utf-8") + b"\0")
     digest.update("".join(f"{d.path}\t{d.digest}\n" for d in snapshot.census.documents).encode("utf-8"))
-    return digest.hexdigest()
-
-
-def code_fingerprint() -> str:
-    """A digest of every module of the package, by path and bytes: any change to the code that
-    builds a reader (or to what it reads) names another key."""
-    digest = hashlib.sha256()
-    for module in sorted(CODE_ROOT.rglob("*.py")):
-        digest.update(module.relative_to(CODE_ROOT).as_posix().encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(module.read_bytes()).digest())
     return digest.hexdigest()
 
 

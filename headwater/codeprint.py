@@ -1,0 +1,31 @@
+"""What a kept answer's key names of the program that made it: the package's code, the interpreter,
+and the distributions installed beside it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+CODE_ROOT = Path(__file__).resolve().parent  # the `headwater` package: every module it holds
+
+
+def code_fingerprint() -> str:
+    """A digest of every module of the package, by path and bytes: any change to the code that
+    built a kept answer (or to what it reads) names another key."""
+    digest = hashlib.sha256()
+    for module in sorted(CODE_ROOT.rglob("*.py")):
+        digest.update(module.relative_to(CODE_ROOT).as_posix().encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(module.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def program_fingerprint() -> str:
+    """The code's fingerprint, the interpreter's version and byte order, and the name and version of
+    every distribution on the import path (each one's `.dist-info` folder): a dependency upgraded,
+    which may parse or judge otherwise, names another key."""
+    installed = sorted(name for folder in sys.path if folder and os.path.isdir(folder)
+                       for name in os.listdir(folder) if name.endswith(".dist-info"))
+    parts = (code_fingerprint(), sys.version, sys.byteorder, sys.implementation.cache_tag, *installed)
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
