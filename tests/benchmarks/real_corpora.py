@@ -77,7 +77,9 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("dapr-docs-fourth", DAPR, "fourth.yml", "seen"),
         LabelledSet("kubernetes-enhancements-fifth", KEPS, "fifth.yml", "seen"),
         LabelledSet("dapr-docs-fifth", DAPR, "fifth.yml", "seen"),
-        LabelledSet("kubernetes-enhancements-sixth", KEPS, "sixth.yml", "seen"))
+        LabelledSet("kubernetes-enhancements-sixth", KEPS, "sixth.yml", "seen"),
+        LabelledSet("dapr-docs-sixth", DAPR, "sixth.yml", "held out"),
+        LabelledSet("kubernetes-enhancements-seventh", KEPS, "seventh.yml", "held out"))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:
