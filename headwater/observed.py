@@ -95,21 +95,6 @@ def _followed(path: str) -> str:
     return f"{reached}:{target}"
 
 
-def _file_digest(path: str) -> str:
-    """The digest of a regular file's bytes, read without following a link or blocking on a pipe,
-    spelled as the census spells its own (`sha256:<hex>`)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as error:
-        return f"!{error.errno}"
-    try:
-        return _digest(fd)
-    except OSError as error:
-        return f"!{error.errno}"
-    finally:
-        os.close(fd)
-
-
 def _digest(fd: int) -> str:
     digest = hashlib.sha256()
     while chunk := os.read(fd, 1 << 20):
