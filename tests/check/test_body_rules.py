@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,20 @@ def test_declaring_site_roots_re_judges_cached_link_verdicts(prose, hw):
     _site_roots(root, "docs")
     after = hw("check", "--root", str(root), "--now", NOW.isoformat(), "--rule", "link.path.unresolved", "--verbose")
     assert "link.path.unresolved:" not in after.out and "0 findings" in after.out
+
+
+def test_a_link_to_the_repository_root_itself_resolves(prose):
+    assert found(prose("See [the repository](/) and [again](../../)."), "link.path.unresolved") == []
+
+
+def test_a_file_that_appears_under_a_later_site_root_clears_the_cached_verdict(prose, hw):
+    root = _site_roots(prose("See [the report](/files/audit.pdf)."), "docs", "static")
+    check = ("check", "--root", str(root), "--now", NOW.isoformat(), "--rule", "link.path.unresolved", "--json")
+    [finding] = json.loads(hw(*check).out)["findings"]
+    assert finding["message"].endswith("`static/files/audit.pdf`, and no file stands at any")
+    (root / "static/files").mkdir(parents=True)
+    (root / "static/files/audit.pdf").write_bytes(b"%PDF")
+    assert json.loads(hw(*check).out)["findings"] == []
 
 
 def test_a_fragment_is_compared_with_the_github_slugs_of_the_target(prose):
