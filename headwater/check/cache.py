@@ -7,10 +7,9 @@ every census row for the corpus. Inside, each section (`instances.Section`) keep
 verdicts under a stamp of what else its rules read: the run date for rules that read the
 clock, which document carries each identifier, the claim store, the `--change` manifest, an
 anchor's content revision, what stands where a document's links land (and the declared site
-roots that place them). A stale stamp re-runs
-that section alone. Rules whose inputs cannot be stated are never cached. Suppressions apply
-after the rules, so the cache holds raw verdicts; skips are verdicts of the same inputs and
-are kept with them.
+roots that place them). A stale stamp re-runs that section alone. Rules whose inputs cannot be
+stated are never cached. Suppressions apply after the rules, so the cache holds raw verdicts;
+skips are verdicts of the same inputs and are kept with them.
 
 One file, `.headwater/cache/checks`: a header line, then `<key>\\t<record>` per line. Anything
 doubtful reads as empty, and a section that does not decode is a miss: the cache can cost a

@@ -103,7 +103,7 @@ def stands(ctx: Context, path: str) -> bool:
 
 def reads(doc: Document, site_roots: tuple[str, ...]) -> str:
     """The paths the document's links may reach and the texts they are written with, from its
-    bytes (and the declared site roots, which the lock's digest covers)."""
+    bytes and the declared site roots (which the lock does not cover: the cache stamps them)."""
     landed = reaches(doc, site_roots)
     paths = sorted({p for _, r in landed for p in (r.path, *r.elsewhere) if p is not None})
     texts = sorted({named(link) for link, _ in landed} - {""})

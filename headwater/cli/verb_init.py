@@ -21,9 +21,14 @@ def run(invocation) -> Result:
 
 
 def _to_adopt(root) -> int:
-    """How many records `adopt` would migrate, read from the tree `init` just bound."""
+    """How many records `adopt` would migrate, read from the tree `init` just bound; none when the
+    tree cannot be read, since the binding is written and `check` then says why in its own words."""
     from headwater.adoption.adopt import adoption
     from headwater.clock import run_date
+    from headwater.errors import Refusal
     from headwater.snapshot import load
 
-    return len(adoption(load(root, run_date(None))).lines)
+    try:
+        return len(adoption(load(root, run_date(None))).lines)
+    except Refusal:
+        return 0
