@@ -295,12 +295,15 @@ class Recorder:
         began; `read` gives the digest the run itself took of a file's bytes, by full path. What
         the run did not have in hand is observed first, and its entry's ctime asked after (a look
         by the same stat), so a change made while it is observed is caught too; then the folders
-        holding every observed path."""
+        holding every observed path. The files of `read` come first, each kind of note after
+        them in path order: a replay looks for a change in that order (`unchanged`), and what a
+        user edits is most often a document."""
         if self.blind:
             return None
         known = {**read, **self.digests}
+        first: list[Observation] = []
         made: list[Observation] = []
-        for what in sorted(self.noted):  # as (what, path) sort
+        for what in sorted(self.noted):
             had = known if what == OPENED else self.listings if what == LISTED else {}
             for path in self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what]):
                 found = had.get(path)
@@ -309,8 +312,10 @@ class Recorder:
                     if found is None:
                         return None
                 elif what == OPENED:
-                    found = "f:" + found
+                    (first if path in read else made).append((what, path, "f:" + found))
+                    continue
                 made.append((what, path, found))
+        made[:0] = first
         if any(_changed_since(folder, self.began) for folder in {path.rpartition(os.sep)[0] for _, path, _ in made}):
             return None
         return tuple(made)
