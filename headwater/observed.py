@@ -256,9 +256,7 @@ class Recorder:
                 self._spilled(LISTED, full, listing)
             return
         if event == READS:
-            folder = _spelled_once(os.path.join(self.cwd, path))
-            for name, data in args[1]:
-                self._note(OPENED, os.path.join(folder, name), "sha256:" + hashlib.sha256(data).hexdigest())
+            self._read_in(_spelled_once(os.path.join(self.cwd, path)), args[1])
             return
         digest = ""
         if event == "open":
@@ -281,6 +279,18 @@ class Recorder:
         else:
             noted.add(full)
         self._spilled(what, full, digest)
+
+    def _read_in(self, folder: str, read: list[tuple[str, bytes]]) -> None:
+        """Each file read by name in `folder`, by the digest of its bytes: `_note` for many at once."""
+        digests, inside, sha256 = self.digests, os.path.join(folder, ""), hashlib.sha256
+        spilled = []
+        for name, data in read:
+            full = inside + name
+            if full not in digests:
+                digests[full] = digest = "sha256:" + sha256(data).hexdigest()
+                spilled.append(f"{OPENED}\0{full}\0{digest}{END}")
+        if spilled and os.getpid() != self.pid:
+            os.write(self.spill, "".join(spilled).encode("utf-8", "surrogateescape"))
 
     def _spilled(self, what: str, full: str, had: str) -> None:
         """A note made in a forked worker, written where this process reads it back as it ends: its
