@@ -17,9 +17,10 @@ observation is never trusted from a stat.
 Where the run has a file's bytes or a folder's entries in hand it announces them (`READ`, `READS`,
 `LISTING`), and the observation is what the run itself read. Anything else is observed as the run
 ends, so a path that moved while the run read it would pair this run's answer with bytes it did
-not read: `Recorder.observations` gives nothing when such an entry, or the folder holding any
-observed path, changed (by its ctime, which no one can set back) since the run began, less a tick
-of the file system's coarse clock.
+not read: `Recorder.observations` gives nothing when such an entry, or the folder holding it (where
+an entry that stood when the run looked can be gone without a time of its own), changed (by its
+ctime, which no one can set back) since the run began, less a tick of the file system's coarse
+clock. What the run had in hand needs neither: it is what the run read, however it moved since.
 """
 
 from __future__ import annotations
@@ -305,7 +306,7 @@ class Recorder:
         began; `read` gives the digest the run itself took of a file's bytes, by full path. What
         the run did not have in hand is observed first, and its entry's ctime asked after (a look
         by the same stat), so a change made while it is observed is caught too; then the folders
-        holding every observed path. The files of `read` come first, each kind of note after
+        holding what it observed so. The files of `read` come first, each kind of note after
         them in path order: a replay looks for a change in that order (`unchanged`), and what a
         user edits is most often a document."""
         if self.blind:
@@ -313,6 +314,7 @@ class Recorder:
         known = {**read, **self.digests}
         first: list[Observation] = []
         made: list[Observation] = []
+        folders: set[str] = set()  # holding what was observed as the run ends
         for what in sorted(self.noted):
             had = known if what == OPENED else self.listings if what == LISTED else {}
             for path in self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what]):
@@ -321,14 +323,14 @@ class Recorder:
                     found = _looked(what, path, self.began)
                     if found is None:
                         return None
+                    folders.add(path.rpartition(os.sep)[0])
                 elif what == OPENED:
                     (first if path in read else made).append((what, path, "f:" + found))
                     continue
                 made.append((what, path, found))
-        made[:0] = first
-        if any(_changed_since(folder, self.began) for folder in {path.rpartition(os.sep)[0] for _, path, _ in made}):
+        if any(_changed_since(folder, self.began) for folder in folders):
             return None
-        return tuple(made)
+        return (*first, *made)
 
 
 def _looked(what: str, path: str, since: int) -> str | None:
