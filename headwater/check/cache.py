@@ -363,10 +363,10 @@ class Records:
 
     @cached_property
     def ids(self) -> str:
-        carried = [f"{i}{SEP}{p}" for i, p in sorted(self.ctx.graph.ids.items())]
+        carried = map(SEP.join, sorted(self.ctx.graph.ids.items()))  # joined in C: one a document
         # what a document lacking an identifier is proposed depends on every other one lacking one
-        proposed = [f"{p}{SEP}{i}" for p, i in sorted(self.ctx.proposed_ids.items())]
-        return _digest("\n".join(carried + ["", *proposed]))
+        proposed = map(SEP.join, sorted(self.ctx.proposed_ids.items()))
+        return _digest("\n".join([*carried, "", *proposed]))
 
     @cached_property
     def claims(self) -> str:
