@@ -234,14 +234,18 @@ class Recorder:
         os.lseek(self.spill, 0, os.SEEK_SET)
         with os.fdopen(self.spill, "rb") as spilled:
             for note in spilled.read().decode("utf-8", "surrogateescape").split(END)[:-1]:
-                what, path, *had = note.split("\0", 2)
+                fields = note.split("\0", 2)
+                if len(fields) < 2 or fields[0] not in self.noted or not fields[1].startswith(os.sep):
+                    self.blind = True  # a note no recorder wrote whole: what the workers read is not known
+                    continue
+                what, path, had = fields[0], fields[1], fields[2] if len(fields) == 3 else ""
                 if not had:
                     self.noted[what].add(path)
                 elif what == LISTED:
-                    self.listings[path] = had[0]
+                    self.listings[path] = had
                     self.noted[LISTED].add(path)
                 else:
-                    self.digests[path] = had[0]
+                    self.digests[path] = had
 
     def hear(self, event: str, args: tuple) -> None:
         path = args[0]

@@ -89,3 +89,12 @@ def test_a_replay_that_meets_a_changed_entry_that_differs_looks_no_further(tmp_p
     monkeypatch.setattr(observed, "_changed_since", lambda path, at: asked.append(path) or changed_since(path, at))
     assert not observed.unchanged(observations, since)
     assert asked == [str(files[0]), str(files[1])]
+
+
+def test_a_note_spilled_by_no_recorder_whole_keeps_nothing(tmp_path):
+    (tmp_path / "a.md").write_text("a\n", encoding="utf-8")
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        (tmp_path / "a.md").read_bytes()
+        _in_a_worker(lambda: os.write(recorder.spill, b"half a note\0\0"))
+    assert recorder.observations({}) is None
