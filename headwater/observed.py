@@ -3,46 +3,50 @@
 A `Recorder` notes, through the process's one audit hook (PEP 578), every path the process opens
 to read and every directory it lists (`os.listdir`, `os.scandir`). What Python raises no event
 for, the code announces: a path it only looks at (a stat, a test for existence or type, a link
-read) as `headwater.probe`, a folder it lists by its descriptor as `headwater.lists`, and a file
-it opens by a name relative to a folder's descriptor as `headwater.read` with the bytes it read
-(each folder on the way announced as a probe). Every thread is heard; a forked worker notes into a
-file the recorder shares with it; a run that starts another program (whose reads no hook hears)
-keeps nothing. `Recorder.observations` turns the notes into observations, each a path and the
-state `state` finds there: a file by the digest of its bytes, a listing by its names and entry
-types, a probe by the entry's type (a link by where it points), an absent path as absent.
-`unchanged` makes each observation again, reading every file again: an observation is never
-trusted from a stat.
+read) as `headwater.probe`; a folder it lists by its descriptor as `headwater.listed`, with the
+entries it found; a file it opens by a name relative to a folder's descriptor as `headwater.read`
+with the bytes it read (each folder on the way announced as a probe), or many files of one
+folder at once as `headwater.reads`, with each name and its bytes. Every thread is heard; a
+forked worker notes into a file the recorder shares with it; a run that starts another program
+(whose reads no hook hears) keeps nothing. `Recorder.observations` turns the notes into
+observations, each a path and the state `state` finds there: a file by the digest of its bytes,
+a listing by its names and entry types, a probe by the entry's type (a link by where it points),
+an absent path as absent. `unchanged` makes each observation again, reading every file again: an
+observation is never trusted from a stat.
 
-Where the run has a file's bytes or a folder's entries in hand it announces them (`READ`,
+Where the run has a file's bytes or a folder's entries in hand it announces them (`READ`, `READS`,
 `LISTING`), and the observation is what the run itself read. Anything else is observed as the run
 ends, so a path that moved while the run read it would pair this run's answer with bytes it did
-not read: `Recorder.observations` gives nothing when such an entry, or the folder holding any
-observed path, changed (by its ctime, which no one can set back) since the run began, less a tick
-of the file system's coarse clock.
+not read: `Recorder.observations` gives nothing when such an entry, or the folder holding it (where
+an entry that stood when the run looked can be gone without a time of its own), changed (by its
+ctime, which no one can set back) since the run began, less a tick of the file system's coarse
+clock. What the run had in hand needs neither: it is what the run read, however it moved since.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import os
+import re
 import stat
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests or reads a link
 READ = "headwater.read"  # sys.audit(READ, path, data) where the load has a file's bytes in hand
+READS = "headwater.reads"  # sys.audit(READS, folder, [(name, data), …]) for files read by name in one folder
 LISTING = "headwater.listed"  # sys.audit(LISTING, path, entries) where it has a folder's `os.DirEntry`s
-LISTS = "headwater.lists"  # sys.audit(LISTS, path) where it lists a folder by its descriptor
 OPENED, LISTED, PROBED = "open", "list", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
-HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, LISTING, LISTS})
+HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, READS, LISTING})
 ELSEWHERE = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})  # reads unheard
+END = "\0\0"  # the end of a note a forked worker spills
+UNCLEAN = re.compile(r"/\.\.?(?:/|$)|//|/$")  # what `os.path.normpath` would spell otherwise
 Observation = tuple[str, str, str]  # (what was done, path, the state found)
 
 
@@ -56,6 +60,11 @@ def state(what: str, path: str) -> str:
         return "-"
     except OSError as error:
         return f"!{error.errno}"
+    return _standing(what, path, mode)
+
+
+def _standing(what: str, path: str, mode: int) -> str:
+    """What stands at `path`, an entry of `mode`, as `state` gives it."""
     if stat.S_ISLNK(mode):
         return "l:" + _followed(path)
     if what == LISTED and stat.S_ISDIR(mode):
@@ -119,11 +128,14 @@ def _entries(entries: list[os.DirEntry]) -> list[tuple[str, str]]:
 
 
 def unchanged(observations: Sequence[Observation], since: int) -> bool:
-    """Whether every observation, made again now, finds what it found (the first change stops).
-    The entries whose ctime moved since the recording run began are made first, so an edit costs
-    one read to find, not half the corpus: a stat only orders the work, it never answers."""
-    first = [o for o in observations if _changed_since(o[1], since) is not False]
-    return all(state(what, path) == found for what, path, found in itertools.chain(first, observations))
+    """Whether every observation, made again now, finds what it found. An entry whose ctime moved
+    since the recording run began is made as it is met, and the first that differs stops the
+    look, so an edit costs the stats up to it and one read, not a stat of every entry first; a
+    stat only orders the work, it never answers, so when none differs every one is made again."""
+    for what, path, found in observations:
+        if _changed_since(path, since) is not False and state(what, path) != found:
+            return False
+    return all(state(what, path) == found for what, path, found in observations)
 
 
 def _changed_since(path: str, since: int) -> bool | None:
@@ -143,8 +155,21 @@ class Scope:
     ignored: tuple[str, ...]
 
     def holds(self, path: str) -> bool:
-        clean = os.path.normpath(path) if "/." in path or "//" in path else path  # most are clean already
-        return "/__pycache__/" not in clean and not any(_under(clean, f) for f in self.ignored)
+        clean = os.path.normpath(path) if UNCLEAN.search(path) else path  # most are clean already
+        return "/__pycache__/" not in clean and not (clean in self.ignored or clean.startswith(self.within))
+
+    def held(self, paths: Iterable[str]) -> list[str]:
+        """The paths it holds, sorted: a path that is clean, outside every ignored folder and no
+        bytecode is held without asking `holds` (most are)."""
+        within, ignored = self.within, self.ignored
+        return sorted(path for path in paths if not (UNCLEAN.search(path) or "/__pycache__/" in path
+                                                     or path.startswith(within) or path in ignored)
+                      or self.holds(path))
+
+    @functools.cached_property
+    def within(self) -> tuple[str, ...]:
+        """What a path under an ignored folder starts with."""
+        return tuple(folder.rstrip(os.sep) + os.sep for folder in self.ignored)
 
 
 def _spelled_once(path: str) -> str:
@@ -154,10 +179,6 @@ def _spelled_once(path: str) -> str:
     if "/./" not in path and "//" not in path and not path.endswith("/."):
         return path  # most are clean already
     return os.sep + os.sep.join(part for part in path.split(os.sep) if part not in ("", "."))
-
-
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 @functools.cache
@@ -195,7 +216,7 @@ class Recorder:
         self.scope = scope
         self.pid = os.getpid()
         self.cwd = os.getcwd()
-        self.notes: set[tuple[str, str]] = set()
+        self.noted: dict[str, set[str]] = {LISTED: set(), OPENED: set(), PROBED: set()}  # paths, by what was done
         self.digests: dict[str, str] = {}  # what `READ` announced: the digest of the bytes the run read
         self.listings: dict[str, str] = {}  # what `LISTING` announced: a folder's entries as the run listed them
         self.began = 0
@@ -212,21 +233,35 @@ class Recorder:
         _sink()[0] = None
         os.lseek(self.spill, 0, os.SEEK_SET)
         with os.fdopen(self.spill, "rb") as spilled:
-            for line in spilled.read().decode("utf-8", "surrogateescape").splitlines():
-                what, path, *digest = line.split("\0")
-                if digest:
-                    self.digests[path] = digest[0]
-                self.notes.add((OPENED if digest else what, path))
+            for note in spilled.read().decode("utf-8", "surrogateescape").split(END)[:-1]:
+                fields = note.split("\0", 2)
+                if len(fields) < 2 or fields[0] not in self.noted or not fields[1].startswith(os.sep):
+                    self.blind = True  # a note no recorder wrote whole: what the workers read is not known
+                    continue
+                what, path, had = fields[0], fields[1], fields[2] if len(fields) == 3 else ""
+                if not had:
+                    self.noted[what].add(path)
+                elif what == LISTED:
+                    self.listings[path] = had
+                    self.noted[LISTED].add(path)
+                else:
+                    self.digests[path] = had
 
     def hear(self, event: str, args: tuple) -> None:
         path = args[0]
         if isinstance(path, int):
-            return  # a folder listed by its descriptor is announced (`LISTS`) by the code that lists it
+            return  # a folder listed by its descriptor is announced (`LISTING`) by the code that lists it
         if not isinstance(path, str):
             path = os.fsdecode(os.fspath(path if path is not None else "."))
-        if event == LISTING:  # kept in this process alone: a worker's listing is noted, and listed again
-            entries = "\0".join(f"{n}/{k}" for n, k in _entries(args[1]))
-            self.listings[_spelled_once(os.path.join(self.cwd, path))] = "d:" + entries
+        if event == LISTING:  # the folder is listed, and as the run listed it
+            full = _spelled_once(os.path.join(self.cwd, path))
+            if full not in self.listings:
+                self.listings[full] = listing = "d:" + "\0".join(f"{n}/{k}" for n, k in _entries(args[1]))
+                self.noted[LISTED].add(full)
+                self._spilled(LISTED, full, listing)
+            return
+        if event == READS:
+            self._read_in(_spelled_once(os.path.join(self.cwd, path)), args[1])
             return
         digest = ""
         if event == "open":
@@ -241,28 +276,78 @@ class Recorder:
         self._note(what, _spelled_once(path if path.startswith(os.sep) else os.path.join(self.cwd, path)), digest)
 
     def _note(self, what: str, full: str, digest: str) -> None:
-        if (full in self.digests) if digest else ((what, full) in self.notes):
+        noted = self.noted[what]
+        if (full in self.digests) if digest else (full in noted):
             return  # noted already (a worker holds a copy of what was noted before it was forked)
         if digest:
             self.digests[full] = digest
         else:
-            self.notes.add((what, full))
+            noted.add(full)
+        self._spilled(what, full, digest)
+
+    def _read_in(self, folder: str, read: list[tuple[str, bytes]]) -> None:
+        """Each file read by name in `folder`, by the digest of its bytes: `_note` for many at once."""
+        digests, inside, sha256 = self.digests, os.path.join(folder, ""), hashlib.sha256
+        spilled = []
+        for name, data in read:
+            full = inside + name
+            if full not in digests:
+                digests[full] = digest = "sha256:" + sha256(data).hexdigest()
+                spilled.append(f"{OPENED}\0{full}\0{digest}{END}")
+        if spilled and os.getpid() != self.pid:
+            os.write(self.spill, "".join(spilled).encode("utf-8", "surrogateescape"))
+
+    def _spilled(self, what: str, full: str, had: str) -> None:
+        """A note made in a forked worker, written where this process reads it back as it ends: its
+        fields apart by a NUL and ended by two, which no path or entry name holds (nor any field
+        that is never empty)."""
         if os.getpid() != self.pid:
-            line = f"{what}\0{full}\0{digest}\n" if digest else f"{what}\0{full}\n"
-            os.write(self.spill, line.encode("utf-8", "surrogateescape"))
+            os.write(self.spill, f"{what}\0{full}\0{had}{END}".encode("utf-8", "surrogateescape") if had
+                     else f"{what}\0{full}{END}".encode("utf-8", "surrogateescape"))
 
     def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
         """Every note under the scope observed now, or None when any of it moved since the run
-        began (asked first, so a run that moved keeps nothing at no cost); `read` gives the digest
-        the run itself took of a file's bytes, by full path."""
+        began; `read` gives the digest the run itself took of a file's bytes, by full path. What
+        the run did not have in hand is observed first, and its entry's ctime asked after (a look
+        by the same stat), so a change made while it is observed is caught too; then the folders
+        holding what it observed so. The files of `read` come first, each kind of note after
+        them in path order: a replay looks for a change in that order (`unchanged`), and what a
+        user edits is most often a document."""
         if self.blind:
             return None
         known = {**read, **self.digests}
-        kept = [(what, path, known.get(path) if what == OPENED else self.listings.get(path) if what == LISTED else None)
-                for what, path in sorted({*self.notes, *((OPENED, path) for path in self.digests)})
-                if self.scope.holds(path)]
-        watched = {path.rpartition(os.sep)[0] for _, path, _ in kept} | {path for _, path, had in kept if not had}
-        if any(_changed_since(path, self.began) for path in watched):
+        first: list[Observation] = []
+        made: list[Observation] = []
+        folders: set[str] = set()  # holding what was observed as the run ends
+        for what in sorted(self.noted):
+            had = known if what == OPENED else self.listings if what == LISTED else {}
+            for path in self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what]):
+                found = had.get(path)
+                if found is None:
+                    found = _looked(what, path, self.began)
+                    if found is None:
+                        return None
+                    folders.add(path.rpartition(os.sep)[0])
+                elif what == OPENED:
+                    (first if path in read else made).append((what, path, "f:" + found))
+                    continue
+                made.append((what, path, found))
+        if any(_changed_since(folder, self.began) for folder in folders):
             return None
-        return tuple((what, path, (("f:" + had) if what == OPENED else had) if had else state(what, path))
-                     for what, path, had in kept)
+        return (*first, *made)
+
+
+def _looked(what: str, path: str, since: int) -> str | None:
+    """The state of an entry the run did not have in hand, or None when it changed since `since`
+    (`_changed_since`): a look (one stat) is answered by the stat it is asked of, a read or a
+    listing by a stat taken after it."""
+    if what != PROBED:
+        found = state(what, path)
+        return None if _changed_since(path, since) else found
+    try:
+        entry = os.lstat(path)
+    except FileNotFoundError:
+        return "-"
+    except OSError as error:
+        return f"!{error.errno}"
+    return _standing(what, path, entry.st_mode) if entry.st_ctime_ns < since - SLACK_NS else None

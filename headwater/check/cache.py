@@ -11,9 +11,14 @@ roots that place them). A stale stamp re-runs that section alone. Rules whose in
 stated are never cached. Suppressions apply after the rules, so the cache holds raw verdicts;
 skips are verdicts of the same inputs and are kept with them.
 
-One file, `.headwater/cache/checks`: a header line, then `<key>\\t<record>` per line. Anything
-doubtful reads as empty, and a section that does not decode is a miss: the cache can cost a
-rerun, never a wrong answer. It is written once, at the end, only when it changed.
+One file, `.headwater/cache/checks`: a header line, then `<key>\\t<record>` per line; and beside
+it `checks-since`, of the same shape, with the records a run made or used that the first file
+does not hold as they are. A record answers only for its own key, whichever run wrote it, so the
+two are read as one. A run that changed a few records writes them in the second file alone, not
+every record again (an edited document's run at 10,000 documents rewrote 6 MB for one); one that
+changed many, or whose first file holds many records no run uses, writes the first file anew.
+Anything doubtful reads as empty, and a section that does not decode is a miss: the cache can
+cost a rerun, never a wrong answer. It is written once, at the end, only when it changed.
 """
 
 from __future__ import annotations
@@ -47,7 +52,9 @@ from headwater.check.rule import Reads, Scope
 from headwater.graph import Bound, Edge
 
 NAME = "checks"
+SINCE = "checks-since"  # the records the last runs made or used beyond `NAME`
 HEADER = "headwater check verdicts 4"
+SINCE_MOST = 16  # the second file holds up to one record in this many (or 64) before the first is written anew
 SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
 FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
@@ -56,9 +63,11 @@ FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
 class Verdicts:
     """The cache file for one process: read once, consulted per subject, saved once."""
 
-    def __init__(self, root: Path, stored: dict[str, str]) -> None:
+    def __init__(self, root: Path, whole: dict[str, str], since: dict[str, str] | None = None) -> None:
         self.root = root
-        self.stored = stored
+        self.whole = whole  # what the first file holds (`NAME`)
+        self.since = since or {}  # what the second holds (`SINCE`)
+        self.stored = {**whole, **self.since} if self.since else whole
         self.kept: dict[str, str] = {}  # what this process used or learned: the next file
         self.changed = False
         self.hits = 0  # instances that reached a verdict, served from the file
@@ -66,7 +75,8 @@ class Verdicts:
 
     @classmethod
     def load(cls, root: Path) -> Verdicts:
-        return cls(root, _parse(cachedir.read(root, NAME, HEADER)))
+        whole = _parse(cachedir.read(root, NAME, HEADER))
+        return cls(root, whole, _parse(cachedir.read(root, SINCE, HEADER)) if whole else None)
 
     def keep(self, key: str, record: str, fresh: bool) -> None:
         self.kept[key] = record
@@ -74,7 +84,7 @@ class Verdicts:
 
     def ledger(self) -> Verdicts:
         """An empty account over the same stored records, for one share of a run's subjects."""
-        return Verdicts(self.root, self.stored)
+        return Verdicts(self.root, self.whole, self.since)
 
     def absorb(self, kept: dict[str, str], changed: bool, hits: int, misses: int) -> None:
         """A share's account (`ledger`), taken into this one."""
@@ -87,10 +97,19 @@ class Verdicts:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
         if not self.changed and len(self.kept) == len(self.stored):
             return []  # every record kept was stored as it is, and every stored one was used
+        whole = self.whole
+        beyond = {key: record for key, record in self.kept.items() if whole.get(key) is not record}
+        unused = len(whole) - (len(self.kept) - len(beyond))  # records of the first file no run used
+        if not whole or len(beyond) + unused > max(64, len(self.kept) // SINCE_MOST):
+            # the second file emptied too, so no record it held shadows a newer one of the first
+            return self._write(NAME, self.kept) + (self._write(SINCE, {}) if self.since else [])
+        return self._write(SINCE, beyond) if self.changed or beyond != self.since else []
+
+    def _write(self, name: str, records: dict[str, str]) -> list[str]:
         # line by line to bytes: one string of every record, some not ASCII, is two to four bytes
         # a character before its encoding, and took twice as long
-        payload = b"".join(f"{key}\t{record}\n".encode() for key, record in sorted(self.kept.items()))
-        failure = cachedir.write(self.root, NAME, HEADER, payload)
+        payload = b"".join(f"{key}\t{record}\n".encode() for key, record in sorted(records.items()))
+        failure = cachedir.write(self.root, name, HEADER, payload)
         return [failure] if failure else []
 
     @property
@@ -346,10 +365,10 @@ class Records:
 
     @cached_property
     def ids(self) -> str:
-        carried = [f"{i}{SEP}{p}" for i, p in sorted(self.ctx.graph.ids.items())]
+        carried = map(SEP.join, sorted(self.ctx.graph.ids.items()))  # joined in C: one a document
         # what a document lacking an identifier is proposed depends on every other one lacking one
-        proposed = [f"{p}{SEP}{i}" for p, i in sorted(self.ctx.proposed_ids.items())]
-        return _digest("\n".join(carried + ["", *proposed]))
+        proposed = map(SEP.join, sorted(self.ctx.proposed_ids.items()))
+        return _digest("\n".join([*carried, "", *proposed]))
 
     @cached_property
     def claims(self) -> str:

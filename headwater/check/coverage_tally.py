@@ -40,24 +40,26 @@ class Tally:
         self.documents: dict[str, list[int]] = {}  # path → [instances, skipped]
         self.reasons: dict[str, list] = {}  # reason → [instances, (rule position, subject index)]
 
-    def add(self, document: str | None, reached: int, skipped: int) -> None:
-        """`reached` instances of one subject counted against `document`, `skipped` of them skipped."""
+    def add(self, document: str | None, reached: int, skips: tuple[tuple[str, int], ...] = (), index: int = 0) -> None:
+        """`reached` instances of one subject, the `index`-th of its kind, counted against
+        `document`; `skips` are those skipped, each as (reason, its rule's registry position)."""
         self.instances += reached
         if document is not None and reached:
             counts = self.documents.get(document)
             if counts is None:
-                counts = self.documents[document] = [0, 0]
-            counts[0] += reached
-            counts[1] += skipped
-
-    def skip(self, reason: str, position: int, index: int) -> None:
-        """One instance skipped: its rule's registry position and its subject's index."""
-        entry = self.reasons.get(reason)
-        if entry is None:
-            self.reasons[reason] = [1, (position, index)]
-        else:
-            entry[0] += 1
-            entry[1] = min(entry[1], (position, index))
+                self.documents[document] = [reached, len(skips)]
+            else:
+                counts[0] += reached
+                counts[1] += len(skips)
+        reasons = self.reasons
+        for reason, position in skips:
+            entry = reasons.get(reason)
+            if entry is None:
+                reasons[reason] = [1, (position, index)]
+            else:
+                entry[0] += 1
+                if position < entry[1][0]:  # a rule judges one kind, whose subjects come in index order
+                    entry[1] = (position, index)
 
     def skips(self) -> tuple[SkipCount, ...]:
         return tuple(SkipCount(reason, n) for reason, (n, _) in sorted(self.reasons.items(), key=lambda i: i[1][1]))

@@ -33,6 +33,8 @@ def proposed_identifiers(snapshot: Snapshot) -> dict[str, str]:
 
 
 def _lacks_identifier(doc: Document) -> bool:
+    if doc.id is not None:  # kept on the document: most carry one, and a carried one is a scalar's text
+        return False
     node = doc.id_node
     return node is None or (isinstance(node, Scalar) and not node.text.strip())
 

@@ -53,12 +53,11 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:
         for index, document, summary in _summaries(records, served, kind):
-            for position, findings in summary.found:
-                found.setdefault(position, []).extend(findings)
-            tally.add(document, summary.reached, len(summary.skips))
-            for reason, position in summary.skips:
-                tally.skip(reason, position, index)
-    tally.add(None, sum(1 for rule in RULES if rule.by_document), 0)
+            if summary.found:
+                for position, findings in summary.found:
+                    found.setdefault(position, []).extend(findings)
+            tally.add(document, summary.reached, summary.skips, index)
+    tally.add(None, sum(1 for rule in RULES if rule.by_document))
     findings = [f for position in sorted(found) for f in found[position]]
     for rule in RULES:
         if rule.scope is Scope.RUNNER:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,12 +34,8 @@ class Shown:
         census, graph = snapshot.census, snapshot.graph
         order = (Outcome.TYPED, Outcome.UNTYPED, Outcome.UNREADABLE, Outcome.NOT_A_DOCUMENT,
                  Outcome.EXCLUDED, Outcome.UNWALKABLE)
-        counts = {outcome: 0 for outcome in order}
-        for row in census.rows:
-            counts[row.outcome] += 1
-        kinds: dict[str, int] = {}
-        for doc in census.documents:
-            kinds[doc.kind] = kinds.get(doc.kind, 0) + 1
+        counts = Counter(map(attrgetter("outcome"), census.rows))  # counted in C: a row each
+        kinds = Counter(map(attrgetter("kind"), census.documents))
         return cls(
             census_root=census.root, files=len(census.rows),
             outcomes=tuple((o.value, counts[o]) for o in order if counts[o]),

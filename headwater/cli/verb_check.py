@@ -11,7 +11,7 @@ from pathlib import Path
 from headwater.cli.output import Result, layout_width
 from headwater.clock import run_date
 from headwater.errors import Refusal
-from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render
+from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render_shown
 from headwater.render.palette import Palette, stdout_palette
 
 FILTER_FLAGS = {"paths": "--path", "rules": "--rule", "min_severity": "--min-severity", "limit": "--limit"}
@@ -94,7 +94,6 @@ def replay_key(args, root: Path) -> str | None:
 def replayed_run(args, fmt: str, layout_bytes: int, replayed) -> Result:
     """The kept report, narrowed and rendered as a full run renders its own."""
     from headwater.check.selection import bounded, narrowed, selection
-    from headwater.render import render_shown
 
     report, shown = replayed.report, replayed.shown
     chosen = selection(args.path, args.rule, args.min_severity, args.limit,
@@ -114,6 +113,7 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
     from headwater.check.cache import Verdicts
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import Selection, bounded, narrowed
+    from headwater.check.shown import Shown
     from headwater.cli.progress import Progress
     from headwater.corpus.parses import CacheUse
     from headwater.reads.route.index import body_terms  # kept beside each body for route
@@ -143,13 +143,13 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
             else:
                 report, fixed = checks(snapshot), []
         failures = [] if cache is None else [*snapshot.save_parses(), *cache.save()]
+        seen = Shown.of(snapshot)
         if run_key is not None:
-            failures += kept(snapshot, run_key, recorder, report)
+            failures += kept(snapshot, run_key, recorder, report, seen)
         failures = list(dict.fromkeys(failures))
         progress.phase("writing the report")
         report = narrowed(report, chosen)
-        text = render(fmt, bounded(report, chosen.limit), snapshot,
-                      layout(args, fmt, layout_bytes, chosen.limit))
+        text = render_shown(fmt, bounded(report, chosen.limit), seen, layout(args, fmt, layout_bytes, chosen.limit))
     account = cache.account if cache is not None else None
     return replace(finished(args, report, snapshot.declaration.corpus_root, text, fixed + failures, account,
                             quiet_lines=len(fixed)), holds=snapshot)
@@ -163,17 +163,16 @@ def recording(root: Path):
     return observed.Recorder(observed.Scope(ignored))
 
 
-def kept(snapshot, run_key: str, recorder, report) -> list[str]:
+def kept(snapshot, run_key: str, recorder, report, shown) -> list[str]:
     """Keep the run to be replayed, unless something it read moved while it ran."""
     from headwater.check import replay
-    from headwater.check.shown import Shown
 
-    root = os.path.abspath(snapshot.root)
-    read = {os.path.join(root, d.path): d.digest for d in snapshot.census.parsed}
+    root = os.path.join(os.path.abspath(snapshot.root), "")
+    read = {root + d.path: d.digest for d in snapshot.census.parsed}
     observations = recorder.observations(read)
     if observations is None:
         return []
-    return replay.keep(snapshot.root, run_key, observations, recorder.began, report, Shown.of(snapshot))
+    return replay.keep(snapshot.root, run_key, observations, recorder.began, report, shown)
 
 
 def finished(args, report, corpus_root: str, text: str, lines: list[str], account: str | None,

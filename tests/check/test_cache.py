@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from headwater import cachekey
-from headwater.check.cache import FIELD, HEADER, PART, decode, encode
+from headwater.check.cache import FIELD, HEADER, PART, Verdicts, decode, encode
 from headwater.check.context import Context
 from headwater.check.instances import NO_CHANGE, judge, subjects
 from headwater.check.links import reaches
@@ -254,3 +254,66 @@ def test_a_warm_run_judges_an_anchored_edge_again_when_the_code_it_matches_moves
     assert warm.out == check(hw, root, "--format", "json", "--no-cache").out
     assert "relation.target.suspect" in found(warm)
     assert counted(warm.err)[1] == 1  # that edge's anchored section alone
+
+
+# -- the records beside the verdict file ---------------------------------------------------------
+
+
+def beside(root: Path) -> Path:
+    return root / ".headwater" / "cache" / "checks-since"
+
+
+def test_a_run_that_changes_a_few_records_writes_them_beside_the_verdict_file_and_the_next_serves_them(hw, quickstart):
+    check(hw, quickstart)
+    whole = cache_file(quickstart).stat()
+    assert not beside(quickstart).exists()
+    spec = quickstart / SPEC
+    spec.write_text(spec.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    edited = check(hw, quickstart)
+    assert counted(edited.err)[1] > 0
+    again = cache_file(quickstart).stat()
+    assert (again.st_ino, again.st_mtime_ns) == (whole.st_ino, whole.st_mtime_ns)  # not written again
+    assert beside(quickstart).stat().st_size > 0
+    replay_memo(quickstart).unlink(missing_ok=True)  # so the next run is served by the verdict cache
+    served = check(hw, quickstart)
+    assert counted(served.err)[1] == 0
+    assert served.out == edited.out == check(hw, quickstart, "--no-cache").out
+
+
+def test_a_spoiled_file_of_records_beside_the_verdict_file_serves_nothing(hw, quickstart):
+    check(hw, quickstart)
+    spec = quickstart / SPEC
+    spec.write_text(spec.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    check(hw, quickstart)
+    data = beside(quickstart).read_bytes()
+    beside(quickstart).write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])
+    replay_memo(quickstart).unlink(missing_ok=True)
+    ran = check(hw, quickstart)
+    assert counted(ran.err)[1] > 0  # the edited document's records are judged again
+    assert ran.out == check(hw, quickstart, "--no-cache").out
+
+
+def test_many_changed_records_write_the_verdict_file_whole_and_empty_the_records_beside_it(tmp_path):
+    whole = {f"{n:032x}": f"record {n}" for n in range(200)}
+    first = Verdicts(tmp_path, {})
+    for key, record in whole.items():
+        first.keep(key, record, True)
+    assert first.save() == []
+    few = Verdicts.load(tmp_path)
+    assert few.whole == whole and few.since == {}
+    for key in whole:
+        few.keep(key, few.stored[key], False)
+    few.keep("f" * 32, "a fresh record", True)
+    assert few.save() == []
+    many = Verdicts.load(tmp_path)
+    assert many.whole == whole and many.since == {"f" * 32: "a fresh record"}
+    assert many.stored == {**whole, "f" * 32: "a fresh record"}
+    for key in list(whole)[:100]:  # half the file's records go unused, and 100 are new
+        many.keep(key, many.stored[key], False)
+    fresh = {f"{n:032x}": "fresh" for n in range(1000, 1100)}
+    for key, record in fresh.items():
+        many.keep(key, record, True)
+    assert many.save() == []
+    rewritten = Verdicts.load(tmp_path)
+    assert rewritten.whole == {**{key: whole[key] for key in list(whole)[:100]}, **fresh}
+    assert rewritten.since == {}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from headwater.check.rules.prose import Run
 from headwater.check.rules.voice import VOICE
 from headwater.patterns import compile_pattern, segment_matches
-from headwater.render.text import _fits
+from headwater.render.text import REWRITTEN, _fits, _wrapped
 
 PIECES = st.sampled_from(["a", "bb", " ", "  ", "\u2003", "\u00a0", "“x”", "-", "\t", "word", "\n", "ı", "ſ"])
 
@@ -24,6 +24,19 @@ def test_a_line_the_report_leaves_unwrapped_is_what_textwrap_gives(text, room, i
                                 subsequent_indent=" " * (indent + 2), break_long_words=False,
                                 break_on_hyphens=False)
         assert wrapped == [" " * indent + text]
+
+
+WORDS = st.sampled_from(["a", "bb", " ", "  ", "   ", "\u2003", "\u00a0", "“x”", "-", "word", "ı", "`id`",
+                         "a-long-word-that-fits-no-line-of-any-width-asked-here", "…"])
+
+
+@settings(max_examples=4000)
+@given(st.lists(WORDS, max_size=30).map("".join), st.integers(4, 60), st.integers(0, 6))
+def test_a_line_the_report_wraps_itself_is_wrapped_as_textwrap_wraps_it(text, room, indent):
+    assert not any(c in text for c in REWRITTEN)
+    expected = textwrap.wrap(text, room + indent, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                             break_long_words=False, break_on_hyphens=False)
+    assert _wrapped(text, room + indent, indent) == expected
 
 
 VOICE_PIECES = st.sampled_from(["we ", "will ", "WILL ", "wıll ", "ſhall ", "going to ", "it'll ", "no longer ",

@@ -1,0 +1,100 @@
+"""The recorder's own bookkeeping, made cheaper for an edited run (HW-DR-0042), stays exact: what a
+forked worker notes comes back whole, a listing is observed as the run listed it, and a replay
+that meets a changed entry looks no further."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from headwater import observed
+
+SETTLED = 0.06  # past the coarse clock's tick a recording waits out (`observed.SLACK_NS`)
+
+
+def _in_a_worker(work) -> None:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            work()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def test_a_worker_s_note_of_a_path_holding_a_line_break_comes_back_whole(tmp_path):
+    odd = tmp_path / "two\nlines\x1e.md"
+    odd.write_text("read by a worker\n", encoding="utf-8")
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        _in_a_worker(odd.read_bytes)
+    observations = recorder.observations({})
+    assert observations is not None
+    assert (observed.OPENED, str(odd), observed.state(observed.OPENED, str(odd))) in observations
+    assert all(os.path.isabs(path) for _, path, _ in observations)
+
+
+def test_a_folder_a_worker_lists_is_observed_as_the_worker_listed_it(tmp_path):
+    folder = tmp_path / "shelf"
+    folder.mkdir()
+    (folder / "a.md").write_text("a\n", encoding="utf-8")
+    time.sleep(SETTLED)
+
+    def listed() -> None:
+        with os.scandir(folder) as entries:
+            sys.audit(observed.LISTING, str(folder), list(entries))
+
+    with observed.Recorder(observed.Scope(())) as recorder:
+        _in_a_worker(listed)
+        (folder / "b.md").write_text("b\n", encoding="utf-8")  # after the listing: not what the run saw
+    observations = recorder.observations({})
+    assert observations is not None
+    assert (observed.LISTED, str(folder), "d:a.md/f") in observations
+    assert not observed.unchanged(observations, recorder.began)  # and a replay finds the folder moved
+
+
+def test_the_claims_of_a_store_are_noted_by_the_digest_of_the_bytes_read(tmp_path):
+    from headwater.writes.minting import CLAIMS, read_claims
+
+    store = tmp_path / CLAIMS / "decision_id"
+    store.mkdir(parents=True)
+    (store / "D-1").write_text("docs/one.md\n", encoding="utf-8")
+    (store / "D-2").write_text("", encoding="utf-8")
+    (store / "D-3").symlink_to("D-1")
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        claims = read_claims(tmp_path, "decision_id")
+    assert claims == [("D-1", "docs/one.md"), ("D-2", None), ("D-3", None)]
+    observations = recorder.observations({})
+    assert observations is not None
+    for name in ("D-1", "D-2"):
+        path = str(store / name)
+        assert (observed.OPENED, path, observed.state(observed.OPENED, path)) in observations
+    assert (observed.LISTED, str(store), "d:D-1/f\0D-2/f\0D-3/l") in observations
+    assert observed.unchanged(observations, recorder.began)
+
+
+def test_a_replay_that_meets_a_changed_entry_that_differs_looks_no_further(tmp_path, monkeypatch):
+    files = [tmp_path / f"{n}.md" for n in range(5)]
+    for file in files:
+        file.write_text("kept\n", encoding="utf-8")
+    time.sleep(SETTLED)
+    since = time.time_ns()
+    observations = tuple((observed.OPENED, str(file), observed.state(observed.OPENED, str(file))) for file in files)
+    assert observed.unchanged(observations, since)
+    files[1].write_text("edited\n", encoding="utf-8")
+    asked: list[str] = []
+    changed_since = observed._changed_since
+    monkeypatch.setattr(observed, "_changed_since", lambda path, at: asked.append(path) or changed_since(path, at))
+    assert not observed.unchanged(observations, since)
+    assert asked == [str(files[0]), str(files[1])]
+
+
+def test_a_note_spilled_by_no_recorder_whole_keeps_nothing(tmp_path):
+    (tmp_path / "a.md").write_text("a\n", encoding="utf-8")
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        (tmp_path / "a.md").read_bytes()
+        _in_a_worker(lambda: os.write(recorder.spill, b"half a note\0\0"))
+    assert recorder.observations({}) is None
