@@ -7,6 +7,7 @@ read once, hashed once and parsed here; no later phase opens it again.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -95,20 +96,37 @@ def is_markdown(path: str) -> bool:
 Read = tuple[str, str, str]
 
 
+# What the census reads in one piece, and the path (as bytes, the walk's order) of its last entry:
+# a forked reader sends each piece back as it is read (`ParseStore.beside_the_fronts`).
+Piece = tuple[bytes, list["Row | Read"]]
+PIECE = 256
+
+
 def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
          parses: ParseStore | None = None) -> Census:
-    """Every file read first, then parsed (on every core when the store spreads), then classified."""
+    """Every file read, then parsed (on every core when the store spreads), then classified; a file
+    whose front the fronts file holds is classified as soon as it is read, as a forked reader's
+    later pieces come."""
     classifier = Classifier(taxonomy, parses)
 
-    def reading() -> list[Row | Read]:
-        return [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+    def reading(after: Piece | None) -> Iterator[Piece]:
+        entries = walk(repo, corpus_root)
+        if after is not None:  # the rest, after a reader that failed part way
+            entries = [entry for entry in entries if entry.raw > after[0]]
+        for start in range(0, len(entries), PIECE):
+            piece = entries[start:start + PIECE]
+            yield piece[-1].raw, [_row(repo, entry, exclusions, classifier) for entry in piece]
 
-    read = parses.beside_the_fronts(reading) if parses is not None else reading()
-    if parses is not None:
-        parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file read
+    if parses is None:
+        return Census(corpus_root, tuple(classifier.classify(*item) if type(item) is tuple else item
+                                         for _, piece in reading(None) for item in piece))
+    read: list[Row | Read] = []
+    for _, piece in parses.beside_the_fronts(reading):
+        read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
+                 for item in piece]
+    parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
     rows = [classifier.classify(*item) if type(item) is tuple else item for item in read]
-    if parses is not None:
-        parses.split_all()
+    parses.split_all()
     return Census(corpus_root, tuple(rows))
 
 

@@ -22,7 +22,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -162,20 +162,19 @@ class ParseStore:
         for part in theirs:
             self.packed.update(part)
 
-    def beside_the_fronts(self, reading: Callable[[], list[T]]) -> list[T]:
-        """`reading()` (the census reading and hashing every file) done by a forked worker while
-        this process rebuilds the fronts file, which needs nothing it reads: the two take about as
-        long. Only when the store spreads and the fronts file is large enough for the fork and the
-        way back (pickled, about a fifth of the reading) to pay; a worker that fails costs the
-        reading done here."""
+    def beside_the_fronts(self, reading: Callable[[T | None], Iterator[T]]) -> Iterator[T]:
+        """`reading(None)`'s pieces (the census reading and hashing every file), made by a forked
+        worker while this process rebuilds the fronts file, which needs nothing it reads, then
+        taken as they come (`forked.streamed`): the census classifies the first pieces while the
+        worker reads the last. Only when the store spreads and the fronts file is large enough for
+        the fork and the way back to pay; a worker that fails costs the rest read here."""
         if not self.spread or self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
-            return reading()
+            return reading(None)
+        return forked.streamed(reading, lambda: self.table)
 
-        def share(first: int, _: int) -> list[T] | fronts_file.Fronts:
-            return reading() if first else self.table  # the fronts file rebuilt here, meanwhile
-
-        _, (read,) = forked.in_shares(share, 2)
-        return read
+    def held(self, digest: str) -> bool:
+        """Whether the fronts file holds this digest's front: it then needs no parse ahead."""
+        return digest in self.table.entries
 
     @cached_property
     def _fronts_bytes(self) -> int:

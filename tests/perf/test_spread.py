@@ -107,19 +107,35 @@ def _walked_by(monkeypatch, record) -> None:
     monkeypatch.setattr(census_module, "walk", walked)
 
 
-@pytest.mark.parametrize("worker_dies", [False, True])
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
 def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
         hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
     assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
     alone = load(corpus, TODAY, CacheUse.READ)
     record = tmp_path / "walked"
     _walked_by(monkeypatch, record)
-    if worker_dies:
-        monkeypatch.setattr(forked, "_worker", lambda *args: os._exit(1))
+    monkeypatch.setattr(census_module, "PIECE", 16)  # pieces enough for a worker to die between
+    produced = forked._producer
+    if worker_dies == "at once":
+        monkeypatch.setattr(forked, "_producer", lambda *args: os._exit(1))
+    elif worker_dies == "part way":  # after sending two pieces
+
+        def two_pieces(produce, spool, send):
+            def dying(after):
+                for number, piece in enumerate(produce(after)):
+                    if number == 2:
+                        os._exit(1)
+                    yield piece
+
+            produced(dying, spool, send)
+
+        monkeypatch.setattr(forked, "_producer", two_pieces)
     beside = load(corpus, TODAY, CacheUse.WRITE, spread=True)
-    walkers = {int(pid) for pid in record.read_text().split()}
-    if worker_dies:  # the reading is done here instead
-        assert walkers == {os.getpid()}
+    walkers = [int(pid) for pid in record.read_text().split()]
+    if worker_dies == "at once":  # the reading is done here instead
+        assert walkers == [os.getpid()]
+    elif worker_dies == "part way":  # the worker's first pieces are kept, the rest read here
+        assert len(walkers) == 2 and walkers[1] == os.getpid() != walkers[0]
     else:
         assert len(walkers) == 1 and os.getpid() not in walkers
     assert beside.census == alone.census and beside.graph.edges == alone.graph.edges
