@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 
 from headwater.corpus.document import Document
-from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
+from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
@@ -181,36 +181,44 @@ class Classifier:
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:
-            parts = self.parses.split(text, content_digest) if self.parses else split(text)
+            front, offset, body_line = self.opened(text, content_digest)
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path",
-                       document=self.document(path, None, parts, text, content_digest))
+                       document=self.document(path, None, front, offset, body_line, text, content_digest))
         if len(shelves) > 1:
             names = " and ".join(f"`{s.name}`" for s in shelves)
             return Row(path, Outcome.UNTYPED, f"shelves {names} claim it equally, and a tie is not a coin flip",
-                       document=self.document(path, None, parts, text, content_digest))
+                       document=self.document(path, None, front, offset, body_line, text, content_digest))
         shelf = shelves[0]
-        if parts.front is None:
+        if front is None:
             return Row(path, Outcome.UNTYPED, "no front matter, so nobody has typed this file",
                        derivation=(_matched(shelf),))
-        kind, derivation = self.decide(shelf, parts.front)
+        kind, derivation = self.decide(shelf, front)
         if kind is None:
             return Row(path, Outcome.UNTYPED, derivation[-1], derivation=derivation[:-1],
-                       document=self.document(path, None, parts, text, content_digest))
-        return Row(path, Outcome.TYPED, "", kind, derivation, self.document(path, kind, parts, text, content_digest))
+                       document=self.document(path, None, front, offset, body_line, text, content_digest))
+        return Row(path, Outcome.TYPED, "", kind, derivation,
+                   self.document(path, kind, front, offset, body_line, text, content_digest))
 
-    def document(self, path: str, kind: str | None, parts: Split, text: str, content_digest: str) -> Document | None:
+    def opened(self, text: str, content_digest: str) -> tuple[Map | None, int, int]:
+        """The front (None: none), where the body starts and its line."""
+        if self.parses is not None:
+            return self.parses.opened(text, content_digest)
+        parts = split(text)
+        return parts.front, len(text) - len(parts.body), parts.body_line
+
+    def document(self, path: str, kind: str | None, front: Map | None, offset: int, body_line: int, text: str,
+                 content_digest: str) -> Document | None:
         """The file's document (None without front matter), built once, typed or not."""
-        if parts.front is None:
+        if front is None:
             return None
         id_key = self.id_keys.get(kind)
         if id_key is None:
             id_key = self.id_keys[kind] = self.taxonomy.identifier_key(kind)
-        return Document(path, kind, parts.front, text, len(text) - len(parts.body), parts.body_line, content_digest,
-                        self.parses, id_key)
+        return Document(path, kind, front, text, offset, body_line, content_digest, self.parses, id_key)
 
     def decide(self, shelf: Shelf, front: Map) -> tuple[str | None, tuple[str, ...]]:
         """The kind the shelf gives this front (None: untyped) and the derivation: the shelf's

@@ -190,17 +190,32 @@ class ParseStore:
         self.table_size = len(table.entries)
         return table
 
-    def split(self, text: str, digest: str) -> Split:
-        """`frontmatter.split(text)`, from the caches when this digest was parsed before."""
+    def opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
+        """`frontmatter.split(text)` as the front (None: none), where the body starts in `text` and
+        its line, from the caches when this digest was parsed before."""
         try:
-            parts = self._split(text, digest)
+            found = self._opened(text, digest)
         except FrontMatterRefusal as refusal:
             if self.use is CacheUse.WRITE:
                 self.kept_fronts[digest] = str(refusal)
             raise
-        if parts.front is not None and self.use is CacheUse.WRITE:
-            self.kept_fronts[digest] = (len(text) - len(parts.body), parts.body_line, parts.front)
-        return parts
+        if found[0] is not None and self.use is CacheUse.WRITE:
+            self.kept_fronts[digest] = (found[1], found[2], found[0])
+        return found
+
+    def _opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
+        """From the fronts file, with no copy of the body (a warm run's every front), or split."""
+        if digest not in self.packed and digest not in self.ahead:
+            held = self.table.opened(digest, len(text))
+            if held is not None:
+                self.fronts_reused += 1
+                self.table_hits += 1
+                self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
+                if isinstance(held, FrontMatterRefusal):
+                    raise held
+                return held
+        parts = self._split(text, digest)
+        return parts.front, len(text) - len(parts.body), parts.body_line
 
     def split_all(self) -> None:
         """Every file is split: let the fronts file's entries go (a long-lived server would hold
@@ -214,14 +229,6 @@ class ParseStore:
             self.ahead[digest] = ({**json.loads(meta), **_unpacked(body, derived)}, None)
         if digest in self.ahead:
             return self._split_ahead(text, digest)
-        held = self.table.split(digest, text)
-        if held is not None:
-            self.fronts_reused += 1
-            self.table_hits += 1
-            self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
-            if isinstance(held, FrontMatterRefusal):
-                raise held
-            return held
         consulted = self._consults(self.stored.fronts_open, sparable=True)
         entry = self.stored.entry(digest) if consulted else None
         if entry is not None:

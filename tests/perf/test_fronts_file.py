@@ -10,6 +10,7 @@ import datetime as dt
 import marshal
 import os
 import shutil
+from array import array
 from pathlib import Path
 
 import pytest
@@ -89,16 +90,26 @@ def _sealed_wrong_shapes(path: Path) -> None:
 def _sealed_node_before_its_child(path: Path) -> None:
     """Well-formed entries over a node list where a mapping names a node built after it."""
     table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
-    tag, line, column, children = shapes[0]
-    shapes = ((tag, line, column, (*children[:-1], len(table) + len(shapes) - 1)), *shapes[1:])
+    first = next(index for index, shape in enumerate(shapes) if len(shape) == 4)
+    line, column, keys, values = shapes[first]
+    later = array(fronts.PLACE, [len(table) + len(shapes) - 1]).tobytes()
+    shapes = (*shapes[:first], (line, column, keys, values[:-len(later)] + later), *shapes[first + 1:])
     _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
 
 
 def _sealed_mapping_keyed_by_a_mapping(path: Path) -> None:
     table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
     last = len(table) + len(shapes) - 1
-    shapes = (*shapes, (fronts.MAP, 1, 1, (last, 0)))
+    shapes = (*shapes, (1, 1, array(fronts.PLACE, [last]).tobytes(), array(fronts.PLACE, [0]).tobytes()))
     entries = {digest: (one[0], one[1], last + 1) if isinstance(one, tuple) else one for digest, one in entries.items()}
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
+
+
+def _sealed_places_cut_short(path: Path) -> None:
+    """A run of places whose length is no whole number of places."""
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    line, column, items = next(shape for shape in shapes if len(shape) == 3)
+    shapes = (*shapes, (line, column, items[:-1]))
     _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
 
 
@@ -112,7 +123,7 @@ def _symlinked(path: Path) -> None:
 
 @pytest.mark.parametrize("spoil", [_tampered, _truncated, _other_format, _other_parser, _sealed_garbage,
                                    _sealed_wrong_shapes, _sealed_node_before_its_child,
-                                   _sealed_mapping_keyed_by_a_mapping, _symlinked])
+                                   _sealed_mapping_keyed_by_a_mapping, _sealed_places_cut_short, _symlinked])
 def test_a_doubtful_fronts_file_serves_nothing_and_the_load_is_the_same(corpus, spoil):
     fresh = load(corpus, TODAY, CacheUse.OFF)
     _warm(corpus)

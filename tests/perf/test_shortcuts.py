@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from headwater.check.rules.prose import Run
 from headwater.check.rules.voice import VOICE
-from headwater.patterns import compile_pattern, segment_matches
+from headwater.patterns import compile_pattern, scanned, segment_matches
 from headwater.render.text import _fits
 
 PIECES = st.sampled_from(["a", "bb", " ", "  ", "\u2003", "\u00a0", "“x”", "-", "\t", "word", "\n", "ı", "ſ"])
@@ -63,3 +63,13 @@ NAMES = st.sampled_from(["a", "b", "src", "x.py", "ab", "", "aa"])
 def test_a_pattern_rejected_by_its_literal_prefix_is_one_the_automaton_rejects(text, path):
     pattern = compile_pattern.__wrapped__(text)
     assert pattern.matches(path) == _reference(pattern.segments, path.split("/"))
+
+
+STAR_PIECES = st.sampled_from(["a", "b", ".", "*", "?", "md", "ab"])
+NAME_PIECES = st.sampled_from(["a", "b", ".", "md", "ab", "*", "?"])
+
+
+@settings(max_examples=3000)
+@given(st.lists(STAR_PIECES, max_size=5).map("".join), st.lists(NAME_PIECES, max_size=6).map("".join))
+def test_a_segment_of_one_star_matches_by_prefix_and_suffix_what_the_scan_matches(segment, name):
+    assert segment_matches(segment, name) == scanned(segment, name)
