@@ -130,6 +130,11 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
     return Census(corpus_root, tuple(rows))
 
 
+# A shelf a file of a directory may match: the pattern left to read its name (None: any name
+# matches), the pattern's rank, and its positions after the directory.
+Started = tuple[Shelf, "Pattern | None", tuple[int, int], frozenset[int]]
+
+
 def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:
     if entry.kind is not EntryKind.FILE:
         reason = UNWALKABLE_REASONS[entry.kind]
@@ -162,7 +167,7 @@ class Classifier:
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
         # each pattern's positions after a directory, read once for all the files it holds
-        self.directories: dict[str, list[tuple[Shelf, Pattern, tuple[int, int], frozenset[int]]]] = {}
+        self.directories: dict[str, list[Started]] = {}
         # what a shelf and its discriminator's value decide (the kind and the derivation's lines),
         # and each kind's identifier key: the same few answers for every document of a shelf
         self.decided: dict[tuple[str, str | None], tuple[str | None, tuple[str, ...]]] = {}
@@ -235,16 +240,27 @@ class Classifier:
         directory, _, name = path.rpartition("/")
         started = self.directories.get(directory)
         if started is None:
-            names = directory.split("/") if directory else []
-            started = self.directories[directory] = [
-                (shelf, pattern, rank, positions) for shelf, pattern, rank in self.patterns
-                if (positions := pattern.after(names))]
+            started = self.directories[directory] = self._started(directory)
         matched = [(shelf, rank) for shelf, pattern, rank, positions in started
-                   if pattern.accepts(pattern.after([name], positions))]
+                   if pattern is None or pattern.accepts(pattern.after([name], positions))]
         if not matched:
             return []
         best = max(rank for _, rank in matched)
         return [shelf for shelf, rank in matched if rank == best]
+
+    def _started(self, directory: str) -> list[Started]:
+        """The shelves a file of this directory may match, each with its pattern's positions after
+        the directory; with no pattern when it matches whatever the file's name (it reaches a
+        trailing `**` here, as `docs/decisions/**` does: a name is never empty, and `**` takes any)."""
+        names = directory.split("/") if directory else []
+        started: list[Started] = []
+        for shelf, pattern, rank in self.patterns:
+            positions = pattern.after(names)
+            if any(at < len(pattern.segments) and all(s == "**" for s in pattern.segments[at:]) for at in positions):
+                started.append((shelf, None, rank, positions))
+            elif positions:
+                started.append((shelf, pattern, rank, positions))
+        return started
 
     def kind_on(self, shelf: Shelf, named: str | None) -> tuple[str | None, str]:
         """The kind and why, given the discriminator's value a heterogeneous shelf reads."""
