@@ -356,3 +356,41 @@ def test_a_fork_the_system_refuses_costs_the_share_done_here(monkeypatch):
                                     pack=lambda found: [n * 10 for n in found])
     assert mine == [0, 3, 6, 9]
     assert theirs == [[10, 40, 70], [20, 50, 80]]
+
+
+def _numbers(after: tuple[int, int] | None):
+    """(number, the process that made it) for 0 … 9, from the one after `after`."""
+    for number in range(0 if after is None else after[0] + 1, 10):
+        yield number, os.getpid()
+
+
+@pytest.mark.parametrize("dies_after", [None, 0, 4])
+def test_streamed_items_come_from_the_worker_and_one_that_dies_costs_the_rest_made_here(monkeypatch, dies_after):
+    parent, meanwhile = os.getpid(), []
+    if dies_after is not None:
+        produced = forked._producer
+
+        def dying(produce, spool, send):
+            def until(after):
+                for item in produce(after):
+                    if item[0] == dies_after:
+                        os._exit(1)
+                    yield item
+
+            produced(until, spool, send)
+
+        monkeypatch.setattr(forked, "_producer", dying)
+    items = list(forked.streamed(_numbers, lambda: meanwhile.append(os.getpid())))
+    assert [number for number, _ in items] == list(range(10)) and meanwhile == [parent]
+    made_there = dies_after if dies_after is not None else 10
+    assert all(pid != parent for _, pid in items[:made_there])
+    assert all(pid == parent for _, pid in items[made_there:])
+
+
+def test_a_stream_whose_fork_the_system_refuses_is_made_here(monkeypatch):
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    items = list(forked.streamed(_numbers, lambda: None))
+    assert items == [(number, os.getpid()) for number in range(10)]
