@@ -194,7 +194,6 @@ class _Builder:
         self.anchors: dict[tuple[str, tuple[str, ...]], Anchor] = {}
         self.paths_with_ids: dict[str, str] = {}
         self.ends: dict[tuple[str, bool], tuple[list[str], list[str]]] = {}
-        self.to_documents: dict[str, Target] = {}  # by identifier (`bound_to_document`)
 
     def problem(self, kind: ProblemKind, doc: Document, node: Node | None, subject: str, message: str) -> None:
         line, column = (node.line, node.column) if node is not None else (0, 0)
@@ -229,7 +228,7 @@ class _Builder:
     # -- edges ---------------------------------------------------------------------------
 
     def edges_of(self, document: Document) -> None:
-        seen: set[tuple[str, bool, str]] = set()
+        seen: set[tuple[str, str]] = set()
         self.keyed_edges(document, seen)
         block = document.relations
         if block is None:
@@ -248,7 +247,7 @@ class _Builder:
             for entry in _entries(value):
                 self.edge(document, relation, key.text, inverse, entry, seen)
 
-    def keyed_edges(self, document: Document, seen: set[tuple[str, bool, str]]) -> None:
+    def keyed_edges(self, document: Document, seen: set[tuple[str, str]]) -> None:
         """Relations written as top-level keys the taxonomy names (`requires: 2718, 2930`,
         `superseded-by: […]`), as a standards corpus writes them; a comma-separated scalar is a list."""
         for relation, key, inverse in self.taxonomy.relation_keys:
@@ -260,7 +259,7 @@ class _Builder:
                     self.edge(document, relation, key, inverse, part, seen)
 
     def edge(self, doc: Document, relation: Relation, written: str, inverse: bool, entry: Node,
-             seen: set[tuple[str, bool, str]]) -> None:
+             seen: set[tuple[str, str]]) -> None:
         attributes: tuple[tuple[str, Scalar], ...] = ()
         target_node: Node | None = entry
         if isinstance(entry, Map):
@@ -275,8 +274,8 @@ class _Builder:
                          f"an entry under `{written}` is a list, and `{written}` reaches only documents, "
                          "each named by one identifier")
             return
-        target = self.bound_to_document(target_node) or self.bind(relation, inverse, target_node)
-        identity = (relation.name, inverse, target.text)
+        target = self.bind(relation, inverse, target_node)
+        identity = (relation.name + ("~" if inverse else ""), target.text)
         if identity in seen:
             self.problem(ProblemKind.DUPLICATE_TARGET, doc, entry, target.text,
                          f"`{written}` names `{target.text}` twice")
@@ -284,17 +283,6 @@ class _Builder:
         seen.add(identity)
         self.edges.append(Edge(doc.path, relation, written, inverse, target, attributes,
                                entry.line, entry.column))
-
-    def bound_to_document(self, node: Node) -> Target | None:
-        """The target of a scalar naming a document of this corpus (most entries do), made once
-        per identifier, whatever the relation: `bind` would bind it so first."""
-        if type(node) is not Scalar:
-            return None
-        raw = node.text.strip()
-        target = self.to_documents.get(raw)
-        if target is None and raw in self.ids:
-            target = self.to_documents[raw] = Target(Bound.DOCUMENT, raw, path=self.ids[raw], id=raw)
-        return target
 
     def reaches_anchor(self, relation: Relation, inverse: bool) -> bool:
         return bool(self.far_ends(relation, inverse)[0])
