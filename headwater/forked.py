@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+SIZE = 8  # bytes announcing each streamed item's length; a length of 0 ends the stream
 
 
 def cores() -> int:
@@ -112,5 +113,78 @@ def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int,
         with os.fdopen(send, "wb") as pipe:
             pickle.dump(answer, pipe, pickle.HIGHEST_PROTOCOL)
     except BaseException:  # interrupted with the parent (Ctrl-C reaches the group), or the parent is gone
+        os._exit(1)
+    os._exit(0)
+
+
+
+def streamed(produce: Callable[[T | None], Iterator[T]], meanwhile: Callable[[], object]) -> Iterator[T]:
+    """`produce(None)`'s items, made by a forked worker while `meanwhile()` runs here, then taken
+    as they come, so this process works on the first while the worker makes the last. Should the
+    worker fail part way (or never be forked), `produce(last)` here makes the rest, `last` being
+    the last item that came (None: none did). Each item is pickled into a spool no folder holds
+    and only its length goes through the pipe, so the worker never waits for this process."""
+    import pickle  # only a run that spreads pays for its import
+
+    spool = _spool()
+    receive, send = os.pipe()
+    try:
+        worker = os.fork()
+    except OSError:  # refused: everything is made here
+        worker = -1
+    if worker == 0:  # the child: never returns
+        os.close(receive)
+        _producer(produce, spool, send)
+    os.close(send)
+    last, offset, ended = None, 0, False
+    try:
+        with os.fdopen(receive, "rb") as pipe:
+            meanwhile()
+            while not ended and len(told := pipe.read(SIZE)) == SIZE:
+                length = int.from_bytes(told, "little")
+                ended = length == 0
+                data = os.pread(spool, length, offset) if length else b""
+                if len(data) != length:
+                    break
+                if length:
+                    offset += length
+                    last = pickle.loads(data)
+                    yield last
+        if not ended:
+            yield from produce(last)
+    finally:
+        os.close(spool)
+        if worker > 0:
+            os.waitpid(worker, 0)
+
+
+def _spool() -> int:
+    """A file no folder holds (memory, where the system offers it)."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("headwater-stream", os.MFD_CLOEXEC)
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix="headwater-stream-")
+    os.unlink(name)
+    return fd
+
+
+def _producer(produce: Callable[[T | None], Iterator[T]], spool: int, send: int) -> None:
+    """A streaming child's whole life: each item pickled into the spool and its length sent, then
+    a length of 0 (the end), then `os._exit`. One that fails sends no end: the parent makes the rest."""
+    import pickle
+
+    try:
+        try:
+            for item in produce(None):
+                data = pickle.dumps(item, pickle.HIGHEST_PROTOCOL)
+                left = memoryview(data)
+                while left:
+                    left = left[os.write(spool, left):]
+                os.write(send, len(data).to_bytes(SIZE, "little"))  # a pipe takes a write this small whole
+            os.write(send, bytes(SIZE))
+        except Exception:  # noqa: BLE001, S110 — the parent makes the rest, and reports what fails there
+            pass
+    except BaseException:  # interrupted with the parent, or the parent is gone
         os._exit(1)
     os._exit(0)

@@ -99,7 +99,16 @@ def _closure(segments: tuple[str, ...], positions: set[int]) -> set[int]:
 
 def segment_matches(segment: str, name: str) -> bool:
     """`*` any run of characters, `?` one, the rest literal: a greedy scan that backs up only to
-    the last `*` seen, so it never retries an earlier one."""
+    the last `*` seen, so it never retries an earlier one. A segment of one `*` and no `?`
+    (`*.md`, `ADR-*`), the shape most shelves and anchors write, is a prefix and a suffix."""
+    if "?" not in segment and segment.count("*") == 1:
+        head, _, tail = segment.partition("*")
+        return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
+    return scanned(segment, name)
+
+
+def scanned(segment: str, name: str) -> bool:
+    """`segment_matches` the long way, for any segment."""
     s = n = 0
     star, resume = -1, 0
     while n < len(name):

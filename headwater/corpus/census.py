@@ -7,13 +7,14 @@ read once, hashed once and parsed here; no later phase opens it again.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
 
 from headwater.corpus.document import Document
-from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
+from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
@@ -95,21 +96,43 @@ def is_markdown(path: str) -> bool:
 Read = tuple[str, str, str]
 
 
+# What the census reads in one piece, and the path (as bytes, the walk's order) of its last entry:
+# a forked reader sends each piece back as it is read (`ParseStore.beside_the_fronts`).
+Piece = tuple[bytes, list["Row | Read"]]
+PIECE = 256
+
+
 def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
          parses: ParseStore | None = None) -> Census:
-    """Every file read first, then parsed (on every core when the store spreads), then classified."""
+    """Every file read, then parsed (on every core when the store spreads), then classified; a file
+    whose front the fronts file holds is classified as soon as it is read, as a forked reader's
+    later pieces come."""
     classifier = Classifier(taxonomy, parses)
 
-    def reading() -> list[Row | Read]:
-        return [_row(repo, entry, exclusions, classifier) for entry in walk(repo, corpus_root)]
+    def reading(after: Piece | None) -> Iterator[Piece]:
+        entries = walk(repo, corpus_root)
+        if after is not None:  # the rest, after a reader that failed part way
+            entries = [entry for entry in entries if entry.raw > after[0]]
+        for start in range(0, len(entries), PIECE):
+            piece = entries[start:start + PIECE]
+            yield piece[-1].raw, [_row(repo, entry, exclusions, classifier) for entry in piece]
 
-    read = parses.beside_the_fronts(reading) if parses is not None else reading()
-    if parses is not None:
-        parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file read
+    if parses is None:
+        return Census(corpus_root, tuple(classifier.classify(*item) if type(item) is tuple else item
+                                         for _, piece in reading(None) for item in piece))
+    read: list[Row | Read] = []
+    for _, piece in parses.beside_the_fronts(reading):
+        read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
+                 for item in piece]
+    parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
     rows = [classifier.classify(*item) if type(item) is tuple else item for item in read]
-    if parses is not None:
-        parses.split_all()
+    parses.split_all()
     return Census(corpus_root, tuple(rows))
+
+
+# A shelf a file of a directory may match: the pattern left to read its name (None: any name
+# matches), the pattern's rank, and its positions after the directory.
+Started = tuple[Shelf, "Pattern | None", tuple[int, int], frozenset[int]]
 
 
 def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:
@@ -144,7 +167,7 @@ class Classifier:
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
         # each pattern's positions after a directory, read once for all the files it holds
-        self.directories: dict[str, list[tuple[Shelf, Pattern, tuple[int, int], frozenset[int]]]] = {}
+        self.directories: dict[str, list[Started]] = {}
         # what a shelf and its discriminator's value decide (the kind and the derivation's lines),
         # and each kind's identifier key: the same few answers for every document of a shelf
         self.decided: dict[tuple[str, str | None], tuple[str | None, tuple[str, ...]]] = {}
@@ -163,36 +186,44 @@ class Classifier:
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:
-            parts = self.parses.split(text, content_digest) if self.parses else split(text)
+            front, offset, body_line = self.opened(text, content_digest)
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
         shelves = self.matching_shelves(path)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path",
-                       document=self.document(path, None, parts, text, content_digest))
+                       document=self.document(path, None, front, offset, body_line, text, content_digest))
         if len(shelves) > 1:
             names = " and ".join(f"`{s.name}`" for s in shelves)
             return Row(path, Outcome.UNTYPED, f"shelves {names} claim it equally, and a tie is not a coin flip",
-                       document=self.document(path, None, parts, text, content_digest))
+                       document=self.document(path, None, front, offset, body_line, text, content_digest))
         shelf = shelves[0]
-        if parts.front is None:
+        if front is None:
             return Row(path, Outcome.UNTYPED, "no front matter, so nobody has typed this file",
                        derivation=(_matched(shelf),))
-        kind, derivation = self.decide(shelf, parts.front)
+        kind, derivation = self.decide(shelf, front)
         if kind is None:
             return Row(path, Outcome.UNTYPED, derivation[-1], derivation=derivation[:-1],
-                       document=self.document(path, None, parts, text, content_digest))
-        return Row(path, Outcome.TYPED, "", kind, derivation, self.document(path, kind, parts, text, content_digest))
+                       document=self.document(path, None, front, offset, body_line, text, content_digest))
+        return Row(path, Outcome.TYPED, "", kind, derivation,
+                   self.document(path, kind, front, offset, body_line, text, content_digest))
 
-    def document(self, path: str, kind: str | None, parts: Split, text: str, content_digest: str) -> Document | None:
+    def opened(self, text: str, content_digest: str) -> tuple[Map | None, int, int]:
+        """The front (None: none), where the body starts and its line."""
+        if self.parses is not None:
+            return self.parses.opened(text, content_digest)
+        parts = split(text)
+        return parts.front, len(text) - len(parts.body), parts.body_line
+
+    def document(self, path: str, kind: str | None, front: Map | None, offset: int, body_line: int, text: str,
+                 content_digest: str) -> Document | None:
         """The file's document (None without front matter), built once, typed or not."""
-        if parts.front is None:
+        if front is None:
             return None
         id_key = self.id_keys.get(kind)
         if id_key is None:
             id_key = self.id_keys[kind] = self.taxonomy.identifier_key(kind)
-        return Document(path, kind, parts.front, text, len(text) - len(parts.body), parts.body_line, content_digest,
-                        self.parses, id_key)
+        return Document(path, kind, front, text, offset, body_line, content_digest, self.parses, id_key)
 
     def decide(self, shelf: Shelf, front: Map) -> tuple[str | None, tuple[str, ...]]:
         """The kind the shelf gives this front (None: untyped) and the derivation: the shelf's
@@ -209,16 +240,27 @@ class Classifier:
         directory, _, name = path.rpartition("/")
         started = self.directories.get(directory)
         if started is None:
-            names = directory.split("/") if directory else []
-            started = self.directories[directory] = [
-                (shelf, pattern, rank, positions) for shelf, pattern, rank in self.patterns
-                if (positions := pattern.after(names))]
+            started = self.directories[directory] = self._started(directory)
         matched = [(shelf, rank) for shelf, pattern, rank, positions in started
-                   if pattern.accepts(pattern.after([name], positions))]
+                   if pattern is None or pattern.accepts(pattern.after([name], positions))]
         if not matched:
             return []
         best = max(rank for _, rank in matched)
         return [shelf for shelf, rank in matched if rank == best]
+
+    def _started(self, directory: str) -> list[Started]:
+        """The shelves a file of this directory may match, each with its pattern's positions after
+        the directory; with no pattern when it matches whatever the file's name (it reaches a
+        trailing `**` here, as `docs/decisions/**` does: a name is never empty, and `**` takes any)."""
+        names = directory.split("/") if directory else []
+        started: list[Started] = []
+        for shelf, pattern, rank in self.patterns:
+            positions = pattern.after(names)
+            if any(at < len(pattern.segments) and all(s == "**" for s in pattern.segments[at:]) for at in positions):
+                started.append((shelf, None, rank, positions))
+            elif positions:
+                started.append((shelf, pattern, rank, positions))
+        return started
 
     def kind_on(self, shelf: Shelf, named: str | None) -> tuple[str | None, str]:
         """The kind and why, given the discriminator's value a heterogeneous shelf reads."""

@@ -22,7 +22,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -162,20 +162,19 @@ class ParseStore:
         for part in theirs:
             self.packed.update(part)
 
-    def beside_the_fronts(self, reading: Callable[[], list[T]]) -> list[T]:
-        """`reading()` (the census reading and hashing every file) done by a forked worker while
-        this process rebuilds the fronts file, which needs nothing it reads: the two take about as
-        long. Only when the store spreads and the fronts file is large enough for the fork and the
-        way back (pickled, about a fifth of the reading) to pay; a worker that fails costs the
-        reading done here."""
+    def beside_the_fronts(self, reading: Callable[[T | None], Iterator[T]]) -> Iterator[T]:
+        """`reading(None)`'s pieces (the census reading and hashing every file), made by a forked
+        worker while this process rebuilds the fronts file, which needs nothing it reads, then
+        taken as they come (`forked.streamed`): the census classifies the first pieces while the
+        worker reads the last. Only when the store spreads and the fronts file is large enough for
+        the fork and the way back to pay; a worker that fails costs the rest read here."""
         if not self.spread or self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
-            return reading()
+            return reading(None)
+        return forked.streamed(reading, lambda: self.table)
 
-        def share(first: int, _: int) -> list[T] | fronts_file.Fronts:
-            return reading() if first else self.table  # the fronts file rebuilt here, meanwhile
-
-        _, (read,) = forked.in_shares(share, 2)
-        return read
+    def held(self, digest: str) -> bool:
+        """Whether the fronts file holds this digest's front: it then needs no parse ahead."""
+        return digest in self.table.entries
 
     @cached_property
     def _fronts_bytes(self) -> int:
@@ -191,17 +190,32 @@ class ParseStore:
         self.table_size = len(table.entries)
         return table
 
-    def split(self, text: str, digest: str) -> Split:
-        """`frontmatter.split(text)`, from the caches when this digest was parsed before."""
+    def opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
+        """`frontmatter.split(text)` as the front (None: none), where the body starts in `text` and
+        its line, from the caches when this digest was parsed before."""
         try:
-            parts = self._split(text, digest)
+            found = self._opened(text, digest)
         except FrontMatterRefusal as refusal:
             if self.use is CacheUse.WRITE:
                 self.kept_fronts[digest] = str(refusal)
             raise
-        if parts.front is not None and self.use is CacheUse.WRITE:
-            self.kept_fronts[digest] = (len(text) - len(parts.body), parts.body_line, parts.front)
-        return parts
+        if found[0] is not None and self.use is CacheUse.WRITE:
+            self.kept_fronts[digest] = (found[1], found[2], found[0])
+        return found
+
+    def _opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
+        """From the fronts file, with no copy of the body (a warm run's every front), or split."""
+        if digest not in self.packed and digest not in self.ahead:
+            held = self.table.opened(digest, len(text))
+            if held is not None:
+                self.fronts_reused += 1
+                self.table_hits += 1
+                self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
+                if isinstance(held, FrontMatterRefusal):
+                    raise held
+                return held
+        parts = self._split(text, digest)
+        return parts.front, len(text) - len(parts.body), parts.body_line
 
     def split_all(self) -> None:
         """Every file is split: let the fronts file's entries go (a long-lived server would hold
@@ -215,14 +229,6 @@ class ParseStore:
             self.ahead[digest] = ({**json.loads(meta), **_unpacked(body, derived)}, None)
         if digest in self.ahead:
             return self._split_ahead(text, digest)
-        held = self.table.split(digest, text)
-        if held is not None:
-            self.fronts_reused += 1
-            self.table_hits += 1
-            self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
-            if isinstance(held, FrontMatterRefusal):
-                raise held
-            return held
         consulted = self._consults(self.stored.fronts_open, sparable=True)
         entry = self.stored.entry(digest) if consulted else None
         if entry is not None:

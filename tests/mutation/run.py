@@ -39,6 +39,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",
                                       "tests/snapshot/test_resolve_and_lock.py", "tests/cli/test_init_and_kinds.py"),
     "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),
+    "headwater/corpus/fronts.py": ("tests/perf/test_fronts_file.py",),
     "headwater/writes/batch.py": ("tests/writes/test_batch.py", "tests/reliability/test_write_faults.py",
                                   "tests/check/test_fix.py"),
 }

@@ -10,6 +10,7 @@ import datetime as dt
 import marshal
 import os
 import shutil
+from array import array
 from pathlib import Path
 
 import pytest
@@ -89,17 +90,48 @@ def _sealed_wrong_shapes(path: Path) -> None:
 def _sealed_node_before_its_child(path: Path) -> None:
     """Well-formed entries over a node list where a mapping names a node built after it."""
     table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
-    tag, line, column, children = shapes[0]
-    shapes = ((tag, line, column, (*children[:-1], len(table) + len(shapes) - 1)), *shapes[1:])
+    first = next(index for index, shape in enumerate(shapes) if len(shape) == 4)
+    line, column, keys, values = shapes[first]
+    later = array(fronts.PLACE, [len(table) + len(shapes) - 1]).tobytes()
+    shapes = (*shapes[:first], (line, column, keys, values[:-len(later)] + later), *shapes[first + 1:])
     _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
 
 
 def _sealed_mapping_keyed_by_a_mapping(path: Path) -> None:
     table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
     last = len(table) + len(shapes) - 1
-    shapes = (*shapes, (fronts.MAP, 1, 1, (last, 0)))
+    shapes = (*shapes, (1, 1, array(fronts.PLACE, [last]).tobytes(), array(fronts.PLACE, [0]).tobytes()))
     entries = {digest: (one[0], one[1], last + 1) if isinstance(one, tuple) else one for digest, one in entries.items()}
     _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
+
+
+def _sealed_places_cut_short(path: Path) -> None:
+    """A run of places whose length is no whole number of places."""
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    line, column, items = next(shape for shape in shapes if len(shape) == 3)
+    shapes = (*shapes, (line, column, items[:-1]))
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
+
+
+def _sealed_offsets_outside_the_text(path: Path) -> None:
+    """Every body said to start before the text or after its end."""
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    entries = {digest: (-1 if index % 2 else 1 << 30, one[1], one[2]) if isinstance(one, tuple) else one
+               for index, (digest, one) in enumerate(entries.items())}
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
+
+
+def _sealed_mapping_with_a_value_too_many(path: Path) -> None:
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    first = next(index for index, shape in enumerate(shapes) if len(shape) == 4 and shape[2])
+    line, column, keys, values = shapes[first]
+    shapes = (*shapes[:first], (line, column, keys, values + values[:4]), *shapes[first + 1:])
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, entries)))
+
+
+def _sealed_entries_not_a_mapping(path: Path) -> None:
+    table, shapes, entries = marshal.loads(path.read_bytes().split(b"\n", 2)[2])
+    _reseal(path, fronts.header(header()).encode(), marshal.dumps((table, shapes, list(entries.items()))))
 
 
 def _symlinked(path: Path) -> None:
@@ -112,7 +144,9 @@ def _symlinked(path: Path) -> None:
 
 @pytest.mark.parametrize("spoil", [_tampered, _truncated, _other_format, _other_parser, _sealed_garbage,
                                    _sealed_wrong_shapes, _sealed_node_before_its_child,
-                                   _sealed_mapping_keyed_by_a_mapping, _symlinked])
+                                   _sealed_mapping_keyed_by_a_mapping, _sealed_places_cut_short,
+                                   _sealed_offsets_outside_the_text, _sealed_mapping_with_a_value_too_many,
+                                   _sealed_entries_not_a_mapping, _symlinked])
 def test_a_doubtful_fronts_file_serves_nothing_and_the_load_is_the_same(corpus, spoil):
     fresh = load(corpus, TODAY, CacheUse.OFF)
     _warm(corpus)
@@ -215,3 +249,16 @@ def test_after_any_input_changes_a_warm_check_prints_what_a_no_cache_check_print
     assert warm.out != before  # the change shows, so a stale cache could not have passed
     for when in ("2026-12-24", "2027-06-01"):  # the run date: fronts hold none, the runner reads it
         assert hw("check", "--now", when, *root).out == hw("check", "--now", when, "--no-cache", *root).out
+
+
+def test_a_front_refused_is_kept_as_its_refusal_and_served_as_the_same_row(corpus):
+    refused = corpus / "docs" / "never-closed.md"
+    refused.write_text("---\ntitle: x\nbody with no closing fence\n", encoding="utf-8")
+    fresh = load(corpus, TODAY, CacheUse.OFF)
+    _warm(corpus)
+    (corpus / CACHE_DIR / "parsed").unlink()  # so the refusal can come from the fronts file alone
+    warm = load(corpus, TODAY, CacheUse.READ)
+    row = warm.census.by_path["docs/never-closed.md"]
+    assert row == fresh.census.by_path["docs/never-closed.md"] and "never closed" in row.reason
+    assert warm.parse_account.fronts_parsed == 0 and warm.parses.table_hits == len(fresh.census.parsed) + 1
+    _same_load(warm, fresh)

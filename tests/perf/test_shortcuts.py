@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import dataclass
+from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from headwater.check.rules.prose import Run
 from headwater.check.rules.voice import VOICE
-from headwater.patterns import compile_pattern, segment_matches
+from headwater.corpus.census import Classifier
+from headwater.patterns import compile_pattern, scanned, segment_matches
 from headwater.render.text import REWRITTEN, _fits, _wrapped
 
 PIECES = st.sampled_from(["a", "bb", " ", "  ", "\u2003", "\u00a0", "“x”", "-", "\t", "word", "\n", "ı", "ſ"])
@@ -76,3 +79,36 @@ NAMES = st.sampled_from(["a", "b", "src", "x.py", "ab", "", "aa"])
 def test_a_pattern_rejected_by_its_literal_prefix_is_one_the_automaton_rejects(text, path):
     pattern = compile_pattern.__wrapped__(text)
     assert pattern.matches(path) == _reference(pattern.segments, path.split("/"))
+
+
+STAR_PIECES = st.sampled_from(["a", "b", ".", "*", "?", "md", "ab"])
+NAME_PIECES = st.sampled_from(["a", "b", ".", "md", "ab", "*", "?"])
+
+
+@settings(max_examples=3000)
+@given(st.lists(STAR_PIECES, max_size=5).map("".join), st.lists(NAME_PIECES, max_size=6).map("".join))
+def test_a_segment_of_one_star_matches_by_prefix_and_suffix_what_the_scan_matches(segment, name):
+    assert segment_matches(segment, name) == scanned(segment, name)
+
+
+@dataclass(frozen=True)
+class _Shelf:
+    name: str
+    path: str
+
+    @property
+    def pattern(self):
+        return compile_pattern(self.path)
+
+
+@settings(max_examples=1500)
+@given(st.lists(st.lists(SEGMENTS, min_size=1, max_size=4).map("/".join), min_size=1, max_size=4),
+       st.lists(st.lists(st.sampled_from(["a", "b", "src", "x.py", "ab", "aa"]), min_size=1, max_size=5).map("/".join),
+                min_size=1, max_size=6))
+def test_the_shelves_a_directory_settles_once_are_those_each_path_matches_the_long_way(paths, files):
+    shelves = {str(index): _Shelf(str(index), path) for index, path in enumerate(paths)}
+    classifier = Classifier(SimpleNamespace(shelves=shelves))
+    for file in files:
+        matched = [shelf for shelf in shelves.values() if shelf.pattern.matches(file)]
+        best = max((shelf.pattern.specificity for shelf in matched), default=None)
+        assert classifier.matching_shelves(file) == [s for s in matched if s.pattern.specificity == best]

@@ -107,19 +107,35 @@ def _walked_by(monkeypatch, record) -> None:
     monkeypatch.setattr(census_module, "walk", walked)
 
 
-@pytest.mark.parametrize("worker_dies", [False, True])
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
 def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
         hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
     assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
     alone = load(corpus, TODAY, CacheUse.READ)
     record = tmp_path / "walked"
     _walked_by(monkeypatch, record)
-    if worker_dies:
-        monkeypatch.setattr(forked, "_worker", lambda *args: os._exit(1))
+    monkeypatch.setattr(census_module, "PIECE", 16)  # pieces enough for a worker to die between
+    produced = forked._producer
+    if worker_dies == "at once":
+        monkeypatch.setattr(forked, "_producer", lambda *args: os._exit(1))
+    elif worker_dies == "part way":  # after sending two pieces
+
+        def two_pieces(produce, spool, send):
+            def dying(after):
+                for number, piece in enumerate(produce(after)):
+                    if number == 2:
+                        os._exit(1)
+                    yield piece
+
+            produced(dying, spool, send)
+
+        monkeypatch.setattr(forked, "_producer", two_pieces)
     beside = load(corpus, TODAY, CacheUse.WRITE, spread=True)
-    walkers = {int(pid) for pid in record.read_text().split()}
-    if worker_dies:  # the reading is done here instead
-        assert walkers == {os.getpid()}
+    walkers = [int(pid) for pid in record.read_text().split()]
+    if worker_dies == "at once":  # the reading is done here instead
+        assert walkers == [os.getpid()]
+    elif worker_dies == "part way":  # the worker's first pieces are kept, the rest read here
+        assert len(walkers) == 2 and walkers[1] == os.getpid() != walkers[0]
     else:
         assert len(walkers) == 1 and os.getpid() not in walkers
     assert beside.census == alone.census and beside.graph.edges == alone.graph.edges
@@ -340,3 +356,41 @@ def test_a_fork_the_system_refuses_costs_the_share_done_here(monkeypatch):
                                     pack=lambda found: [n * 10 for n in found])
     assert mine == [0, 3, 6, 9]
     assert theirs == [[10, 40, 70], [20, 50, 80]]
+
+
+def _numbers(after: tuple[int, int] | None):
+    """(number, the process that made it) for 0 … 9, from the one after `after`."""
+    for number in range(0 if after is None else after[0] + 1, 10):
+        yield number, os.getpid()
+
+
+@pytest.mark.parametrize("dies_after", [None, 0, 4])
+def test_streamed_items_come_from_the_worker_and_one_that_dies_costs_the_rest_made_here(monkeypatch, dies_after):
+    parent, meanwhile = os.getpid(), []
+    if dies_after is not None:
+        produced = forked._producer
+
+        def dying(produce, spool, send):
+            def until(after):
+                for item in produce(after):
+                    if item[0] == dies_after:
+                        os._exit(1)
+                    yield item
+
+            produced(until, spool, send)
+
+        monkeypatch.setattr(forked, "_producer", dying)
+    items = list(forked.streamed(_numbers, lambda: meanwhile.append(os.getpid())))
+    assert [number for number, _ in items] == list(range(10)) and meanwhile == [parent]
+    made_there = dies_after if dies_after is not None else 10
+    assert all(pid != parent for _, pid in items[:made_there])
+    assert all(pid == parent for _, pid in items[made_there:])
+
+
+def test_a_stream_whose_fork_the_system_refuses_is_made_here(monkeypatch):
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    items = list(forked.streamed(_numbers, lambda: None))
+    assert items == [(number, os.getpid()) for number in range(10)]
