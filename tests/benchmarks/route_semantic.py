@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real_corpora import REAL, SETS, unpack  # noqa: E402
-from route_quality import BUDGET, TODAY  # noqa: E402
+from route_quality import BUDGET, TODAY, Bm25  # noqa: E402
 
 from headwater.corpus.document import Document  # noqa: E402
 from headwater.reads.route.index import SUMMARY_ROLE  # noqa: E402
@@ -59,6 +59,10 @@ LINE = 4  # HW-DR-0039: right answers the lexical levers lose per trap silenced
 MIXES = (0.2, 0.4, 0.5, 0.6, 0.8)  # route's share in `mixed`
 PRIOR = 1.10  # route's purpose prior (rank.PRIOR), applied as route applies it
 VIEWS = ("name", "headings")  # what of a document is embedded
+# Gate cuts read off each model's gate table over every seen set (fitted: the traps' own deciles),
+# and the mix share read off its ranker table (fitted likewise), for the per-set table.
+CUTS = {"MiniLM": (0.2, 0.25, 0.29), "static (model2vec from MiniLM)": (0.39, 0.46)}
+SHARE = {"MiniLM": 0.5, "static (model2vec from MiniLM)": 0.8}
 
 
 # ---- pure parts (no optional package needed) -------------------------------------------------
@@ -121,7 +125,8 @@ def _lead(document: Document, tax: Taxonomy, body) -> str:
         for at, heading in enumerate(body.headings):
             if heading.text.strip().casefold() == section.strip().casefold():
                 end = next((h.line for h in body.headings[at + 1:] if h.level <= heading.level), None)
-                found = [" ".join(p.lines) for p in paragraphs if p.line > heading.line and (end is None or p.line < end)]
+                found = [" ".join(p.lines) for p in paragraphs
+                         if p.line > heading.line and (end is None or p.line < end)]
                 if found:
                     return " ".join(found)
                 break
@@ -137,6 +142,7 @@ class Task:
     offer: tuple[str, ...] | None  # None: off-topic
     answered: tuple[str, ...]  # route's guessed pointers, in order
     pool: dict[int, float]  # route's first POOL positions → score, best first
+    bm25: tuple[str, ...]  # the baseline's pointers (route_quality's BM25)
 
 
 @dataclass(frozen=True)
@@ -168,14 +174,17 @@ def gathered(work: Path) -> list[Corpus]:
     corpora = []
     for corpus in (c for c in REAL if c.archive.is_file()):
         snapshot = load(unpack(corpus, work), TODAY)
+        bm25 = Bm25(snapshot)
         tasks = []
         for labelled in (s for s in SETS if s.corpus is corpus and s.standing != "held out"):
             labels = labelled.labels
-            cases = [(c["task"], tuple(c["offer"])) for c in labels["on_topic"]] + [(t, None) for t in labels["off_topic"]]
+            cases = ([(c["task"], tuple(c["offer"])) for c in labels["on_topic"]]
+                     + [(t, None) for t in labels["off_topic"]])
             for text, offer in cases:
                 answer = route(snapshot, text, BUDGET)
                 guessed = tuple(o.document.path for o in answer.pointers if not o.evidence.anchors)
-                tasks.append(Task(labelled.key, text, offer, guessed, route_pool(snapshot, text)))
+                tasks.append(Task(labelled.key, text, offer, guessed, route_pool(snapshot, text),
+                                  bm25.offer(text, BUDGET).paths))
         reader: Reader = snapshot.derived("route.reader", lambda: None)
         documents, tax = reader.scorer.documents, snapshot.taxonomy
         corpora.append(Corpus(corpus.name, tuple(d.path for d in documents),
@@ -188,7 +197,7 @@ class Encoder:
     """A model that turns texts into unit vectors, cached on disk by model and text."""
 
     def __init__(self, name: str, encode: Callable[[list[str]], object]) -> None:
-        self.name, self._encode = name, encode
+        self.name, self.encode = name, encode  # `encode`: uncached, unnormalised
 
     def __call__(self, texts: list[str]):
         import numpy as np
@@ -196,7 +205,7 @@ class Encoder:
         cached = CACHE / f"{key}.npy"
         if cached.is_file():
             return np.load(cached)
-        vectors = np.asarray(self._encode(texts), dtype=np.float32)
+        vectors = np.asarray(self.encode(texts), dtype=np.float32)
         vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         CACHE.mkdir(parents=True, exist_ok=True)
         np.save(cached, vectors)
@@ -254,7 +263,8 @@ def outcome(task: Task, offered: Sequence[str]) -> str:
 
 
 def gate_table(found: list[tuple[Corpus, Scored]]) -> str:
-    signals: dict[str, dict[str, list[float]]] = {}
+    # signal → set → "trap" / "hit" → the values of the tasks route answered
+    signals: dict[str, dict[str, dict[str, list[float]]]] = {}
     for corpus, s in found:
         kind = outcome(s.task, s.task.answered)
         if kind not in ("trap", "hit"):
@@ -264,15 +274,42 @@ def gate_table(found: list[tuple[Corpus, Scored]]) -> str:
             cos = s.cosines[view]
             for name, value in ((f"cosine ({view})", float(cos[first])),
                                 (f"margin ({view})", float(cos[first]) - float(_median(cos)))):
-                signals.setdefault(name, {"trap": [], "hit": []})[kind].append(value)
-    any_signal = next(iter(signals.values()))
+                per_set = signals.setdefault(name, {}).setdefault(s.task.set_key, {"trap": [], "hit": []})
+                per_set[kind].append(value)
+    pooled = {name: {kind: [v for values in sets.values() for v in values[kind]] for kind in ("trap", "hit")}
+              for name, sets in signals.items()}
+    any_signal = next(iter(pooled.values()))
     lines = [f"{len(any_signal['hit'])} right answers and {len(any_signal['trap'])} traps answered by route", "",
              "| signal | silent under | traps silenced | right answers lost | the lexical line's cost |",
              "|---|---|---|---|---|"]
-    for name, values in signals.items():
+    for name, values in pooled.items():
         for cut, silenced, lost in gate_rows(values["trap"], values["hit"]):
             lines.append(f"| {name} | {cut:.3f} | {silenced} | {lost} | {LINE * silenced} |")
+    lines += ["", "Leave one set out: each set gated at the cut, among the other sets' traps' deciles, that "
+              f"most beats half the line there (the most of {LINE // 2} x traps silenced - right answers lost)", "",
+              "| signal | traps silenced | right answers lost | cuts chosen |", "|---|---|---|---|"]
+    for name, sets in signals.items():
+        silenced = lost = 0
+        chosen = []
+        for key, values in sets.items():
+            rest = {kind: [v for other, vs in sets.items() if other != key for v in vs[kind]]
+                    for kind in ("trap", "hit")}
+            cut = best_cut(gate_rows(rest["trap"], rest["hit"]))
+            chosen.append(cut)
+            silenced += sum(v < cut for v in values["trap"])
+            lost += sum(v < cut for v in values["hit"])
+        lines.append(f"| {name} | {silenced} | {lost} | {min(chosen):.3f} to {max(chosen):.3f} |")
     return "\n".join(lines) + "\n"
+
+
+def best_cut(rows: list[tuple[float, int, int]]) -> float:
+    """The cut that most beats half the lexical line (no cut, -inf, when none beats it)."""
+    best = max(rows, key=lambda row: LINE // 2 * row[1] - row[2], default=None)
+    return best[0] if best and LINE // 2 * best[1] - best[2] > 0 else float("-inf")
+
+
+def cosine_of(s: Scored, view: str) -> Callable[[int], float]:
+    return lambda position: float(s.cosines[view][position])
 
 
 def _median(values) -> float:
@@ -295,9 +332,10 @@ def rankers(found: list[tuple[Corpus, Scored]], view: str) -> dict[str, Callable
 
     made = {"route": lambda corpus, s: s.task.answered[:BUDGET]}
     for share in MIXES:
-        made[f"mix {share}"] = offered(lambda c, s, share=share: mixed(s.task.pool, lambda p: float(s.cosines[view][p]), share))
+        made[f"mix {share}"] = offered(lambda c, s, share=share: mixed(s.task.pool, cosine_of(s, view), share))
     made["RRF"] = offered(lambda c, s: fused(list(s.task.pool), dense(c, s)))
-    made["RRF (pool)"] = offered(lambda c, s: fused(list(s.task.pool), sorted(s.task.pool, key=lambda p: -float(s.cosines[view][p]))))
+    made["RRF (pool)"] = offered(lambda c, s: fused(list(s.task.pool),
+                                                    sorted(s.task.pool, key=lambda p: -cosine_of(s, view)(p))))
     return made
 
 
@@ -318,6 +356,41 @@ def ranker_table(found: list[tuple[Corpus, Scored]], view: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def per_set_table(found: list[tuple[Corpus, Scored]], view: str, cuts: tuple[float, ...], share: float) -> str:
+    """Per set, hit@5 and false-pointer rate: BM25, route, route gated at each cut (silent where
+    the cosine of its first pointer is under it), and the same with its pointers re-ranked by
+    `mixed` at `share`."""
+    def gated(cut: float, reranked: bool) -> Callable[[Corpus, Scored], tuple[str, ...]]:
+        def offer(corpus: Corpus, s: Scored) -> tuple[str, ...]:
+            answered = s.task.answered
+            if not answered or float(s.cosines[view][corpus.paths.index(answered[0])]) < cut:
+                return ()
+            if not reranked:
+                return answered
+            return tuple(corpus.paths[p] for p in mixed(s.task.pool, cosine_of(s, view), share)[:BUDGET])
+        return offer
+
+    columns: dict[str, Callable[[Corpus, Scored], tuple[str, ...]]] = {
+        "BM25": lambda c, s: s.task.bm25, "route": lambda c, s: s.task.answered}
+    for cut in cuts:
+        columns[f"gate {cut}"] = gated(cut, False)
+        columns[f"gate {cut} + mix {share}"] = gated(cut, True)
+    keys = list(dict.fromkeys(s.task.set_key for _, s in found))
+    lines = [f"hit@5 / false-pointer rate per set, gate on the cosine ({view}) of route's first pointer", "",
+             "| set | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for key in [*keys, "all"]:
+        cases = [(c, s) for c, s in found if key == "all" or s.task.set_key == key]
+        on = [(c, s) for c, s in cases if s.task.offer is not None]
+        off = [(c, s) for c, s in cases if s.task.offer is None]
+        cells = []
+        for offer in columns.values():
+            hits = sum(outcome(s.task, offer(c, s)) == "hit" for c, s in on)
+            traps = sum(bool(offer(c, s)) for c, s in off)
+            cells.append(f"{hits} / {traps}" if key == "all" else f"{hits / len(on):.2f} / {traps / len(off):.2f}")
+        lines.append(f"| {key} ({len(on)}, {len(off)}) | {' | '.join(cells)} |")
+    return "\n".join(lines) + "\n"
+
+
 def open_table(found: list[tuple[Corpus, Scored]], view: str, share: float) -> str:
     """Route's silences answered by the hybrid when its first document's cosine reaches a cut
     (cuts at quantiles of the off-topic tasks' values): right answers gained, traps added."""
@@ -325,7 +398,7 @@ def open_table(found: list[tuple[Corpus, Scored]], view: str, share: float) -> s
     for corpus, s in found:
         if s.task.answered or not s.task.pool:
             continue
-        order = mixed(s.task.pool, lambda p, s=s: float(s.cosines[view][p]), share)
+        order = mixed(s.task.pool, cosine_of(s, view), share)
         top = float(s.cosines[view][order[0]])
         offered = tuple(corpus.paths[p] for p in order[:BUDGET])
         (trapped_at if s.task.offer is None else gained_at).append((top, outcome(s.task, offered) == "hit"))
@@ -334,38 +407,41 @@ def open_table(found: list[tuple[Corpus, Scored]], view: str, share: float) -> s
              "| answer at or over | right answers gained | traps added |", "|---|---|---|"]
     values = [v for v, _ in trapped_at]
     for cut in sorted({round(q, 3) for q in statistics.quantiles(values, n=10)}) if len(values) > 1 else ():
-        lines.append(f"| {cut:.3f} | {sum(hit for v, hit in gained_at if v >= cut)} | {sum(v >= cut for v in values)} |")
+        gained = sum(hit for v, hit in gained_at if v >= cut)
+        lines.append(f"| {cut:.3f} | {gained} | {sum(v >= cut for v in values)} |")
     return "\n".join(lines) + "\n"
 
 
 def costs(corpus: Path, encoders: dict[str, Callable[[], Encoder]]) -> str:
-    """Load, per-call and cold-index time on a copy of `corpus` (a generated corpus)."""
+    """Wall seconds on a copy of `corpus` (a generated corpus): reading every document's name,
+    loading each model, embedding every name (a cold index), and one call (embed the task, one
+    cosine per document, the best POOL), median and p90 over route_speed's tasks."""
     import numpy as np
-    lines = ["| model | load (s) | embed the corpus's names, cold (s) | per call: task + cosines, median / p90 (ms) |",
-             "|---|---|---|---|"]
+    from route_speed import TASKS
     with tempfile.TemporaryDirectory() as work:
         copy = Path(work) / corpus.name
         shutil.copytree(corpus, copy, symlinks=True)
         snapshot = load(copy, TODAY)
+        started = time.perf_counter()
         documents = snapshot.census.documents
         texts = [document_text(d, snapshot.taxonomy, "name") for d in documents]
-        tasks = [f"how do I configure the {w} for a new service" for w in ("retry", "cache", "queue", "schema", "index")] * 8
-        for name, make in encoders.items():
+        read = time.perf_counter() - started
+    lines = [f"{len(documents):,} documents; their names read in {read:.1f} s", "",
+             "| model | load (s) | embed every name, cold (s) | per call, median / p90 (ms) |", "|---|---|---|---|"]
+    for name, make in encoders.items():
+        started = time.perf_counter()
+        encoder = make()
+        loaded = time.perf_counter() - started
+        started = time.perf_counter()
+        matrix = np.asarray(encoder.encode(texts), dtype=np.float32)
+        cold = time.perf_counter() - started
+        calls = []
+        for task in TASKS * 10:
             started = time.perf_counter()
-            encoder = make()
-            loaded = time.perf_counter() - started
-            started = time.perf_counter()
-            matrix = np.asarray(encoder._encode(texts), dtype=np.float32)
-            cold = time.perf_counter() - started
-            calls = []
-            for task in tasks:
-                started = time.perf_counter()
-                vector = np.asarray(encoder._encode([task]), dtype=np.float32)[0]
-                np.argsort(-(matrix @ vector))[:POOL]
-                calls.append((time.perf_counter() - started) * 1000)
-            p90 = statistics.quantiles(calls, n=10)[-1]
-            lines.append(f"| {name} ({len(documents)} documents) | {loaded:.1f} | {cold:.1f} | "
-                         f"{statistics.median(calls):.1f} / {p90:.1f} |")
+            np.argpartition(-(matrix @ np.asarray(encoder.encode([task]), dtype=np.float32)[0]), POOL)[:POOL]
+            calls.append((time.perf_counter() - started) * 1000)
+        lines.append(f"| {name} | {loaded:.1f} | {cold:.1f} | {statistics.median(calls):.1f} / "
+                     f"{statistics.quantiles(calls, n=10)[-1]:.1f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -390,7 +466,8 @@ def main(argv: list[str]) -> int:
             found = scored(corpora, make())
             out += [f"## {name}\n", gate_table(found)]
             for view in VIEWS:
-                out += [ranker_table(found, view), open_table(found, view, 0.5)]
+                out += [ranker_table(found, view), open_table(found, view, SHARE[name]),
+                        per_set_table(found, view, CUTS[name], SHARE[name])]
     sys.stdout.write("\n".join(out))
     return 0
 
