@@ -12,7 +12,7 @@ then its summary facet or the lead route reads where it has none) or from its na
   pointer, its margin over the corpus's median cosine, and the best cosine among route's pointers.
   At cuts at the deciles of the answered traps' values it prints the traps silenced and the right
   answers (hit@5) lost over the sets together, beside what HW-DR-0039's line would pay (LINE per
-  trap); then each set gated at the cut chosen on the other sets (leave one set out).
+  trap); then each set, and each corpus, gated at the cut chosen on the others (leave one out).
 - As a ranker: route's first POOL documents (its own scores, purpose prior included) re-ranked by
   a mix of route's score and the cosine (`mixed`), or by reciprocal-rank fusion (`fused`), route's
   abstention kept; hit@5 per set. Then route's silences answered by the mix when its first
@@ -289,24 +289,37 @@ def gate_table(found: list[tuple[Corpus, Scored]]) -> str:
     for name, values in pooled.items():
         for cut, silenced, lost in gate_rows(values["trap"], values["hit"]):
             lines.append(f"| {name} | {cut:.3f} | {silenced} | {lost} | {LINE * silenced} |")
-    lines += ["", "Leave one set out: each set gated at the cut, among the other sets' traps' deciles, that "
-              "most beats a trap's worth there (the most of worth x traps silenced - right answers lost; "
-              f"worth {LINE // 2} is half the lexical line, {LINE} the line)", "",
-              "| signal | a trap's worth | traps silenced | right answers lost | cuts chosen |",
-              "|---|---|---|---|---|"]
+    corpus_of = {labelled.key: labelled.corpus.name for labelled in SETS}
+    lines += ["", "Leave one out: each set (or each corpus's sets) gated at the cut, among the other sets' traps' "
+              "deciles, that most beats a trap's worth there (the most of worth x traps silenced - right answers "
+              f"lost; worth {LINE // 2} is half the lexical line, {LINE} the line)", "",
+              "| signal | left out | a trap's worth | traps silenced | right answers lost | cuts chosen |",
+              "|---|---|---|---|---|---|"]
     for name, sets in signals.items():
-        for worth in (LINE // 2, LINE):
-            silenced = lost = 0
-            chosen = []
-            for key, values in sets.items():
-                rest = {kind: [v for other, vs in sets.items() if other != key for v in vs[kind]]
-                        for kind in ("trap", "hit")}
-                cut = best_cut(gate_rows(rest["trap"], rest["hit"]), worth)
-                chosen.append(cut)
+        for unit, group in (("a set", lambda key: key), ("a corpus", corpus_of.__getitem__)):
+            for worth in (LINE // 2, LINE):
+                silenced, lost, chosen = left_out(sets, group, worth)
+                lines.append(f"| {name} | {unit} | {worth} | {silenced} | {lost} | "
+                             f"{min(chosen):.3f} to {max(chosen):.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def left_out(sets: dict[str, dict[str, list[float]]], group: Callable[[str], str],
+             worth: int) -> tuple[int, int, list[float]]:
+    """Each group of sets gated at the cut `best_cut` chooses on the others: the traps silenced and
+    right answers lost, summed, and the cuts chosen."""
+    silenced = lost = 0
+    chosen = []
+    for held in dict.fromkeys(map(group, sets)):
+        rest = {kind: [v for key, vs in sets.items() if group(key) != held for v in vs[kind]]
+                for kind in ("trap", "hit")}
+        cut = best_cut(gate_rows(rest["trap"], rest["hit"]), worth)
+        chosen.append(cut)
+        for key, values in sets.items():
+            if group(key) == held:
                 silenced += sum(v < cut for v in values["trap"])
                 lost += sum(v < cut for v in values["hit"])
-            lines.append(f"| {name} | {worth} | {silenced} | {lost} | {min(chosen):.3f} to {max(chosen):.3f} |")
-    return "\n".join(lines) + "\n"
+    return silenced, lost, chosen
 
 
 def best_cut(rows: list[tuple[float, int, int]], worth: int) -> float:
