@@ -283,13 +283,18 @@ def gate_table(found: list[tuple[Corpus, Scored]]) -> str:
     pooled = {name: {kind: [v for values in sets.values() for v in values[kind]] for kind in ("trap", "hit")}
               for name, sets in signals.items()}
     any_signal = next(iter(pooled.values()))
+    corpus_of = {labelled.key: labelled.corpus.name for labelled in SETS}
+    corpora = list(dict.fromkeys(corpus_of[key] for sets in signals.values() for key in sets))
     lines = [f"{len(any_signal['hit'])} right answers and {len(any_signal['trap'])} traps answered by route", "",
-             "| signal | silent under | traps silenced | right answers lost | the lexical line's cost |",
-             "|---|---|---|---|---|"]
+             "| signal | silent under | traps silenced | right answers lost | the lexical line's cost | "
+             + " | ".join(f"{name}: traps, right answers" for name in corpora) + " |",
+             "|---|---|---|---|---|" + "---|" * len(corpora)]
     for name, values in pooled.items():
         for cut, silenced, lost in gate_rows(values["trap"], values["hit"]):
-            lines.append(f"| {name} | {cut:.3f} | {silenced} | {lost} | {LINE * silenced} |")
-    corpus_of = {labelled.key: labelled.corpus.name for labelled in SETS}
+            split = [sum(sum(v < cut for v in found[kind]) for key, found in signals[name].items()
+                         if corpus_of[key] == corpus) for corpus in corpora for kind in ("trap", "hit")]
+            lines.append(f"| {name} | {cut:.3f} | {silenced} | {lost} | {LINE * silenced} | "
+                         + " | ".join(f"{split[2 * i]}, {split[2 * i + 1]}" for i in range(len(corpora))) + " |")
     lines += ["", "Leave one out: each set (or each corpus's sets) gated at the cut, among the other sets' traps' "
               "deciles, that most beats a trap's worth there (the most of worth x traps silenced - right answers "
               f"lost; worth {LINE // 2} is half the lexical line, {LINE} the line)", "",
