@@ -147,6 +147,15 @@ class Scope:
         return "/__pycache__/" not in clean and not any(_under(clean, f) for f in self.ignored)
 
 
+def _spelled_once(path: str) -> str:
+    """The path without `.` or empty segments, which name the same entry (`..` may not, through a
+    link, so it stays): a file opened as `root/./docs/a.md` is the one the run hashed as
+    `root/docs/a.md`, and is observed by that digest, not read again."""
+    if "/./" not in path and "//" not in path and not path.endswith("/."):
+        return path  # most are clean already
+    return os.sep + os.sep.join(part for part in path.split(os.sep) if part not in ("", "."))
+
+
 def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -216,7 +225,8 @@ class Recorder:
         if not isinstance(path, str):
             path = os.fsdecode(os.fspath(path if path is not None else "."))
         if event == LISTING:  # kept in this process alone: a worker's listing is noted, and listed again
-            self.listings[os.path.join(self.cwd, path)] = "d:" + "\0".join(f"{n}/{k}" for n, k in _entries(args[1]))
+            entries = "\0".join(f"{n}/{k}" for n, k in _entries(args[1]))
+            self.listings[_spelled_once(os.path.join(self.cwd, path))] = "d:" + entries
             return
         digest = ""
         if event == "open":
@@ -228,7 +238,7 @@ class Recorder:
             what, digest = OPENED, "sha256:" + hashlib.sha256(args[1]).hexdigest()
         else:
             what = PROBED if event == PROBE else LISTED
-        self._note(what, path if path.startswith(os.sep) else os.path.join(self.cwd, path), digest)
+        self._note(what, _spelled_once(path if path.startswith(os.sep) else os.path.join(self.cwd, path)), digest)
 
     def _note(self, what: str, full: str, digest: str) -> None:
         if (full in self.digests) if digest else ((what, full) in self.notes):

@@ -166,7 +166,10 @@ def write(root: Path, binding: Binding) -> list[str]:
     return [DECLARATION, OVERLAY, LOCK]
 
 
-def report(binding: Binding, written: list[str]) -> str:
+def report(binding: Binding, written: list[str], to_adopt: int = 0) -> str:
+    """What was written and read off the tree, and the next verb: `adopt` while `to_adopt` records
+    keep in their bodies or names what their front matter lacks, since until then `check` reports
+    each of them (untyped, or without its identifier)."""
     lines = [f"wrote {path}" for path in written]
     lines += ["", "what this read off the tree",
               f"  corpus root {binding.corpus}: {binding.corpus_reason}",
@@ -184,8 +187,18 @@ def report(binding: Binding, written: list[str]) -> str:
     else:
         named = binding.schemes and not binding.namespace_reason  # a defaulted namespace was said above
         lines += (["", f"  namespace {binding.namespace} for {', '.join(binding.schemes)}"] if named else [])
-        lines += ["", "Next: run `headwater check`" if LOCK in written else "Next: run `headwater taxonomy resolve`"]
+        lines += ["", _next(written, to_adopt)]
     return "\n".join(lines) + "\n"
+
+
+def _next(written: list[str], to_adopt: int) -> str:
+    if LOCK not in written:
+        return "Next: run `headwater taxonomy resolve`"
+    if to_adopt:
+        records = "record" if to_adopt == 1 else "records"
+        return (f"Next: run `headwater adopt`, which writes into the front matter of {to_adopt} {records} "
+                "what the bodies and file names say (status, date, identifier), then `headwater check`")
+    return "Next: run `headwater check`"
 
 
 def dry_run(binding: Binding) -> str:

@@ -6,7 +6,8 @@ subject: a document's path, kind and bytes; an edge's two ends and what its targ
 every census row for the corpus. Inside, each section (`instances.Section`) keeps its
 verdicts under a stamp of what else its rules read: the run date for rules that read the
 clock, which document carries each identifier, the claim store, the `--change` manifest, an
-anchor's content revision, what stands where a document's links land. A stale stamp re-runs
+anchor's content revision, what stands where a document's links land (and the declared site
+roots that place them). A stale stamp re-runs
 that section alone. Rules whose inputs cannot be stated are never cached. Suppressions apply
 after the rules, so the cache holds raw verdicts; skips are verdicts of the same inputs and
 are kept with them.
@@ -267,7 +268,7 @@ class Records:
             return judged, part, False
         judged = self._judge(section, subject)
         self.cache.misses += judged.verdicts_reached
-        reads = links.reads(subject) if section.reads_links else ""
+        reads = links.reads(subject, self.ctx.snapshot.declaration.site_roots) if section.reads_links else ""
         return judged, FIELD.join((reads, self._stamp(section, subject, reads), encode(judged.verdicts))), True
 
     def _servable(self, section: Section, subject: Subject, part: str) -> Judged | None:
@@ -304,6 +305,8 @@ class Records:
         parts.append(self.ids if Reads.IDS in rule.reads else "")
         parts.append(self.claims if Reads.CLAIMS in rule.reads else "")
         parts.append(self.change if rule.needs_change or Reads.CHANGE in rule.reads else "")
+        # the site roots place a link that opens with `/`, and the lock does not hold the declaration
+        parts.append("/".join(self.ctx.snapshot.declaration.site_roots) if Reads.LINKS in rule.reads else "")
         return _digest(SEP.join(parts), 8)
 
     @cached_property

@@ -28,35 +28,61 @@ LIST = "\x1c"
 
 @dataclass(frozen=True)
 class Reach:
-    """Where a relative link lands: a repository path (None when it climbs out) and a fragment."""
+    """Where a relative link lands: a repository path (None when it climbs out) and a fragment;
+    for a link opening with `/` under several site roots, where it lands under each later one."""
 
     path: str | None
     fragment: str
+    elsewhere: tuple[str, ...] = ()
 
 
-def reach(doc: Document, href: str) -> Reach | None:
-    """None for what this engine does not resolve: URLs (`scheme:`, `//host`) and empty links."""
+def reach(doc: Document, href: str, site_roots: tuple[str, ...] = ()) -> Reach | None:
+    """None for what this engine does not resolve: URLs (`scheme:`, `//host`) and empty links. A
+    link opening with `/` lands under each site root (`corpus.site_roots`), else at the root."""
     if not href or SCHEME.match(href) or href.startswith("//"):
         return None
     written, _, fragment = href.partition("#")
-    written = unquote(written.partition("?")[0])
+    written, fragment = unquote(written.partition("?")[0]), unquote(fragment)
     if not written:
-        return Reach(doc.path, unquote(fragment))
-    base = "" if written.startswith("/") else posixpath.dirname(doc.path)
-    joined = posixpath.normpath(posixpath.join(base, written.lstrip("/")))
+        return Reach(doc.path, fragment)
+    bases = (site_roots or ("",)) if written.startswith("/") else (posixpath.dirname(doc.path),)
+    landed = [_joined(base, written.lstrip("/")) for base in bases]
+    inside = [path for path in landed if path is not None]
+    if not inside:
+        return Reach(None, fragment)
+    return Reach(inside[0], fragment, tuple(inside[1:]))
+
+
+def _joined(base: str, written: str) -> str | None:
+    joined = posixpath.normpath(posixpath.join(base, written))
     if joined == ".." or joined.startswith("../"):
-        return Reach(None, unquote(fragment))
-    return Reach("" if joined == "." else joined, unquote(fragment))
+        return None
+    return "" if joined == "." else joined
 
 
-def landings(doc: Document) -> list[tuple[Link, Reach]]:
-    """The document's links that this engine resolves, in body order, each with where it lands."""
+def reaches(doc: Document, site_roots: tuple[str, ...]) -> list[tuple[Link, Reach]]:
+    """The document's links that this engine resolves, in body order, each with every place it may
+    land: what the document alone says."""
     found = []
     for link in doc.body.links:
-        landed = reach(doc, link.href)
+        landed = reach(doc, link.href, site_roots)
         if landed is not None:
             found.append((link, landed))
     return found
+
+
+def landings(ctx: Context, doc: Document) -> list[tuple[Link, Reach]]:
+    """Each resolved link with where it lands this run: under the first site root where anything
+    stands, else under the first."""
+    return [(link, _settled(ctx, landed)) for link, landed in reaches(doc, ctx.snapshot.declaration.site_roots)]
+
+
+def _settled(ctx: Context, landed: Reach) -> Reach:
+    if landed.elsewhere and landed.path is not None and not stands(ctx, landed.path):
+        found = next((path for path in landed.elsewhere if stands(ctx, path)), None)
+        if found is not None:
+            return Reach(found, landed.fragment)
+    return landed
 
 
 def named(link: Link) -> str:
@@ -75,10 +101,11 @@ def stands(ctx: Context, path: str) -> bool:
     return known
 
 
-def reads(doc: Document) -> str:
-    """The paths the document's links reach and the texts they are written with, from its bytes."""
-    landed = landings(doc)
-    paths = sorted({r.path for _, r in landed if r.path is not None})
+def reads(doc: Document, site_roots: tuple[str, ...]) -> str:
+    """The paths the document's links may reach and the texts they are written with, from its
+    bytes (and the declared site roots, which the lock's digest covers)."""
+    landed = reaches(doc, site_roots)
+    paths = sorted({p for _, r in landed for p in (r.path, *r.elsewhere) if p is not None})
     texts = sorted({named(link) for link, _ in landed} - {""})
     return SEP.join(paths) + LIST + SEP.join(texts)
 

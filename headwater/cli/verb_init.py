@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from headwater.adoption import init
 from headwater.cli.output import Result
+from headwater.taxonomy.declaration import LOCK
 
 
 def run(invocation) -> Result:
@@ -16,4 +17,13 @@ def run(invocation) -> Result:
     if args.dry_run:
         return Result(init.dry_run(binding))
     written = init.write(invocation.root, binding)
-    return Result(init.report(binding, written))
+    return Result(init.report(binding, written, _to_adopt(invocation.root) if LOCK in written else 0))
+
+
+def _to_adopt(root) -> int:
+    """How many records `adopt` would migrate, read from the tree `init` just bound."""
+    from headwater.adoption.adopt import adoption
+    from headwater.clock import run_date
+    from headwater.snapshot import load
+
+    return len(adoption(load(root, run_date(None))).lines)

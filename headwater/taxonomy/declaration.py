@@ -36,6 +36,7 @@ class Declaration:
     corpus_root: str
     exclusions: tuple[Exclusion, ...]
     pins: tuple[Pin, ...] = ()  # `harvests` and `imports`
+    site_roots: tuple[str, ...] = ()  # where a link opening with `/` lands; none: the repository root
 
 
 def read_declaration(root: Path) -> Declaration:
@@ -60,6 +61,7 @@ def read_declaration(root: Path) -> Declaration:
         corpus_root=_corpus_root(corpus),
         exclusions=tuple(_exclusions(corpus.get("exclude"))),
         pins=read_pins(top, root, _where),
+        site_roots=_site_roots(corpus.get("site_roots")),
     )
 
 
@@ -105,6 +107,21 @@ def _corpus_root(corpus: Map) -> str:
         return normalize(raw)
     except OutsidePath:
         raise Refusal(f"{_where(corpus.get('root'))}: `corpus.root` must stay inside the repository") from None
+
+
+def _site_roots(node: Node | None) -> tuple[str, ...]:
+    """The folders a static site generator publishes at `/` (Hugo's `content/en` and `static`), in
+    the order a link opening with `/` is looked for under them."""
+    from headwater.paths import OutsidePath, normalize
+
+    roots = []
+    for raw in _texts(node, "corpus.site_roots"):
+        try:
+            roots.append(normalize(raw))
+        except OutsidePath:
+            raise Refusal(f"{_where(node)}: the site root `{raw}` in `corpus.site_roots` must stay inside "
+                          "the repository") from None
+    return tuple(dict.fromkeys(roots))
 
 
 def _exclusions(node: Node | None) -> list[Exclusion]:

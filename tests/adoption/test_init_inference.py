@@ -56,6 +56,8 @@ def test_a_dry_run_says_each_inference_and_writes_nothing(madr_like, hw):
 def test_the_written_overlay_resolves_and_the_records_check_clean_once_adopted(madr_like, hw):
     ran = hw("init", "--root", str(madr_like))
     assert ran.status == 0 and "wrote .headwater/taxonomy.lock" in ran.out, ran.err
+    assert ran.out.endswith("\nNext: run `headwater adopt`, which writes into the front matter of 4 records what "
+                            "the bodies and file names say (status, date, identifier), then `headwater check`\n")
     assert hw("taxonomy", "resolve", "--check", "--root", str(madr_like)).status == 0
     assert hw("adopt", "--root", str(madr_like), "--now", "2026-11-30").status == 0
     strict = hw("check", "--strict", "--json", "--root", str(madr_like), "--now", "2026-11-30")
@@ -75,3 +77,13 @@ def test_a_record_linked_to_dev_zero_is_not_read_by_init(madr_like):
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)))
     assert ran.returncode == 0, ran.stderr
     assert "  shelf decisions: 4 records in `docs/decisions`, numbered `NNNN-slug.md`" in ran.stdout
+
+
+def test_init_over_records_that_carry_their_front_matter_says_to_check_next(madr_like, hw):
+    assert hw("init", "--root", str(madr_like)).status == 0
+    assert hw("adopt", "--root", str(madr_like), "--now", "2026-11-30").status == 0
+    for bound in ("taxonomy.yml", "overlay.yml", "taxonomy.lock"):
+        (madr_like / ".headwater" / bound).unlink()
+    ran = hw("init", "--root", str(madr_like))
+    assert ran.status == 0, ran.err
+    assert ran.out.endswith("\nNext: run `headwater check`\n")

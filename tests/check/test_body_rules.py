@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,68 @@ def test_a_link_to_nothing_is_reported_at_the_link(prose):
 def test_a_link_that_climbs_above_the_repository_is_unresolved(prose):
     [(_, _, message)] = found(prose("See [the host](../../../etc/passwd)."), "link.path.unresolved")
     assert "climbs above the repository" in message
+
+
+def _site_roots(root: Path, *roots: str) -> Path:
+    declaration = root / ".headwater/taxonomy.yml"
+    listed = ", ".join(f'"{r}"' for r in roots)
+    declaration.write_text(declaration.read_text(encoding="utf-8") + f"  site_roots: [{listed}]\n", encoding="utf-8")
+    return root
+
+
+def test_a_link_opening_with_a_slash_lands_under_the_first_site_root_where_anything_stands(prose):
+    root = _site_roots(prose("See [next](/decisions/0002-next.md#consequences), [the report](/files/audit.pdf) "
+                             "and [the section](/decisions/)."), "docs", "static")
+    (root / "static/files").mkdir(parents=True)
+    (root / "static/files/audit.pdf").write_bytes(b"%PDF")
+    assert found(root, "link.path.unresolved") == found(root, "link.fragment.unresolved") == []
+
+
+def test_a_link_opening_with_a_slash_that_lands_under_no_site_root_names_every_place_it_looked(prose):
+    root = _site_roots(prose("See [the slides](/presentations/deck.pdf) and [next](/docs/decisions/0002-next.md)."),
+                       "docs", "static")
+    messages = [message for _, _, message in found(root, "link.path.unresolved")]
+    assert messages == [
+        "the link `/presentations/deck.pdf` reaches `docs/presentations/deck.pdf` or "
+        "`static/presentations/deck.pdf`, and no file stands at any",
+        "the link `/docs/decisions/0002-next.md` reaches `docs/docs/decisions/0002-next.md` or "
+        "`static/docs/decisions/0002-next.md`, and no file stands at any"]
+
+
+def test_a_fragment_behind_a_site_root_is_judged_against_the_document_it_lands_on(prose):
+    root = _site_roots(prose("See [why](/decisions/0002-next.md#reasons)."), "static", "docs")
+    [(_, _, message)] = found(root, "link.fragment.unresolved")
+    assert f"`{NEXT}` has no heading" in message
+
+
+def test_a_site_root_outside_the_repository_is_refused(prose, hw):
+    root = _site_roots(prose("See [next](/decisions/0002-next.md)."), "../elsewhere")
+    ran = hw("check", "--root", str(root), "--now", NOW.isoformat())
+    assert ran.status == 1 and ran.out == ""
+    assert "the site root `../elsewhere` in `corpus.site_roots` must stay inside the repository" in ran.err
+
+
+def test_declaring_site_roots_re_judges_cached_link_verdicts(prose, hw):
+    root = prose("See [next](/decisions/0002-next.md).")
+    before = hw("check", "--root", str(root), "--now", NOW.isoformat(), "--rule", "link.path.unresolved")
+    assert "link.path.unresolved" in before.out
+    _site_roots(root, "docs")
+    after = hw("check", "--root", str(root), "--now", NOW.isoformat(), "--rule", "link.path.unresolved", "--verbose")
+    assert "link.path.unresolved:" not in after.out and "0 findings" in after.out
+
+
+def test_a_link_to_the_repository_root_itself_resolves(prose):
+    assert found(prose("See [the repository](/) and [again](../../)."), "link.path.unresolved") == []
+
+
+def test_a_file_that_appears_under_a_later_site_root_clears_the_cached_verdict(prose, hw):
+    root = _site_roots(prose("See [the report](/files/audit.pdf)."), "docs", "static")
+    check = ("check", "--root", str(root), "--now", NOW.isoformat(), "--rule", "link.path.unresolved", "--json")
+    [finding] = json.loads(hw(*check).out)["findings"]
+    assert finding["message"].endswith("`static/files/audit.pdf`, and no file stands at any")
+    (root / "static/files").mkdir(parents=True)
+    (root / "static/files/audit.pdf").write_bytes(b"%PDF")
+    assert json.loads(hw(*check).out)["findings"] == []
 
 
 def test_a_fragment_is_compared_with_the_github_slugs_of_the_target(prose):

@@ -14,7 +14,7 @@ from headwater import cachekey
 from headwater.check.cache import FIELD, HEADER, PART, decode, encode
 from headwater.check.context import Context
 from headwater.check.instances import NO_CHANGE, judge, subjects
-from headwater.check.links import landings
+from headwater.check.links import reaches
 from headwater.check.registry import rule_ids
 from headwater.check.rule import Reads, Scope
 from headwater.check.runner import SECTIONS
@@ -192,7 +192,8 @@ def reads_document(path: str):
     rules, a document whose links reach it."""
     def reads(section, subject) -> bool:
         if section.by_document:
-            return subject.path == path or any(landed.path == path for _, landed in landings(subject))
+            landed = (p for _, reach in reaches(subject, ()) for p in (reach.path, *reach.elsewhere))
+            return subject.path == path or path in landed
         if section.kind is Scope.DOCUMENT:
             return subject.path == path
         if section.kind is Scope.EDGE:

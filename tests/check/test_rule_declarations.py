@@ -46,7 +46,7 @@ def keyed_verdicts(root: Path, today: dt.date, with_change: bool = True, rules=C
         section = Section(kind_of(rule), (rule,), (0,), frozenset(rule.reads), rule.by_document)
         records = Records(ctx, None, {section.kind: (section,)})  # it keeps stamps by the section's identity
         for subject, _ in subjects(ctx, section.kind):
-            reads = links.reads(subject) if section.reads_links else ""
+            reads = links.reads(subject, ctx.snapshot.declaration.site_roots) if section.reads_links else ""
             key = (ctx.snapshot.lock.digest, section.kind.value, records._subject(section.kind, subject),
                    records._stamp(section, subject, reads), reads)
             out[(rule.id, key)] = encode((verdict(ctx, rule, subject),))

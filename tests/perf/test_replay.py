@@ -418,3 +418,26 @@ def test_a_repository_kept_in_the_temporary_folder_is_kept_to_replay(hw, copy_fi
     monkeypatch.setattr(tempfile, "tempdir", str(root.parent))  # the folder a repository in /tmp sits in
     assert _check(hw, root).status == 0  # the first run makes the cache folder: it keeps nothing
     _recorded(hw, root)
+
+
+def test_a_run_given_the_root_as_dot_observes_each_document_by_the_digest_it_read(hw, copy_fixture, monkeypatch):
+    """Opened as `root/./docs/a.md`, a document is the one the load hashed as `root/docs/a.md`:
+    observed by that digest, not read and hashed a second time as the run ends."""
+    root = copy_fixture("quickstart").resolve()
+    monkeypatch.chdir(root)
+    again: list[str] = []
+    opened = observed._opened
+    monkeypatch.setattr(observed, "_opened", lambda path: again.append(path) or opened(path))
+    assert _check(hw, root).status == 0  # makes the cache folder: keeps nothing
+
+    def hashed_again(given: str) -> list[str]:
+        time.sleep(SETTLED)
+        _memo(root).unlink(missing_ok=True)
+        again.clear()
+        assert hw("check", "--root", given, "--now", NOW).status == 0
+        return sorted(path for path in again if path.endswith(".md"))
+
+    assert len(hashed_again(str(root))) < 3  # a file the census lists but does not parse is read at the end
+    assert hashed_again(".") == hashed_again(str(root))
+    assert not any("/./" in path for _, path, _ in _observations(root))
+    assert REPLAYED.match(hw("check", "--root", ".", "--now", NOW, "--verbose").err)

@@ -26,25 +26,28 @@ LINK_TAGS = ("body", "link")
 
 @rule("link.path.unresolved", 1, Scope.CORPUS, Severity.ERROR,
       short="A relative link names no file, or climbs above the repository.",
-      full="A link without a scheme resolves against the document's directory (or the "
-           "repository root when it opens with `/`); nothing stands at the path it reaches, or "
-           "the path climbs out of the repository.",
+      full="A link without a scheme resolves against the document's directory, or, when it opens "
+           "with `/`, against each of the declaration's `corpus.site_roots` (the repository root when "
+           "none is declared); nothing stands at the path it reaches, or the path climbs out of the "
+           "repository.",
       help="""
 Relative links break silently when a file moves. Point the link at the file's current path,
 written relative to the linking document, or link to a full URL when the target lives outside
-the repository.
+the repository. A static site publishes its content folder at `/`: declare it (and its folder of
+static files) under `corpus.site_roots` in `.headwater/taxonomy.yml`, and `/guide/` lands there.
 """,
       tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
 def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
-    for link, landed in landings(doc):
+    for link, landed in landings(ctx, doc):
         if landed.path is None:
             hits.append(_at(doc, link, f"the link `{link.href}` climbs above the repository",
                             "link to a file inside the repository, or write a full URL", link.href))
         elif not stands(ctx, landed.path):
-            hits.append(_at(doc, link, f"the link `{link.href}` reaches `{landed.path}`, and no file "
-                            "stands there", "point the link at the file's current path, or delete it",
-                            link.href))
+            where = (f"`{landed.path}`, and no file stands there" if not landed.elsewhere else
+                     f"{' or '.join(f'`{p}`' for p in (landed.path, *landed.elsewhere))}, and no file stands at any")
+            hits.append(_at(doc, link, f"the link `{link.href}` reaches {where}",
+                            "point the link at the file's current path, or delete it", link.href))
     return hits
 
 
@@ -60,7 +63,7 @@ Use the slug of the heading you mean, or drop the fragment.
       tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
 def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
-    for link, landed in landings(doc):
+    for link, landed in landings(ctx, doc):
         row = ctx.snapshot.census.by_path.get(landed.path or "")
         target = row.document if row is not None else None
         if not landed.fragment or target is None or landed.fragment in target.slugs:
@@ -91,7 +94,7 @@ the text.
       tags=LINK_TAGS + ("identifier",), reads=(Reads.LINKS,), by_document=True)
 def link_identifier_mismatch(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
-    for link, landed in landings(doc):
+    for link, landed in landings(ctx, doc):
         text = named(link)
         carrier = ctx.graph.ids.get(text)
         if carrier is None or landed.path is None or _opens(landed.path, carrier) or not stands(ctx, landed.path):
