@@ -5,6 +5,7 @@ Parsed lazily, once per document, only when a consumer asks for it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,16 +55,19 @@ class Code:
 
 @dataclass(frozen=True)
 class Body:
-    """A document's body as the rules read it: headings, links, prose runs and code."""
+    """A document's body as the rules read it: headings, links, prose runs, code and the anchors
+    its author named explicitly (an HTML `id` or `name`, a heading's `{#id}`)."""
 
     headings: tuple[Heading, ...]
     links: tuple[Link, ...]
     prose: tuple[Prose, ...] = ()
     code: tuple[Code, ...] = ()
+    anchors: tuple[str, ...] = ()
 
     @property
     def slugs(self) -> frozenset[str]:
-        return frozenset(h.slug for h in self.headings)
+        """Every fragment a link may land on: the headings' GitHub slugs and the named anchors."""
+        return frozenset(h.slug for h in self.headings).union(self.anchors)
 
 
 @lru_cache(maxsize=1)
@@ -96,6 +100,13 @@ def _inline_where_read(state) -> None:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
+# `<a id="x">`, `<a name="x">`: an element a link's fragment lands on, as a browser reads it (any
+# element's `id`, an `a` element's `name`)
+_HTML_ANCHOR = re.compile(r"""<(?:[A-Za-z][^>]*?\sid|a\s(?:[^>]*?\s)?name)\s*=\s*["']([^"'\s]+)["']""")
+# `## Title {#x}`: the heading attribute Hugo, kramdown and Pandoc read as the heading's own id
+_HEADING_ID = re.compile(r"\{#([^\s}]+)\}\s*$")
+
+
 def github_slug(text: str) -> str:
     """GitHub's anchor: lowercase, drop punctuation but `-` and `_`, spaces to `-`."""
     lowered = text.strip().lower()
@@ -109,6 +120,7 @@ def parse(body: str, first_line: int) -> Body:
     links: list[Link] = []
     prose: list[Prose] = []
     code: list[Code] = []
+    anchors: list[str] = []
     seen: dict[str, int] = {}
     source_lines = body.splitlines()
     quoted = 0  # block-quote depth: quoted prose is someone else's words
@@ -124,14 +136,19 @@ def parse(body: str, first_line: int) -> Body:
             seen[base] = count + 1
             slug = base if count == 0 else f"{base}-{count}"
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
-        elif token.type == "inline" and token.children and token.map:
+            anchors.extend(_HEADING_ID.findall(text))
+        if token.type == "inline" and token.children and token.map:
             links.extend(_links(token, first_line, source_lines))
             code.extend(_spans(token, first_line, source_lines))
+            anchors.extend(_HTML_ANCHOR.findall("".join(
+                child.content for child in token.children if child.type == "html_inline")))
+        elif token.type == "html_block":
+            anchors.extend(_HTML_ANCHOR.findall(token.content))
         elif token.type in ("fence", "code_block") and token.map:
             fenced = token.type == "fence"
             code.append(Code("fence" if fenced else "block", token.info.strip(),
                              first_line + token.map[0] + fenced, token.content))
-    return Body(tuple(headings), tuple(links), tuple(prose), tuple(code))
+    return Body(tuple(headings), tuple(links), tuple(prose), tuple(code), tuple(anchors))
 
 
 def _spans(inline, first_line: int, source_lines: list[str]) -> list[Code]:

@@ -327,7 +327,8 @@ class ParseStore:
         found = self.slug_sets.get(digest)
         if found is None:
             try:
-                found = self.slug_sets[digest] = frozenset(heading[3] for heading in json.loads(line)[0])
+                entry = json.loads(line)
+                found = self.slug_sets[digest] = frozenset(h[3] for h in entry[0]).union(entry[4])
             except MALFORMED:
                 return None
         return found
@@ -597,10 +598,12 @@ def encode_body(body: Body) -> list:
     return [[[h.text, h.level, h.line, h.slug] for h in body.headings],
             [[link.href, link.text, link.line, link.column] for link in body.links],
             [[prose.line, list(prose.lines)] for prose in body.prose],
-            [[c.kind, c.info, c.line, c.text] for c in body.code]]
+            [[c.kind, c.info, c.line, c.text] for c in body.code],
+            list(body.anchors)]
 
 
 def _body_of(entry: list) -> Body:
-    headings, links, prose, code = entry
+    headings, links, prose, code, anchors = entry
     return Body(tuple(Heading(*h) for h in headings), tuple(Link(*link) for link in links),
-                tuple(Prose(line, tuple(lines)) for line, lines in prose), tuple(Code(*c) for c in code))
+                tuple(Prose(line, tuple(lines)) for line, lines in prose), tuple(Code(*c) for c in code),
+                tuple(anchors))

@@ -137,6 +137,42 @@ def test_a_fragment_is_compared_with_the_github_slugs_of_the_target(prose):
     assert "`#reasons`" in message and f"`{NEXT}` has no heading" in message
 
 
+NAMED = """<a name="old-place"></a>
+Text with <span id="inline-one">a span</span>.
+
+<div id="block-one" class="note">
+</div>
+
+## Later {#custom}
+
+<meta name="description">
+
+```html
+<a id="in-code"></a>
+```
+"""
+
+
+def test_a_fragment_lands_on_an_anchor_the_author_named_in_html_or_a_heading_attribute(prose):
+    links = "See [a](#old-place), [b](#inline-one), [c](#block-one), [d](#custom), [e](#later-custom)."
+    assert found(prose(NAMED + links), "link.fragment.unresolved") == []
+
+
+def test_an_id_inside_code_or_a_name_on_an_element_that_is_not_a_link_names_no_anchor(prose):
+    messages = [m for _, _, m in found(prose(NAMED + "See [a](#in-code) and [b](#description)."),
+                                       "link.fragment.unresolved")]
+    assert len(messages) == 2 and "`#in-code`" in messages[0] and "`#description`" in messages[1]
+
+
+def test_a_named_anchor_read_back_from_the_parse_cache_still_resolves(prose, hw):
+    root = prose(NAMED + "See [a](#old-place).")
+    check = ("check", "--root", str(root), "--now", NOW.isoformat(), "--rule", "link.fragment.unresolved")
+    assert "0 findings" in hw(*check).out
+    (root / NEXT).write_text((root / NEXT).read_text(encoding="utf-8") + "\nEdited.\n", encoding="utf-8")
+    again = hw(*check, "--verbose")
+    assert again.status == 0 and "0 findings" in again.out and "link.fragment.unresolved:" not in again.out
+
+
 def test_a_fragment_into_this_document_names_this_document(prose):
     [(_, _, message)] = found(prose("See [above](#nowhere)."), "link.fragment.unresolved")
     assert "this document has no heading" in message

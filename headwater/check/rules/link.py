@@ -52,13 +52,15 @@ def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
 
 
 @rule("link.fragment.unresolved", 1, Scope.CORPUS, Severity.ERROR,
-      short="A link's `#fragment` names no heading of the document it reaches.",
+      short="A link's `#fragment` names no heading or anchor of the document it reaches.",
       full="The fragment of a link into a Markdown document is compared with the GitHub slugs of "
-           "that document's headings; none of them is the fragment.",
+           "that document's headings and the anchors it names itself; none of them is the fragment.",
       help="""
 GitHub gives every heading an anchor: lowercased, punctuation dropped, spaces turned to `-`,
-and `-1`, `-2`… on repeats. A fragment that matches no heading lands at the top of the page.
-Use the slug of the heading you mean, or drop the fragment.
+and `-1`, `-2`… on repeats. An author may also name an anchor: an HTML element's `id`, an `a`
+element's `name`, or a heading's `{#id}` as Hugo, kramdown and Pandoc read it (outside code).
+A fragment that matches none of them lands at the top of the page. Use the slug of the heading
+you mean, or drop the fragment.
 """,
       tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
 def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
