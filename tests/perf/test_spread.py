@@ -222,6 +222,15 @@ def test_a_link_target_answers_its_slugs_without_keeping_a_body(corpus, spreadin
     assert target.digest not in snapshot.parses.lines  # the body, asked for, takes its line
 
 
+def test_a_link_target_parsed_ahead_answers_the_anchors_its_author_named(corpus, spreading):
+    first = load(corpus, TODAY, CacheUse.OFF, spread=True).census.parsed[0].path
+    with (corpus / first).open("a", encoding="utf-8") as text:
+        text.write('\n<a name="kept-place"></a>\n')
+    target = load(corpus, TODAY, CacheUse.OFF, spread=True).census.parsed[0]
+    assert target.path == first and "kept-place" in target.slugs
+    assert "body" not in target.__dict__  # answered from the line parsed ahead, not a decoded body
+
+
 def test_the_runner_judges_with_the_collector_paused_and_leaves_it_running(corpus, monkeypatch):
     seen: set[bool] = set()
     judged = cache_module.judge
