@@ -1,5 +1,8 @@
 """Atomic, confined file writes: a temp file beside the target, fsync, then one rename or link.
 
+The fsync is what keeps a user's document whole through a power cut; a cache file (`durable`
+false) skips it, for a cache torn so fails its seal and costs a rerun, never a wrong answer.
+
 Never a half-written file, and never a write outside the root or through a symlink: every
 directory on the way down from the root is opened with `O_NOFOLLOW` relative to the one
 above it (created when missing), and the temp file, the rename and the link all name their
@@ -93,8 +96,8 @@ def directory_of(root: Path, path: Path | str) -> Iterator[tuple[int, str]]:
 
 
 @contextlib.contextmanager
-def _staged(directory: int, name: str, data: bytes, mode: int) -> Iterator[str]:
-    """A complete, synced temp file beside `name`, removed afterwards whatever happens."""
+def _staged(directory: int, name: str, data: bytes, mode: int, durable: bool = True) -> Iterator[str]:
+    """A complete temp file beside `name` (synced when `durable`), removed afterwards whatever happens."""
     stem = name.encode("utf-8", "surrogateescape")[:NAME_BYTES].decode("utf-8", "ignore")
     tmp, fd = "", -1
     while fd < 0:
@@ -106,21 +109,23 @@ def _staged(directory: int, name: str, data: bytes, mode: int) -> Iterator[str]:
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         yield tmp
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp, dir_fd=directory)
 
 
-def write_bytes(path: Path, data: bytes, *, root: Path) -> None:
-    """Replace (or create) `path` under `root` with `data` in one rename, keeping an existing file's mode."""
+def write_bytes(path: Path, data: bytes, *, root: Path, durable: bool = True) -> None:
+    """Replace (or create) `path` under `root` with `data` in one rename, keeping an existing file's
+    mode; synced first unless `durable` is false (a cache file: the module's docstring says why)."""
     with directory_of(root, path) as (directory, name):
         try:
             mode = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode & 0o7777
         except FileNotFoundError:
             mode = _default_mode()
-        with _staged(directory, name, data, mode) as tmp:
+        with _staged(directory, name, data, mode, durable) as tmp:
             os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
 
 

@@ -88,7 +88,7 @@ def write(root: Path, name: str, header: str, payload: bytes, *, wait: bool = Tr
 
 def _write(root: Path, name: str, data: bytes) -> str | None:
     try:
-        atomic.write_bytes(root / CACHE_DIR / name, data, root=root)
+        atomic.write_bytes(root / CACHE_DIR / name, data, root=root, durable=False)  # torn, it fails its seal
     except OSError as error:
         return f"headwater: the cache was not written ({CACHE_DIR}/{name}: {error.strerror or error})"
     return None

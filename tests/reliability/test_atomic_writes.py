@@ -187,3 +187,19 @@ def test_a_symlink_deep_in_the_path_is_named_by_its_path_from_the_root(tmp_path)
     os.symlink(tmp_path, root / "docs" / "linked")
     with pytest.raises(Unconfined, match="^`docs/linked` is a symlink, and headwater writes nothing through a symlink"):
         atomic.write_bytes(root / "docs" / "linked" / "a.md", b"x", root=root)
+
+
+def test_a_document_is_synced_before_its_rename_and_a_cache_file_is_not(tmp_path, monkeypatch):
+    from headwater import cachedir
+
+    monkeypatch.setenv("HEADWATER_KEY_HOME", str(tmp_path / "key"))
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    atomic.write_bytes(tmp_path / "docs" / "a.md", b"a user's words\n", root=tmp_path)
+    assert len(synced) == 1
+    atomic.create_exclusive(tmp_path / "claim", b"docs/a.md\n", root=tmp_path)
+    assert len(synced) == 2
+    assert cachedir.write(tmp_path, "checks", "a header", b"payload\n") is None
+    assert len(synced) == 2  # a torn cache file fails its seal: it costs a rerun, never a wrong answer
+    assert cachedir.read(tmp_path, "checks", "a header") == b"payload\n"
