@@ -27,7 +27,7 @@ import copy
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -63,12 +63,17 @@ FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
 class Verdicts:
     """The cache file for one process: read once, consulted per subject, saved once."""
 
-    def __init__(self, root: Path, whole: dict[str, str], since: dict[str, str] | None = None) -> None:
+    def __init__(self, root: Path, whole: dict[str, str], since: dict[str, str] | None = None,
+                 stored: dict[str, str] | None = None) -> None:
         self.root = root
         self.whole = whole  # what the first file holds (`NAME`)
         self.since = since or {}  # what the second holds (`SINCE`)
-        self.stored = {**whole, **self.since} if self.since else whole
-        self.kept: dict[str, str] = {}  # what this process used or learned: the next file
+        self.stored = stored if stored is not None else {**whole, **self.since} if self.since else whole
+        # what this process used or learned, the next file (`kept`): the keys of records used as
+        # stored, and the records made anew; a share sends back the keys alone, and a run that
+        # writes only the few it made never builds the whole mapping
+        self.used: set[str] = set()
+        self.learned: dict[str, str] = {}
         self.changed = False
         self.hits = 0  # instances that reached a verdict, served from the file
         self.misses = 0  # instances that reached a verdict, judged again
@@ -79,28 +84,43 @@ class Verdicts:
         return cls(root, whole, _parse(cachedir.read(root, SINCE, HEADER)) if whole else None)
 
     def keep(self, key: str, record: str, fresh: bool) -> None:
-        self.kept[key] = record
-        self.changed = self.changed or fresh
+        """Keep the subject's record: the stored one as it is, or (`fresh`) one made anew."""
+        if fresh:
+            self.learned[key] = record
+            self.changed = True
+        else:
+            self.used.add(key)
+
+    @property
+    def kept(self) -> dict[str, str]:
+        """Every record this process used or learned, by key."""
+        stored = self.stored
+        return {**{key: stored[key] for key in self.used}, **self.learned}
 
     def ledger(self) -> Verdicts:
         """An empty account over the same stored records, for one share of a run's subjects."""
-        return Verdicts(self.root, self.whole, self.since)
+        return Verdicts(self.root, self.whole, self.since, self.stored)
 
-    def absorb(self, kept: dict[str, str], changed: bool, hits: int, misses: int) -> None:
+    def absorb(self, used: Iterable[str], learned: dict[str, str], changed: bool, hits: int, misses: int) -> None:
         """A share's account (`ledger`), taken into this one."""
-        self.kept.update(kept)
+        self.used.update(used)
+        self.learned.update(learned)
         self.changed = self.changed or changed
         self.hits += hits
         self.misses += misses
 
     def save(self) -> list[str]:
         """Write the cache when it changed: nothing, or the one stderr line of a failed write."""
-        if not self.changed and len(self.kept) == len(self.stored):
+        used = self.used.difference(self.learned) if self.learned else self.used
+        kept = len(used) + len(self.learned)
+        if not self.changed and kept == len(self.stored):
             return []  # every record kept was stored as it is, and every stored one was used
         whole = self.whole
-        beyond = {key: record for key, record in self.kept.items() if whole.get(key) is not record}
-        unused = len(whole) - (len(self.kept) - len(beyond))  # records of the first file no run used
-        if not whole or len(beyond) + unused > max(64, len(self.kept) // SINCE_MOST):
+        beyond = {key: record for key, record in self.learned.items() if whole.get(key) is not record}
+        beyond.update((key, record) for key, record in self.since.items()
+                      if key in used and whole.get(key) is not record)  # used as the second file holds it
+        unused = len(whole) - (kept - len(beyond))  # records of the first file no run used
+        if not whole or len(beyond) + unused > max(64, kept // SINCE_MOST):
             # the second file emptied too, so no record it held shadows a newer one of the first
             return self._write(NAME, self.kept) + (self._write(SINCE, {}) if self.since else [])
         return self._write(SINCE, beyond) if self.changed or beyond != self.since else []

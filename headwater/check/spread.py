@@ -91,7 +91,7 @@ def _one(judged: Judged, alike: dict[tuple, Judged]) -> Judged:
 
 Served = dict[Scope, list[Summary]]  # each subject's summary, by kind and subject index
 # a share's summaries (by kind: subject index, summary), the records it kept as stored (their keys,
-# one per line) and as made anew, and its ledger's change, hits and misses
+# one per line) and those it made anew, and its ledger's change, hits and misses
 Account = tuple[dict[Scope, list[tuple[int, Summary]]], str, dict[str, str], bool, int, int]
 Piece = tuple[Scope, slice]  # subjects of one kind, by index, that a share serves at once
 PIECE = 256  # subjects per piece: about 4 ms of serving, so the shares end within that of each other
@@ -139,25 +139,17 @@ def _pieces(records: verdict_cache.Records) -> list[Piece]:
 def _served(records: verdict_cache.Records, pieces: Iterable[Piece]) -> Account:
     """One share's summaries of its pieces (each taken only as the last is done), accounted to a
     ledger of its own."""
-    cache = records.cache
-    ledger = cache.ledger()
+    ledger = records.cache.ledger()
     mine = records.sharing(ledger)
     served: dict[Scope, list[tuple[int, Summary]]] = {kind: [] for kind in records.layout}
     for kind, part in pieces:
         served[kind] += [(index, summary) for index, _, summary in mine.each(kind, part)]
-    stored, fresh = [], {}
-    for key, record in ledger.kept.items():
-        if record is cache.stored.get(key):
-            stored.append(key)
-        else:
-            fresh[key] = record
-    return served, "\n".join(stored), fresh, ledger.changed, ledger.hits, ledger.misses
+    return served, "\n".join(ledger.used), ledger.learned, ledger.changed, ledger.hits, ledger.misses
 
 
 def _absorb(cache: verdict_cache.Verdicts, out: Served, account: Account) -> None:
-    served, stored, fresh, changed, hits, misses = account
-    kept = {key: cache.stored[key] for key in stored.split("\n")} if stored else {}
-    cache.absorb(kept | fresh, changed, hits, misses)
+    served, used, learned, changed, hits, misses = account
+    cache.absorb(used.split("\n") if used else (), learned, changed, hits, misses)
     for kind, rows in served.items():
         listed = out[kind]
         for index, summary in rows:

@@ -317,3 +317,27 @@ def test_many_changed_records_write_the_verdict_file_whole_and_empty_the_records
     rewritten = Verdicts.load(tmp_path)
     assert rewritten.whole == {**{key: whole[key] for key in list(whole)[:100]}, **fresh}
     assert rewritten.since == {}
+
+
+def test_a_record_used_as_the_file_beside_holds_it_is_written_there_again_and_one_no_run_used_is_dropped(tmp_path):
+    whole = {f"{n:032x}": f"record {n}" for n in range(200)}
+    first = Verdicts(tmp_path, {})
+    for key, record in whole.items():
+        first.keep(key, record, True)
+    assert first.save() == []
+    edited = Verdicts.load(tmp_path)
+    for key in whole:
+        edited.keep(key, edited.stored[key], False)
+    edited.keep("a" * 32, "made by the first edit", True)
+    edited.keep("b" * 32, "made by the first edit, used by no later run", True)
+    assert edited.save() == []
+    later = Verdicts.load(tmp_path)
+    assert later.since == {"a" * 32: "made by the first edit", "b" * 32: "made by the first edit, used by no later run"}
+    for key in [*whole, "a" * 32]:
+        later.keep(key, later.stored[key], False)
+    later.keep("c" * 32, "made by the second edit", True)
+    assert later.kept == {**whole, "a" * 32: "made by the first edit", "c" * 32: "made by the second edit"}
+    assert later.save() == []
+    last = Verdicts.load(tmp_path)
+    assert last.whole == whole
+    assert last.since == {"a" * 32: "made by the first edit", "c" * 32: "made by the second edit"}
