@@ -196,11 +196,11 @@ class Records:
         self.layout = layout
         # A section stamped alike for every subject (no anchor, no links) holds the same part for
         # most subjects: each distinct part is judged servable once a run, by the section's identity.
-        self.served: dict[int, dict[str, Judged | None]] = {
-            id(s): {} for sections in layout.values() for s in sections
+        self.served: dict[Section, dict[str, Judged | None]] = {
+            s: {} for sections in layout.values() for s in sections
             if not s.stamped_per_subject}
         self.decoded: dict[str, Judged | None] = {}
-        self.constants: dict[int, str] = {}  # by the section's identity
+        self.constants: dict[Section, str] = {}
         self.revisions: dict[tuple[str, ...], str] = {}  # anchors that match the same files
         self.anchored: dict[tuple[str, str], str] = {}  # a stamp by (constant, revision)
         # verdicts judged before the run reached them (on other cores), by (section, subject) identity
@@ -292,7 +292,7 @@ class Records:
 
     def _section(self, section: Section, subject: Subject, part: str) -> tuple[Judged, str, bool]:
         """The section's verdicts, its part of the record, and whether that part is new."""
-        alike = self.served.get(id(section))
+        alike = self.served.get(section)
         if alike is None:
             if not section.cached:
                 return self._judge(section, subject), "", False
@@ -331,9 +331,9 @@ class Records:
         return constant
 
     def _stamp_constant(self, section: Section) -> str:
-        constant = self.constants.get(id(section))
+        constant = self.constants.get(section)
         if constant is None:
-            constant = self.constants[id(section)] = self._constant(section)
+            constant = self.constants[section] = self._constant(section)
         return constant
 
     def _constant(self, section: Section) -> str:

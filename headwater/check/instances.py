@@ -32,9 +32,11 @@ NO_CHANGE = ("change-scoped: the prior version is read only from a `--change` ma
 Verdict = tuple[Finding, ...] | str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Section:
-    """Rules of one subject kind read alike, in registry order, each with its registry position."""
+    """Rules of one subject kind read alike, in registry order, each with its registry position.
+    Equal only to itself and hashed so: the cache keys its memos by section, once a subject, and
+    `id()` would raise an audit event the replay's hook hears (HW-DR-0037) each time."""
 
     kind: Scope  # the subjects: DOCUMENT (with the `by_document` corpus rules), EDGE or CORPUS
     rules: tuple[Rule, ...]
