@@ -53,7 +53,7 @@ from headwater.graph import Bound, Edge
 
 NAME = "checks"
 SINCE = "checks-since"  # the records the last runs made or used beyond `NAME`
-HEADER = "headwater check verdicts 4"
+HEADER = "headwater check verdicts 5"
 SINCE_MOST = 16  # the second file holds up to one record in this many (or 64) before the first is written anew
 SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
@@ -413,4 +413,6 @@ class Records:
 
 
 def _digest(text: str, size: int = 16) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=size).hexdigest()
+    """The first `size` bytes of the text's SHA-256, in hex: twice as fast as BLAKE2b here, where
+    the processor computes SHA-256 itself, and a run takes one for every subject."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:2 * size]

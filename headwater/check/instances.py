@@ -123,9 +123,12 @@ class Summary:
     def of(cls, sections: tuple[Section, ...], judged: list[Judged], after: Summary | None = None) -> Summary:
         """`after`: a summary of the subject's earlier sections, extended in place of a second
         object added to it (two summaries per subject were a tenth of a warm check's objects)."""
-        if after is not None and all(not one.found and (not one.reached or section.by_document)
-                                     for section, one in zip(sections, judged, strict=True)):
-            return after  # nothing to add: most subjects' later sections reach nothing or find nothing
+        if after is not None:  # a loop, not `all()` over a generator: every subject comes through here
+            for section, one in zip(sections, judged, strict=True):
+                if one.found or (one.reached and not section.by_document):
+                    break
+            else:
+                return after  # nothing to add: most subjects' later sections reach nothing or find nothing
         reached, skips, found = (after.reached, list(after.skips), list(after.found)) if after else (0, [], [])
         for section, one in zip(sections, judged, strict=True):
             found += [(section.positions[at], findings) for at, findings in one.found]
