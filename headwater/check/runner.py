@@ -9,7 +9,8 @@ In the order a run takes them:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
+from operator import itemgetter
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
 from headwater.check.cache import Records, Verdicts
@@ -50,13 +51,14 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
     elif spread:
         served = serve_all(records)
     tally = Tally()
+    add = tally.add
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
     for kind in SECTIONS:
         for index, document, summary in _summaries(records, served, kind):
             if summary.found:
                 for position, findings in summary.found:
                     found.setdefault(position, []).extend(findings)
-            tally.add(document, summary.reached, summary.skips, index)
+            add(document, summary.reached, summary.skips, index)
     tally.add(None, sum(1 for rule in RULES if rule.by_document))
     findings = [f for position in sorted(found) for f in found[position]]
     for rule in RULES:
@@ -77,10 +79,10 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
     )
 
 
-def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterator[tuple[int, str | None, Summary]]:
-    """Each subject's (index, document, summary): as served across the cores, or served here."""
+def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterable[tuple[int, str | None, Summary]]:
+    """Each subject's (index, document, summary): as served across the cores (zipped in C, for
+    the parent tallies every subject of the run after the shares end), or served here."""
     if served is None:
-        yield from records.each(kind)
-        return
-    for index, ((_, document), summary) in enumerate(zip(records.listed(kind), served[kind], strict=True)):
-        yield index, document, summary
+        return records.each(kind)
+    listed = records.listed(kind)
+    return zip(range(len(listed)), map(itemgetter(1), listed), served[kind], strict=True)
