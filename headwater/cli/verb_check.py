@@ -5,10 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
 
 from headwater.cli.output import Result, layout_width
 from headwater.clock import run_date
@@ -18,10 +16,6 @@ from headwater.render.palette import Palette, stdout_palette
 
 FILTER_FLAGS = {"paths": "--path", "rules": "--rule", "min_severity": "--min-severity", "limit": "--limit"}
 MIN_MARKDOWN_BYTES = 1024  # room for the heading, the summary, coverage and the note of what was left out
-# documents per process before keeping the memo in a worker, beside the cache writes and the
-# report, pays for the fork: at 10,000 the memo (observations made, pickled, sealed) took 50 ms
-MEMO_BESIDE = 2_500
-T = TypeVar("T")
 
 
 def chosen_format(args) -> str:
@@ -148,36 +142,17 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
                 snapshot, report, fixed = fixed_run(snapshot, checks)
             else:
                 report, fixed = checks(snapshot), []
+        failures = [] if cache is None else [*snapshot.save_parses(), *cache.save()]
         seen = Shown.of(snapshot)
-        whole, report = report, narrowed(report, chosen)
-
-        def written() -> tuple[list[str], str]:  # the caches written, and the report rendered
-            failures = [] if cache is None else [*snapshot.save_parses(), *cache.save()]
-            progress.phase("writing the report")
-            return failures, render_shown(fmt, bounded(report, chosen.limit), seen,
-                                          layout(args, fmt, layout_bytes, chosen.limit))
-
-        memo = None if run_key is None else lambda: kept(snapshot, run_key, recorder, whole, seen)
-        (failures, text), memo_failures = beside(written, memo, len(snapshot.census.documents))
-        failures = list(dict.fromkeys(failures + memo_failures))
+        if run_key is not None:
+            failures += kept(snapshot, run_key, recorder, report, seen)
+        failures = list(dict.fromkeys(failures))
+        progress.phase("writing the report")
+        report = narrowed(report, chosen)
+        text = render_shown(fmt, bounded(report, chosen.limit), seen, layout(args, fmt, layout_bytes, chosen.limit))
     account = cache.account if cache is not None else None
     return replace(finished(args, report, snapshot.declaration.corpus_root, text, fixed + failures, account,
                             quiet_lines=len(fixed)), holds=snapshot)
-
-
-def beside(first: Callable[[], T], second: Callable[[], list[str]] | None, documents: int) -> tuple[T, list[str]]:
-    """`first()` here and `second()` (the memo kept) in a forked worker, when the run is large
-    enough to pay for the fork, else one after the other here. This process waits for the
-    worker, so the memo is whole, or absent, when the run ends; a worker that fails costs its
-    part being done here (`forked.in_shares`)."""
-    from headwater import forked
-
-    if second is None:
-        return first(), []
-    if forked.workers_for(documents, MEMO_BESIDE) < 2:
-        return first(), second()
-    mine, (theirs,) = forked.in_shares(lambda share, _: second() if share else first(), 2)
-    return mine, theirs
 
 
 def recording(root: Path):
