@@ -262,3 +262,23 @@ def test_a_front_refused_is_kept_as_its_refusal_and_served_as_the_same_row(corpu
     assert row == fresh.census.by_path["docs/never-closed.md"] and "never closed" in row.reason
     assert warm.parse_account.fronts_parsed == 0 and warm.parses.table_hits == len(fresh.census.parsed) + 1
     _same_load(warm, fresh)
+
+
+@pytest.mark.parametrize("spoil", ["cut inside its header", "cut inside its seal", "a folder", "a fifo"])
+def test_a_cache_file_cut_short_or_no_file_at_all_reads_as_empty_and_never_waits(corpus, spoil):
+    from headwater import cachedir
+
+    _warm(corpus)
+    path = corpus / CACHE_DIR / "parsed"
+    assert cachedir.read(corpus, "parsed", header())
+    data = path.read_bytes()
+    path.unlink()
+    if spoil == "cut inside its header":
+        path.write_bytes(data[:10])
+    elif spoil == "cut inside its seal":
+        path.write_bytes(data[:data.index(b"\n") + 20])
+    elif spoil == "a folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+    assert cachedir.read(corpus, "parsed", header()) is None
