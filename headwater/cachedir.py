@@ -12,8 +12,10 @@ lock, so they never race a write run's sweep.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from headwater import atomic, cachekey, writelock
@@ -38,21 +40,13 @@ def read(root: Path, name: str, header: str) -> bytes | None:
     if secret is None:
         return None
     try:
-        fd = os.open(root / CACHE_DIR / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a fifo never blocks
+        with _opened(root, name, header) as opened:
+            if opened is None:
+                return None
+            fd, head, seal, start = opened
+            payload = os.pread(fd, os.fstat(fd).st_size - start, start)
     except OSError:
         return None
-    try:
-        opening = os.pread(fd, OPENING, 0)
-        first = opening.find(b"\n")
-        second = opening.find(b"\n", first + 1) if first >= 0 else -1
-        if second < 0 or opening[:first] != header.encode("utf-8"):
-            return None
-        payload = os.pread(fd, os.fstat(fd).st_size - second - 1, second + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    head, seal = opening[:first], opening[first + 1:second]
     expected = cachekey.seal(secret, name.encode("utf-8"), head, payload).encode("ascii")
     return payload if hmac.compare_digest(seal, expected) else None
 
@@ -65,19 +59,52 @@ def first_line(root: Path, name: str, header: str) -> bytes | None:
     if secret is None:
         return None
     try:
-        with open(root / CACHE_DIR / name, "rb") as handle:
-            head, seal = handle.readline().rstrip(b"\n"), handle.readline().rstrip(b"\n")
-            if head != header.encode("utf-8"):
+        with _opened(root, name, header) as opened:
+            if opened is None:
                 return None
-            mac = cachekey.sealing(secret, name.encode("utf-8"), head,
-                                   rest=os.fstat(handle.fileno()).st_size - handle.tell())
-            first = handle.readline()
-            mac.update(first)
-            while chunk := handle.read(1 << 20):
-                mac.update(chunk)
+            fd, head, seal, start = opened
+            rest = os.fstat(fd).st_size - start
+            first = _line(fd, start, rest)
+            expected = cachekey.sealed(secret, name.encode("utf-8"), head, rest=rest,
+                                       read=lambda at, size: os.pread(fd, min(size, rest - at), start + at))
     except OSError:
         return None
-    return first.rstrip(b"\n") if hmac.compare_digest(seal, mac.hexdigest().encode("ascii")) else None
+    return first if hmac.compare_digest(seal, expected.encode("ascii")) else None
+
+
+@contextlib.contextmanager
+def _opened(root: Path, name: str, header: str) -> Iterator[tuple[int, bytes, bytes, int] | None]:
+    """(its descriptor, its header and seal lines, where its payload starts) of `<cache>/<name>`,
+    while the block runs; None when it is not there, cannot be read, or is of another header."""
+    try:
+        fd = os.open(root / CACHE_DIR / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a fifo never blocks
+    except OSError:
+        yield None
+        return
+    try:
+        opening = os.pread(fd, OPENING, 0)
+        first = opening.find(b"\n")
+        second = opening.find(b"\n", first + 1) if first >= 0 else -1
+        opened = ((fd, opening[:first], opening[first + 1:second], second + 1)
+                  if second >= 0 and opening[:first] == header.encode("utf-8") else None)
+    except OSError:
+        opened = None
+    try:
+        yield opened
+    finally:
+        os.close(fd)
+
+
+def _line(fd: int, start: int, rest: int) -> bytes:
+    """The line that starts the payload, without its line break (the whole payload if it has none)."""
+    found, size = b"", 1 << 12
+    while len(found) < rest:
+        found = os.pread(fd, min(size, rest), start)
+        end = found.find(b"\n")
+        if end >= 0:
+            return found[:end]
+        size *= 4
+    return found
 
 
 def write(root: Path, name: str, header: str, payload: bytes, *, wait: bool = True) -> str | None:

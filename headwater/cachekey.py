@@ -15,6 +15,8 @@ import hashlib
 import hmac
 import os
 import stat
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 KEY_FILE = "cache-key"
@@ -60,18 +62,53 @@ def _read(path: Path) -> bytes | None:
 
 
 def seal(secret: bytes, *parts: bytes) -> str:
-    """The hex HMAC-SHA256 of the parts, each length-prefixed so no two splits seal alike."""
+    """The hex seal of the parts: an HMAC-SHA256 of each but the last, each length-prefixed so no
+    two splits seal alike, then of the last's length and the SHA-256 of each of its pieces of
+    `PIECE` bytes (`pieces`)."""
     *before, last = parts
-    mac = sealing(secret, *before, rest=len(last))
-    mac.update(last)  # apart: joining copied a cache file's whole payload once more
-    return mac.hexdigest()
+    view = memoryview(last)
+    return sealed(secret, *before, rest=len(last), read=lambda at, size: view[at:at + size])
 
 
-def sealing(secret: bytes, *parts: bytes, rest: int) -> hmac.HMAC:
-    """The HMAC `seal` computes, open for a last part of `rest` bytes to be fed in pieces."""
+PIECE = 1 << 22  # bytes of a payload hashed alone: a seal of megabytes is hashed on two cores
+
+
+def sealed(secret: bytes, *parts: bytes, rest: int, read: Callable[[int, int], bytes | memoryview]) -> str:
+    """`seal` of the parts and a last part of `rest` bytes that `read(offset, size)` gives, piece
+    by piece, so a file is sealed without being held whole."""
     mac = hmac.new(secret, digestmod=hashlib.sha256)
     for part in parts:
         mac.update(len(part).to_bytes(8, "big"))
         mac.update(part)
     mac.update(rest.to_bytes(8, "big"))
-    return mac
+    for digest in pieces(rest, read):
+        mac.update(digest)
+    return mac.hexdigest()
+
+
+def pieces(size: int, read: Callable[[int, int], bytes | memoryview]) -> list[bytes]:
+    """The SHA-256 of each piece of `size` bytes, the odd ones hashed in a thread beside this one:
+    hashing and reading let go of the interpreter's lock, so two pieces are hashed at once (a
+    short-lived thread, joined before this returns: nothing runs on when a process forks after)."""
+    digests = [b""] * -(-size // PIECE)
+
+    def hash_every_other(first: int) -> None:
+        for index in range(first, len(digests), 2):
+            digests[index] = hashlib.sha256(read(index * PIECE, PIECE)).digest()
+
+    def helping() -> None:
+        with contextlib.suppress(Exception):  # what it could not hash is hashed here, and any error raised here
+            hash_every_other(1)
+
+    helper = threading.Thread(target=helping) if len(digests) > 1 else None
+    if helper is not None:
+        helper.start()
+    try:
+        hash_every_other(0)
+    finally:
+        if helper is not None:
+            helper.join()
+    for index, digest in enumerate(digests):
+        if not digest:
+            digests[index] = hashlib.sha256(read(index * PIECE, PIECE)).digest()
+    return digests
