@@ -70,7 +70,7 @@ def seal(secret: bytes, *parts: bytes) -> str:
     return sealed(secret, *before, rest=len(last), read=lambda at, size: view[at:at + size])
 
 
-PIECE = 1 << 22  # bytes of a payload hashed alone: a seal of megabytes is hashed on two cores
+PIECE = 1 << 20  # bytes of a payload hashed alone: a seal of megabytes is hashed on two cores, a piece each
 
 
 def sealed(secret: bytes, *parts: bytes, rest: int, read: Callable[[int, int], bytes | memoryview]) -> str:
