@@ -28,6 +28,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/check/fix.py": ("tests/check/test_fix.py", "tests/reliability/test_write_faults.py",
                                "tests/mcp/test_fix_seal.py", "tests/reliability/test_planted_cache.py"),
     "headwater/check/suppressions.py": ("tests/check/test_suppressions.py",),
+    "headwater/cachekey.py": ("tests/reliability/test_cache_seal.py", "tests/reliability/test_planted_cache.py"),
     "headwater/check/links.py": ("tests/check/test_body_rules.py", "tests/check/test_cache.py"),
     "headwater/inplace.py": ("tests/reliability/test_state_files_in_place.py", "tests/snapshot/test_census.py",
                              "tests/reliability/test_hostile_corpora.py", "tests/check/test_fix.py"),

@@ -49,8 +49,14 @@ def test_a_piece_the_helper_thread_cannot_read_is_hashed_again_here_and_an_error
             raise OSError("a read that fails once, in the helper")
         return payload[at:at + size]
 
-    sealed = cachekey.sealed(SECRET, b"parsed", b"a header", rest=len(payload), read=read)
+    raised = []
+    hook, threading.excepthook = threading.excepthook, raised.append
+    try:
+        sealed = cachekey.sealed(SECRET, b"parsed", b"a header", rest=len(payload), read=read)
+    finally:
+        threading.excepthook = hook
     assert failed and sealed == _one_thread(SECRET, b"parsed", b"a header", payload)
+    assert raised == []  # the helper's failure is no traceback on stderr
 
     def never(at: int, size: int) -> bytes:
         raise OSError("no read succeeds")
@@ -58,3 +64,23 @@ def test_a_piece_the_helper_thread_cannot_read_is_hashed_again_here_and_an_error
     with pytest.raises(OSError, match="no read succeeds"):
         cachekey.sealed(SECRET, b"parsed", b"a header", rest=len(payload), read=never)
     assert threading.active_count() == 1  # no helper outlives a seal: a fork after finds none
+
+
+@pytest.mark.parametrize("count", [1, 2, 5])
+def test_this_thread_hashes_the_even_pieces_and_one_helper_the_odd_each_read_once(count, monkeypatch):
+    payload = bytes(count * cachekey.PIECE)
+    reads: list[tuple[bool, int]] = []
+    started = []
+    raised = []
+    real = threading.Thread
+    monkeypatch.setattr(cachekey.threading, "Thread", lambda **kw: started.append(kw) or real(**kw))
+    monkeypatch.setattr(threading, "excepthook", raised.append)
+
+    def read(at: int, size: int) -> bytes:
+        reads.append((threading.current_thread() is threading.main_thread(), at // cachekey.PIECE))
+        return payload[at:at + size]
+
+    sealed = cachekey.sealed(SECRET, b"parsed", b"a header", rest=len(payload), read=read)
+    assert sealed == _one_thread(SECRET, b"parsed", b"a header", payload)
+    assert sorted(reads, key=lambda read: read[1]) == [(index % 2 == 0, index) for index in range(count)]
+    assert len(started) == (count > 1) and raised == []
