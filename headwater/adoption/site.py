@@ -32,7 +32,8 @@ HREFS = (re.compile(r"\]\(\s*<?(/[^)\s>]*)"), re.compile(r"^\s{0,3}\[[^\]]+\]:\s
 
 @dataclass(frozen=True)
 class Pages:
-    folder: str  # the corpus root: the shelf claims everything under it no other shelf claims more closely
+    folder: str  # the corpus root, never the repository's: the shelf claims everything under it no other
+    # shelf claims more closely
     fronted: int  # Markdown files under it whose front matter is a mapping
     named: int  # of those, how many carry the package's name facet
     name_facet: str
@@ -58,9 +59,9 @@ class SiteRoot:
 def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None, scent_facet: str | None) -> Pages | None:
     """The corpus root's pages, when most of its Markdown carries front matter with the name facet: a
     site whose pages say what they are, which a package of records alone leaves untyped."""
-    if name_facet is None:
+    if name_facet is None or corpus in ("", "."):  # a shelf's path opens with a folder it is bounded by
         return None
-    under = [p for p in paths if corpus in ("", ".") or p.startswith(corpus + "/")]
+    under = [p for p in paths if p.startswith(corpus + "/")]
     fronts = [front for front in (_front(root, p) for p in under) if front is not None]
     carried = Counter(key.text for front in fronts for key, value in front.entries
                       if isinstance(value, Scalar) and value.text.strip())
@@ -94,12 +95,12 @@ def overlay(tree: dict, found: Pages) -> Proposal | None:
         f"purposes.{PURPOSE}": {"intent": "tell a reader how the system is used and how it works",
                                 "answers": ["how do I use this", "what is this and how does it work"]},
         f"kinds.{KIND}": kind,
-        f"shelves.{SHELF}": {"path": f"{found.folder}/**" if found.folder else "**", "homogeneous": True,
+        f"shelves.{SHELF}": {"path": f"{found.folder}/**", "homogeneous": True,
                              "kind": KIND, "title": "Pages"},
     }
     carried = (f"every one carries `{found.name_facet}`, so a page must" if every else
                f"{found.named} of them carry `{found.name_facet}`, so a page is not required to")
-    said = [f"shelf {SHELF}: {found.fronted} pages under `{found.folder or '.'}` have front matter and no shelf of "
+    said = [f"shelf {SHELF}: {found.fronted} pages under `{found.folder}` have front matter and no shelf of "
             f"the package claims them; {carried}. Kind `{KIND}` types them, so `check` reads their links and "
             "`route` offers them"]
     override: dict = {}

@@ -118,6 +118,14 @@ def test_a_site_root_keeps_the_repository_root_behind_it_for_links_that_land_onl
     assert checked.status == 0, checked.out
 
 
+def test_pages_at_the_repository_root_get_no_shelf_since_a_shelf_is_bounded_by_a_folder(tmp_path, hw):
+    root = _tree(tmp_path, {"index.md": PAGE.format(title="Home", body="Hello."),
+                            "guide/setup.md": PAGE.format(title="Set up", body="Steps.")})
+    ran = hw("init", "--namespace", "SITE", "--corpus", ".", "--root", str(root))
+    assert ran.status == 0 and "shelf pages" not in ran.out, ran.err
+    assert "kinds.page" not in (root / ".headwater/overlay.yml").read_text(encoding="utf-8")
+
+
 def test_pages_without_front_matter_are_given_no_kind(tmp_path, hw):
     root = _tree(tmp_path, {f"docs/note-{n}.md": f"# Note {n}\n\nPlain notes.\n" for n in range(4)})
     ran = hw("init", "--namespace", "SITE", "--root", str(root))
