@@ -32,8 +32,7 @@ HREFS = (re.compile(r"\]\(\s*<?(/[^)\s>]*)"), re.compile(r"^\s{0,3}\[[^\]]+\]:\s
 
 @dataclass(frozen=True)
 class Pages:
-    folder: str  # the corpus root, never the repository's: the shelf claims everything under it no other
-    # shelf claims more closely
+    folder: str  # the corpus root (never the repository's): the shelf takes what no closer shelf claims
     fronted: int  # Markdown files under it whose front matter is a mapping
     named: int  # of those, how many carry the package's name facet
     name_facet: str
