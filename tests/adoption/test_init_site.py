@@ -67,6 +67,7 @@ def test_the_sites_own_summary_key_becomes_the_summary_route_reads(hugo_like, hw
     assert written.status == 0, written.err
     page = (hugo_like / "site/content/en/guide/serve-the-site-from-a-cdn.md").read_text(encoding="utf-8")
     assert 'description: "Pages are served from the edge."\n' in page and "summary:" not in page
+    assert "status" not in page  # a page has no lifecycle: no state, and no date it entered one
 
 
 def test_a_link_opening_with_a_slash_is_looked_for_under_the_folder_the_site_publishes(hugo_like, hw):
