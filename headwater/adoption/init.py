@@ -89,12 +89,12 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
 
 def _typed_pages(root: Path, tree: dict, inference: Inference, corpus: str) -> Inferred | None:
     """A site's pages no shelf of the package claims, typed by a kind of the team's overlay."""
-    found = site.pages(root, list(inference.markdown), corpus, facet_for_role(tree, "name"))
+    found = site.pages(root, list(inference.markdown), corpus, facet_for_role(tree, "name"),
+                       facet_for_role(tree, "scent"))
     proposed = site.overlay(tree, found) if found is not None else None
     if proposed is None:
         return None
-    add, said = proposed
-    return Inferred(add, {}, (), (), tuple(said))
+    return Inferred(proposed.add, proposed.override, proposed.remove, (), proposed.said)
 
 
 def _exclusions(binding: Binding) -> str:

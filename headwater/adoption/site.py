@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -21,6 +22,8 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.yaml.nodes import Map, Scalar
 
 KIND, PURPOSE, SHELF = "page", "documentation", "pages"
+# The keys sites keep a page's one-sentence summary under (Hugo and Docusaurus `description`).
+SCENT_KEYS = ("description", "summary", "excerpt", "abstract", "subtitle")
 # A link written against the site's root, as Markdown and HTML write it: only files holding one are read.
 ROOTED = ("](/", "]: /", 'href="/')
 HREFS = (re.compile(r"\]\(\s*<?(/[^)\s>]*)"), re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(/[^\s>]*)"),
@@ -29,10 +32,21 @@ HREFS = (re.compile(r"\]\(\s*<?(/[^)\s>]*)"), re.compile(r"^\s{0,3}\[[^\]]+\]:\s
 
 @dataclass(frozen=True)
 class Pages:
-    folder: str  # the corpus root: the shelf claims everything under it no other shelf claims more closely
+    folder: str  # the corpus root (never the repository's): the shelf takes what no closer shelf claims
     fronted: int  # Markdown files under it whose front matter is a mapping
     named: int  # of those, how many carry the package's name facet
     name_facet: str
+    scent: tuple[str, int] | None = None  # the team's own key for the one-sentence summary, and how many carry it
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """Overlay operations for the pages, with one sentence each."""
+
+    add: dict
+    override: dict
+    remove: tuple[str, ...]
+    said: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -41,18 +55,21 @@ class SiteRoot:
     said: str
 
 
-def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None) -> Pages | None:
+def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None, scent_facet: str | None) -> Pages | None:
     """The corpus root's pages, when most of its Markdown carries front matter with the name facet: a
     site whose pages say what they are, which a package of records alone leaves untyped."""
-    if name_facet is None:
+    if name_facet is None or corpus in ("", "."):  # a shelf's path opens with a folder it is bounded by
         return None
-    under = [p for p in paths if corpus in ("", ".") or p.startswith(corpus + "/")]
+    under = [p for p in paths if p.startswith(corpus + "/")]
     fronts = [front for front in (_front(root, p) for p in under) if front is not None]
-    named = sum(1 for front in fronts if any(key.text == name_facet and isinstance(value, Scalar)
-                                             and value.text.strip() for key, value in front.entries))
+    carried = Counter(key.text for front in fronts for key, value in front.entries
+                      if isinstance(value, Scalar) and value.text.strip())
+    named = carried[name_facet]
     if named < 2 or 2 * named < len(under):
         return None
-    return Pages(corpus, len(fronts), named, name_facet)
+    own = next((key for key in SCENT_KEYS if 2 * carried[key] >= len(fronts)), None)
+    scent = (own, carried[own]) if own and scent_facet and own != scent_facet and not carried[scent_facet] else None
+    return Pages(corpus, len(fronts), named, name_facet, scent)
 
 
 def _front(root: Path, path: str) -> Map | None:
@@ -63,7 +80,7 @@ def _front(root: Path, path: str) -> Map | None:
     return front if isinstance(front, Map) else None
 
 
-def overlay(tree: dict, found: Pages) -> tuple[dict, list[str]] | None:
+def overlay(tree: dict, found: Pages) -> Proposal | None:
     """The operations that type the pages, and one sentence each; None when the package already
     uses one of the names they would add."""
     if (KIND in (tree.get("kinds") or {}) or PURPOSE in (tree.get("purposes") or {})
@@ -77,15 +94,35 @@ def overlay(tree: dict, found: Pages) -> tuple[dict, list[str]] | None:
         f"purposes.{PURPOSE}": {"intent": "tell a reader how the system is used and how it works",
                                 "answers": ["how do I use this", "what is this and how does it work"]},
         f"kinds.{KIND}": kind,
-        f"shelves.{SHELF}": {"path": f"{found.folder}/**" if found.folder else "**", "homogeneous": True,
+        f"shelves.{SHELF}": {"path": f"{found.folder}/**", "homogeneous": True,
                              "kind": KIND, "title": "Pages"},
     }
     carried = (f"every one carries `{found.name_facet}`, so a page must" if every else
                f"{found.named} of them carry `{found.name_facet}`, so a page is not required to")
-    said = [f"shelf {SHELF}: {found.fronted} pages under `{found.folder or '.'}` have front matter and no shelf of "
+    said = [f"shelf {SHELF}: {found.fronted} pages under `{found.folder}` have front matter and no shelf of "
             f"the package claims them; {carried}. Kind `{KIND}` types them, so `check` reads their links and "
             "`route` offers them"]
-    return add, said
+    override: dict = {}
+    remove: tuple[str, ...] = ()
+    if found.scent is not None:
+        remove = _renamed_scent(tree, found.scent, add, override, said)
+    return Proposal(add, override, remove, tuple(said))
+
+
+def _renamed_scent(tree: dict, scent: tuple[str, int], add: dict, override: dict, said: list[str]) -> tuple[str]:
+    """The package's summary facet under the team's own key (`description`), as `init` renames the
+    date a record entered its status: `route` and `explain` then read what the pages already say."""
+    own, count = scent
+    facets = tree.get("facets") or {}
+    package = next(name for name, facet in facets.items() if isinstance(facet, dict) and facet.get("role") == "scent")
+    add[f"facets.{own}"] = dict(facets[package])
+    for name, kind in (tree.get("kinds") or {}).items():
+        required = ((kind or {}).get("facets") or {}).get("require") or []
+        if package in required:
+            override[f"kinds.{name}.facets.require"] = [own if f == package else f for f in required]
+    said.append(f"facet {own}: {count} pages carry `{own}`, so it is the one-sentence summary `route` reads "
+                f"(the package calls it `{package}`)")
+    return (f"facets.{package}",)
 
 
 def site_root(root: Path, paths: list[str]) -> SiteRoot | None:

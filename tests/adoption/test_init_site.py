@@ -51,6 +51,25 @@ def test_init_types_the_pages_of_a_site_no_shelf_claims_and_says_why(hugo_like, 
     assert report["coverage"]["classified"] == 4 and report["coverage"]["checked"] == 4
 
 
+def test_the_sites_own_summary_key_becomes_the_summary_route_reads(hugo_like, hw):
+    ran = hw("init", "--namespace", "SITE", "--root", str(hugo_like))
+    assert ("  facet description: 4 pages carry `description`, so it is the one-sentence summary `route` reads "
+            "(the package calls it `summary`)\n") in ran.out
+    overlay = (hugo_like / ".headwater/overlay.yml").read_text(encoding="utf-8")
+    assert "remove:\n  - facets.summary\n" in overlay and "    - description\n" in overlay
+    routed = json.loads(hw("route", "install the agent", "--json", "--root", str(hugo_like)).out)
+    first = routed["pointers"][0]
+    assert first["path"] == "site/content/en/guide/install.md"
+    assert first["summary"] == "Install the agent, for readers of the site"
+    # a page written later carries its summary under the team's key
+    written = hw("new", "page", "--title", "Serve the site from a CDN", "--summary", "Pages are served from the edge.",
+                 "--directory", "site/content/en/guide", "--root", str(hugo_like), "--now", NOW)
+    assert written.status == 0, written.err
+    page = (hugo_like / "site/content/en/guide/serve-the-site-from-a-cdn.md").read_text(encoding="utf-8")
+    assert 'description: "Pages are served from the edge."\n' in page and "summary:" not in page
+    assert "status" not in page  # a page has no lifecycle: no state, and no date it entered one
+
+
 def test_a_link_opening_with_a_slash_is_looked_for_under_the_folder_the_site_publishes(hugo_like, hw):
     ran = hw("init", "--namespace", "SITE", "--root", str(hugo_like))
     assert ("  site root `site/content/en`: of the 3 paths that links opening with `/` name, 3 stand under "
@@ -100,6 +119,14 @@ def test_a_site_root_keeps_the_repository_root_behind_it_for_links_that_land_onl
     assert checked.status == 0, checked.out
 
 
+def test_pages_at_the_repository_root_get_no_shelf_since_a_shelf_is_bounded_by_a_folder(tmp_path, hw):
+    root = _tree(tmp_path, {"index.md": PAGE.format(title="Home", body="Hello."),
+                            "guide/setup.md": PAGE.format(title="Set up", body="Steps.")})
+    ran = hw("init", "--namespace", "SITE", "--corpus", ".", "--root", str(root))
+    assert ran.status == 0 and "shelf pages" not in ran.out, ran.err
+    assert "kinds.page" not in (root / ".headwater/overlay.yml").read_text(encoding="utf-8")
+
+
 def test_pages_without_front_matter_are_given_no_kind(tmp_path, hw):
     root = _tree(tmp_path, {f"docs/note-{n}.md": f"# Note {n}\n\nPlain notes.\n" for n in range(4)})
     ran = hw("init", "--namespace", "SITE", "--root", str(root))
@@ -132,7 +159,9 @@ def test_init_on_a_real_docs_site_types_every_page_and_finds_its_rooted_links(tm
     report = headwater(site, "check", "--now", NOW, "--format", "json").json
     assert report["coverage"]["seen"] == report["coverage"]["classified"] == 454
     rules = {f["rule"] for f in report["findings"]}
-    assert rules == {"link.path.unresolved", "link.fragment.unresolved"}, rules
+    assert rules == {"link.path.unresolved", "link.fragment.unresolved", "facet.value.blank"}, rules
+    blank = [f["path"] for f in report["findings"] if f["rule"] == "facet.value.blank"]
+    assert len(blank) == 2 and all("/performance-and-scalability/" in p for p in blank)  # `description: ""`
     # every rooted link still unresolved names a file the snapshot does not carry (PDFs, YAML, slides)
     rooted = [f["message"] for f in report["findings"] if f["message"].startswith("the link `/")]
     assert rooted and not any("`/reference/" in m for m in rooted), rooted
