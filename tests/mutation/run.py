@@ -42,7 +42,8 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),
     "headwater/corpus/fronts.py": ("tests/perf/test_fronts_file.py",),
     "headwater/corpus/body.py": ("tests/snapshot/test_link_extraction.py", "tests/snapshot/test_body_inline_pass.py",
-                                 "tests/check/test_body_rules.py", "tests/perf/test_parse_cache.py"),
+                                 "tests/check/test_body_rules.py", "tests/perf/test_parse_cache.py",
+                                 "tests/snapshot/test_body_blocks.py"),
     "headwater/writes/batch.py": ("tests/writes/test_batch.py", "tests/reliability/test_write_faults.py",
                                   "tests/check/test_fix.py"),
 }

@@ -84,3 +84,10 @@ def test_the_sample_keeps_its_links_spans_and_heading_slugs():
 def test_a_block_holding_a_mark_is_parsed_inline(mark):
     tokens = body._parser().parse(f"prose {mark}here\n")
     assert tokens[1].type == "inline" and tokens[1].children
+
+
+def test_a_heading_with_no_mark_is_still_parsed_inline_for_its_slug():
+    # an entity is read only by the inline pass: skipped, `&amp;` would slug as `amp`
+    parsed = body.parse("# Q&amp;A\n\nText.\n\n## Cats &amp; dogs\n", 1)
+    assert [(heading.text, heading.slug) for heading in parsed.headings] == [
+        ("Q&amp;A", "qa"), ("Cats &amp; dogs", "cats--dogs")]

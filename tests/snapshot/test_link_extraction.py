@@ -10,11 +10,11 @@ import json
 import subprocess
 import sys
 
-from headwater.corpus.body import parse
+from headwater.corpus.body import Link, parse
 
 PROGRAM = """
 import json, sys
-from headwater.corpus.body import parse
+from headwater.corpus.body import Link, parse
 count = int(sys.argv[1])
 line = " ".join(f"[l{i}](docs/t{i}.md)" for i in range(count))
 print(json.dumps([[link.href, link.line, link.column] for link in parse(line + "\\n", 5).links]))
@@ -36,3 +36,46 @@ def test_sixteen_thousand_links_on_one_line_are_each_found_where_they_are_writte
 def test_two_links_to_one_target_each_get_their_own_column():
     body = parse("See [a](x.md) and then [b](x.md), then [c](<x.md>).\n", 1)
     assert [(link.text, link.column) for link in body.links] == [("a", 8), ("b", 27), ("c", 43)]
+
+
+def test_a_link_is_placed_on_the_line_and_column_where_its_target_is_written():
+    body = parse("Some words then [a](x.md)\n[b](y.md)\n", 5)
+    assert body.links == (Link("x.md", "a", 5, 20), Link("y.md", "b", 6, 4))
+
+
+def test_a_link_in_a_later_block_is_not_placed_at_an_earlier_block_with_the_same_target():
+    body = parse("[a](x.md)\n\n[b](x.md)\n", 5)
+    assert [(link.line, link.column) for link in body.links] == [(5, 4), (7, 4)]
+
+
+def test_a_link_whose_text_ends_a_line_is_placed_where_its_target_begins_the_next():
+    assert parse("[a link\n](docs/a.md)\n", 5).links == (Link("docs/a.md", "a link", 6, 2),)
+
+
+def test_whitespace_before_a_target_is_skipped_to_find_it():
+    assert parse("See [a]( docs/a.md) here\n", 5).links == (Link("docs/a.md", "a", 5, 8),)
+
+
+def test_a_stray_bracket_paren_before_a_link_is_not_taken_for_its_target():
+    assert parse("A stray ](\n[a](x.md)\n", 5).links == (Link("x.md", "a", 6, 4),)
+    assert parse("Odd ](<x> then [a](x.md).\n", 5).links == (Link("x.md", "a", 5, 19),)
+    body = parse("Odd ]( here: [a](x.md) and [b](y.md).\n", 5)
+    assert body.links == (Link("x.md", "a", 5, 17), Link("y.md", "b", 5, 31))
+
+
+def test_a_reference_link_is_placed_at_the_start_of_its_block():
+    body = parse("Intro\n[a][ref]\n\n[ref]: docs/ref.md\n", 5)
+    assert body.links == (Link("docs/ref.md", "a", 5, 1),)
+
+
+def test_a_link_text_is_its_words_without_their_markup():
+    assert parse("[a *b* `c`](x.md)\n", 5).links == (Link("x.md", "a b c", 5, 12),)
+
+
+def test_a_footnote_reference_is_not_read_as_a_link_to_its_definition():
+    assert parse("Text[^1] more.\n\n[^1]: https://example.org\n", 5).links == ()
+
+
+def test_a_link_whose_text_starts_with_a_caret_is_still_a_link():
+    assert parse("See [^up](docs/a.md).\n", 5).links == (Link("docs/a.md", "^up", 5, 10),)
+    assert parse("[^note\n](docs/a.md)\n", 5).links == (Link("docs/a.md", "^note", 6, 2),)

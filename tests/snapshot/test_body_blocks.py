@@ -1,0 +1,36 @@
+"""The body's blocks as the rules read them: headings (level, line, slug), prose runs outside
+block quotes, code blocks and code spans, each at the file line a finding names."""
+
+from __future__ import annotations
+
+from headwater.corpus.body import Code, Heading, Prose, parse
+
+
+def test_each_heading_keeps_its_level_and_file_line():
+    parsed = parse("Intro.\n\n## Install\n\nSteps.\n\nUsage\n=====\n", 5)
+    assert parsed.headings == (Heading("Install", 2, 7, "install"), Heading("Usage", 1, 11, "usage"))
+
+
+def test_repeated_headings_get_numbered_slugs_as_github_gives_them():
+    parsed = parse("# Setup\n\n## Setup\n\n### Setup\n\n## Other\n", 1)
+    assert [heading.slug for heading in parsed.headings] == ["setup", "setup-1", "setup-2", "other"]
+
+
+def test_prose_resumes_after_a_block_quote_and_includes_headings():
+    parsed = parse("# Title\n\n> quoted words\n> and more\n\nAfter the quote.\n", 5)
+    assert parsed.prose == (Prose(5, ("# Title",)), Prose(10, ("After the quote.",)))
+
+
+def test_a_fenced_block_starts_below_its_fence_and_an_indented_block_on_its_first_line():
+    parsed = parse("Text.\n\n```python  \nprint(1)\n```\n\n    indented\n", 5)
+    assert parsed.code == (Code("fence", "python", 8, "print(1)\n"), Code("block", "", 11, "indented\n"))
+
+
+def test_a_code_span_is_at_the_line_of_its_block_that_holds_it():
+    parsed = parse("`x` first\n\nIntro line\nwith `x` here\n", 5)
+    assert parsed.code == (Code("span", "", 5, "x"), Code("span", "", 8, "x"))
+
+
+def test_a_code_span_over_two_lines_is_at_its_block_s_first_line():
+    parsed = parse("Before.\n\nText `one\ntwo` end\n", 5)
+    assert parsed.code == (Code("span", "", 7, "one two"),)
