@@ -7,7 +7,7 @@ read once, hashed once and parsed here; no later phase opens it again.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -164,10 +164,13 @@ class Classifier:
         self.taxonomy = taxonomy
         self.shelves = list(taxonomy.shelves.values())
         self.parses = parses
+        self.opened = parses.opened if parses is not None else _opened
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
         # each pattern's positions after a directory, read once for all the files it holds
         self.directories: dict[str, list[Started]] = {}
+        # and, where every shelf a directory starts takes any name, what its every file matches
+        self.settled: dict[str, tuple[Shelf, ...]] = {}
         # what a shelf and its discriminator's value decide (the kind and the derivation's lines),
         # and each kind's identifier key: the same few answers for every document of a shelf
         self.decided: dict[tuple[str, str | None], tuple[str | None, tuple[str, ...]]] = {}
@@ -186,10 +189,10 @@ class Classifier:
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:
-            front, offset, body_line = self.opened(text, content_digest)
+            front, offset, body_line = self.opened(text, content_digest)  # the front (None: none), the body's place
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
-        shelves = self.matching_shelves(path)
+        shelves = self._shelves_of(path)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path",
                        document=self.document(path, None, front, offset, body_line, text, content_digest))
@@ -208,12 +211,6 @@ class Classifier:
         return Row(path, Outcome.TYPED, "", kind, derivation,
                    self.document(path, kind, front, offset, body_line, text, content_digest))
 
-    def opened(self, text: str, content_digest: str) -> tuple[Map | None, int, int]:
-        """The front (None: none), where the body starts and its line."""
-        if self.parses is not None:
-            return self.parses.opened(text, content_digest)
-        parts = split(text)
-        return parts.front, len(text) - len(parts.body), parts.body_line
 
     def document(self, path: str, kind: str | None, front: Map | None, offset: int, body_line: int, text: str,
                  content_digest: str) -> Document | None:
@@ -237,16 +234,21 @@ class Classifier:
 
     def matching_shelves(self, path: str) -> list[Shelf]:
         """The most specific shelves that match; more than one is a tie."""
+        return list(self._shelves_of(path))
+
+    def _shelves_of(self, path: str) -> tuple[Shelf, ...]:
         directory, _, name = path.rpartition("/")
+        settled = self.settled.get(directory)
+        if settled is not None:
+            return settled
         started = self.directories.get(directory)
         if started is None:
             started = self.directories[directory] = self._started(directory)
-        matched = [(shelf, rank) for shelf, pattern, rank, positions in started
-                   if pattern is None or pattern.accepts(pattern.after([name], positions))]
-        if not matched:
-            return []
-        best = max(rank for _, rank in matched)
-        return [shelf for shelf, rank in matched if rank == best]
+            if all(pattern is None for _, pattern, _, _ in started):  # whatever the file's name
+                settled = self.settled[directory] = _best((shelf, rank) for shelf, _, rank, _ in started)
+                return settled
+        return _best((shelf, rank) for shelf, pattern, rank, positions in started
+                     if pattern is None or pattern.accepts(pattern.after([name], positions)))
 
     def _started(self, directory: str) -> list[Started]:
         """The shelves a file of this directory may match, each with its pattern's positions after
@@ -280,6 +282,21 @@ class Classifier:
         if declared is None or declared.abstract:
             return None, f"the shelf resolves to `{kind}`, which is abstract or undeclared, and no document is"
         return kind, why
+
+
+def _opened(text: str, content_digest: str) -> tuple[Map | None, int, int]:
+    """The front (None: none), where the body starts and its line, split here."""
+    parts = split(text)
+    return parts.front, len(text) - len(parts.body), parts.body_line
+
+
+def _best(matched: Iterable[tuple[Shelf, tuple[int, int]]]) -> tuple[Shelf, ...]:
+    """The shelves of the highest rank among those matched."""
+    ranked = list(matched)
+    if not ranked:
+        return ()
+    best = max(rank for _, rank in ranked)
+    return tuple(shelf for shelf, rank in ranked if rank == best)
 
 
 def _matched(shelf: Shelf) -> str:
