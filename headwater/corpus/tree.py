@@ -90,8 +90,9 @@ class SourceTree:
             if os.path.islink(full):
                 return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
             data = read_regular(full)
-            sys.audit("headwater.read", full, data)  # the bytes a replay finds again (HW-DR-0037)
-            return sha256_hex(data)
+            found = sha256_hex(data)
+            sys.audit("headwater.read", full, data, found)  # the bytes a replay finds again (HW-DR-0037), hashed once
+            return found
         except OSError:
             return "unreadable"
 
