@@ -70,3 +70,24 @@ def test_the_networkx_index_holds_every_bound_edge(quickstart):
     bound = [e for e in graph.edges if e.target.bound is not Bound.UNBOUND]
     assert graph.nx.number_of_edges() == len(bound)
     assert graph.nx.nodes["docs/decisions/0002-deliver-at-least-once.md"]["kind"] == "decision"
+
+
+def test_a_document_named_bare_or_under_to_binds_alike_and_twice_is_a_duplicate(quickstart):
+    """An entry naming an identifier a document carries binds without the long way (HW-DR-0045):
+    bare or under `to:`, with its attributes, and the second naming of it is still a duplicate."""
+    doc = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    doc.write_text(doc.read_text().replace(
+        "  constrains: ACME-SPEC-0002\n",
+        "  constrains:\n    - to: ' ACME-SPEC-0002 '\n      cue: the ingest contract\n    - ACME-SPEC-0002\n"
+        "  rhymes_with: ACME-DR-0001\n  echoes: ACME-DR-0002\n"))
+    graph = load(quickstart, TODAY).graph
+    name = "0003-rate-limit-per-tenant.md"
+    constrains = [e for e in graph.edges if e.source.endswith(name) and e.written_as == "constrains"]
+    assert len(constrains) == 1
+    (edge,) = constrains
+    assert (edge.target.bound, edge.target.raw, edge.target.id) == (Bound.DOCUMENT, "ACME-SPEC-0002", "ACME-SPEC-0002")
+    assert edge.target.path == graph.ids["ACME-SPEC-0002"] and edge.attribute("cue") == "the ingest contract"
+    assert (edge.line, edge.column) == (12, 7)
+    problems = [(p.kind, p.line, p.subject) for p in graph.problems if p.path.endswith(name)]
+    assert (ProblemKind.DUPLICATE_TARGET, 14, "ACME-SPEC-0002") in problems
+    assert [line for kind, line, _ in problems if kind is ProblemKind.UNKNOWN_RELATION] == [15, 16]
