@@ -6,10 +6,12 @@ for, the code announces: a path it only looks at (a stat, a test for existence o
 read) as `headwater.probe`; a folder it lists by its descriptor as `headwater.listed`, with the
 entries it found; a file it opens by a name relative to a folder's descriptor as `headwater.read`
 with the bytes it read and, when it hashed them anyway, their sha256 hex (each folder on the way
-announced as a probe), or many files of one folder at once as `headwater.reads`, with each name and
-its bytes. Every thread is heard; a forked worker notes into a file the recorder shares with it
-(a worker `headwater.forked` made, in one write before each time it hands work back); a run that
-starts another program (whose reads no hook hears) keeps nothing. `Recorder.observations` turns the notes into
+announced as a probe), many files of one folder at once as `headwater.reads`, with each name and
+its bytes, or files opened so and read elsewhere (the census's, which its forked reader sends with
+their digests) as `headwater.opened`, with their paths. Every thread is heard; a forked worker
+notes into a file the recorder shares with it (a worker `headwater.forked` made, in one write
+before each time it hands work back); a run that starts another program (whose reads no hook
+hears) keeps nothing. `Recorder.observations` turns the notes into
 observations, each a path and the state `state` finds there: a file by the digest of its bytes,
 a listing by its names and entry types, a probe by the entry's type (a link by where it points),
 an absent path as absent. `unchanged` makes each observation again, reading every file again: an
@@ -43,10 +45,11 @@ PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests 
 READ = "headwater.read"  # sys.audit(READ, path, data[, its sha256 hex]) where the load has a file's bytes in hand
 READS = "headwater.reads"  # sys.audit(READS, folder, [(name, data), …]) for files read by name in one folder
 LISTING = "headwater.listed"  # sys.audit(LISTING, path, entries) where it has a folder's `os.DirEntry`s
+OPENED_IN = "headwater.opened"  # sys.audit(OPENED_IN, folder, [path, …]): files opened relative to a folder
 OPENED, LISTED, PROBED = "open", "list", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
-HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, READS, LISTING, WORKING, HANDING})
+HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, READS, LISTING, OPENED_IN, WORKING, HANDING})
 ELSEWHERE = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})  # reads unheard
 END = "\0\0"  # the end of a note a forked worker spills
 UNCLEAN = re.compile(r"/\.\.?(?:/|$)|//|/$")  # what `os.path.normpath` would spell otherwise
@@ -262,12 +265,16 @@ class Recorder:
             self._working(event == WORKING)
             return
         path = args[0]
-        if event == "open" and type(path) is str and _plainly_read(path, args[2] or 0):
-            noted = self.noted[OPENED]  # most events: a file opened by its full, clean path to be read
-            if path not in noted:
-                noted.add(path)
-                self._spilled(OPENED, path, "")
-            return
+        if event == "open" and type(path) is str:  # most events
+            flags = args[2] or 0
+            if args[1] is None and os.sep not in path and not flags & os.O_DIRECTORY:
+                return  # a name opened relative to a folder's descriptor: its reader announces it
+            if _plainly_read(path, flags):  # a file opened by its full, clean path to be read
+                noted = self.noted[OPENED]
+                if path not in noted:
+                    noted.add(path)
+                    self._spilled(OPENED, path, "")
+                return
         if isinstance(path, int):
             return  # a folder listed by its descriptor is announced (`LISTING`) by the code that lists it
         if not isinstance(path, str):
@@ -281,6 +288,9 @@ class Recorder:
             return
         if event == READS:
             self._read_in(_spelled_once(os.path.join(self.cwd, path)), args[1])
+            return
+        if event == OPENED_IN:
+            self._opened_in(_spelled_once(os.path.join(self.cwd, path)), args[1])
             return
         digest = ""
         if event == "open":
@@ -315,6 +325,14 @@ class Recorder:
                 spilled.append(f"{OPENED}\0{full}\0{digest}{END}")
         if spilled and os.getpid() != self.pid:
             self._spill_out("".join(spilled))
+
+    def _opened_in(self, folder: str, names: list[str]) -> None:
+        """Files opened by their clean relative paths under `folder`: `_note` for many at once."""
+        inside, noted = os.path.join(folder, ""), self.noted[OPENED]
+        fresh = [full for full in [inside + name for name in names] if full not in noted]
+        noted.update(fresh)
+        if fresh and os.getpid() != self.pid:
+            self._spill_out("".join(f"{OPENED}\0{full}{END}" for full in fresh))
 
     def _spilled(self, what: str, full: str, had: str) -> None:
         """A note made in a forked worker, written where this process reads it back as it ends: its

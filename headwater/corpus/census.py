@@ -7,6 +7,7 @@ read once, hashed once and parsed here; no later phase opens it again.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -113,15 +114,16 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
         entries = walk(repo, corpus_root)
         if after is not None:  # the rest, after a reader that failed part way
             entries = [entry for entry in entries if entry.raw > after[0]]
-        for start in range(0, len(entries), PIECE):
-            piece = entries[start:start + PIECE]
-            yield piece[-1].raw, [_row(repo, entry, exclusions, classifier) for entry in piece]
+        with Folders(repo) as folders:
+            for start in range(0, len(entries), PIECE):
+                piece = entries[start:start + PIECE]
+                yield piece[-1].raw, [_row(repo, entry, exclusions, classifier, folders) for entry in piece]
 
     if parses is None:
         return Census(corpus_root, tuple(classifier.classify(*item) if type(item) is tuple else item
-                                         for _, piece in reading(None) for item in piece))
+                                         for piece in _announced(repo, reading(None)) for item in piece))
     read: list[Row | Read] = []
-    for _, piece in parses.beside_the_fronts(reading):
+    for piece in _announced(repo, parses.beside_the_fronts(reading)):
         read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
                  for item in piece]
     parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
@@ -130,12 +132,55 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
     return Census(corpus_root, tuple(rows))
 
 
+def _announced(repo: Path, pieces: Iterator[Piece]) -> Iterator[list[Row | Read]]:
+    """Each piece, once the files it opened are announced (`headwater.opened`, HW-DR-0045): each is
+    opened by its name in a folder's descriptor, which the replay's recorder hears from no one
+    else (so a forked reader notes none of ten thousand opens), and this process announces the
+    piece it takes, whoever read it."""
+    for _, piece in pieces:
+        opened = [item[0] if type(item) is tuple else item.path for item in piece
+                  if type(item) is tuple or item.outcome is Outcome.UNREADABLE]
+        if opened:
+            sys.audit("headwater.opened", os.fspath(repo), opened)
+        yield piece
+
+
+class Folders:
+    """The descriptor of each folder the census reads files in, opened once (the walk's order
+    keeps a folder's files together) and closed with the next or at the end."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.folder: str | None = None
+        self.fd = -1
+
+    def __enter__(self) -> Folders:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+    def of(self, folder: str) -> int:
+        """The descriptor of a folder of the repository (OSError when it cannot be opened)."""
+        if folder != self.folder:
+            self._close()
+            self.fd = os.open(os.path.join(self.repo, folder), os.O_RDONLY | os.O_DIRECTORY)
+            self.folder = folder
+        return self.fd
+
+    def _close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+        self.folder, self.fd = None, -1
+
+
 # A shelf a file of a directory may match: the pattern left to read its name (None: any name
 # matches), the pattern's rank, and its positions after the directory.
 Started = tuple[Shelf, "Pattern | None", tuple[int, int], frozenset[int]]
 
 
-def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:
+def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier,
+         folders: Folders) -> Row | Read:
     if entry.kind is not EntryKind.FILE:
         reason = UNWALKABLE_REASONS[entry.kind]
         if entry.kind is EntryKind.SYMLINK and entry.detail:
@@ -147,7 +192,7 @@ def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier
                    exclusion=exclusion)
     if not is_markdown(entry.path):
         return Row(entry.path, Outcome.NOT_A_DOCUMENT, "not a Markdown file")
-    return classifier.read(repo, entry.path)
+    return classifier.read(entry.path, folders)
 
 
 def excluded_by(path: str, exclusions: tuple[Exclusion, ...]) -> Exclusion | None:
@@ -176,9 +221,11 @@ class Classifier:
         self.decided: dict[tuple[str, str | None], tuple[str | None, tuple[str, ...]]] = {}
         self.id_keys: dict[str | None, str] = {}
 
-    def read(self, repo: Path, path: str) -> Row | Read:
+    def read(self, path: str, folders: Folders) -> Row | Read:
+        """The file read by its name in its folder's descriptor, which the caller announces."""
+        folder, _, name = path.rpartition("/")
         try:
-            data = read_regular(os.path.join(repo, path))  # a str join: pathlib's costs add up per file
+            data = read_regular(name, folders.of(folder))
         except OSError as error:
             return Row(path, Outcome.UNREADABLE, f"could not be read ({error.strerror or error})")
         try:
