@@ -377,7 +377,11 @@ class Recorder:
         folders: set[str] = set()  # holding what was observed as the run ends
         for what in sorted(self.noted):
             had = known if what == OPENED else self.listings if what == LISTED else {}
-            for path in self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what]):
+            paths = self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what])
+            if what == OPENED:  # the files of `read` (most) at once
+                first = [(what, path, "f:" + known[path]) for path in paths if path in read]
+                paths = [path for path in paths if path not in read]
+            for path in paths:
                 found = had.get(path)
                 if found is None:
                     found = _looked(what, path, self.began)
@@ -385,8 +389,7 @@ class Recorder:
                         return None
                     folders.add(path.rpartition(os.sep)[0])
                 elif what == OPENED:
-                    (first if path in read else made).append((what, path, "f:" + found))
-                    continue
+                    found = "f:" + found
                 made.append((what, path, found))
         if any(_changed_since(folder, self.began) for folder in folders):
             return None
