@@ -41,7 +41,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),
     "headwater/corpus/fronts.py": ("tests/perf/test_fronts_file.py",),
     "headwater/graph.py": ("tests/snapshot/test_graph.py", "tests/check/test_reference_rules.py",
-                           "tests/reads/test_governing_resolve_related.py"),
+                           "tests/reads/test_governing_resolve_related.py", "tests/adoption/test_identifier_key.py"),
     "headwater/writes/batch.py": ("tests/writes/test_batch.py", "tests/reliability/test_write_faults.py",
                                   "tests/check/test_fix.py"),
 }
