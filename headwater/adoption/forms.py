@@ -28,6 +28,8 @@ SUPERSEDES = re.compile(r"^\s*(?:[-*+]\s+)?supersedes\b", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 NUMBERED_TITLE = re.compile(r"^\d+\.\s+")
 FENCE = re.compile(r"^\s*(```|~~~)")
+IMAGE_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>", re.I)
+TAG = re.compile(r"</?[A-Za-z][^>]*>")
 SIDECARS = ("kep.yaml", "metadata.yaml")  # metadata files a record folder keeps beside its README
 SIDECAR_DATES = ("last-updated", "creation-date", "date")
 
@@ -79,8 +81,8 @@ def headings(body: str, level: int = 2) -> tuple[str, ...]:
 def read(body: str) -> Derived:
     every = prose_lines(body)
     lines = _head(every)
-    title = next((NUMBERED_TITLE.sub("", m.group(2)) for m in map(HEADING.match, lines) if m and m.group(1) == "#"),
-                 None)
+    title = next((_plain(NUMBERED_TITLE.sub("", m.group(2))) for m in map(HEADING.match, lines)
+                  if m and m.group(1) == "#"), None)
     date = next((m.group(1) for m in map(DATE.match, lines) if m), None)
     status, supersedes, superseded_by = None, [], []
     for line in _status_lines(lines):
@@ -96,6 +98,13 @@ def read(body: str) -> Derived:
     later = [line for line in every if line not in lines and SUPERSEDES.match(line)]
     supersedes += [href for line in later for href in LINK.findall(line)]
     return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by))
+
+
+def _plain(heading: str) -> str | None:
+    """A heading as a title reads: an image by its alt text, other tags dropped, a link by its text."""
+    text = TAG.sub("", IMAGE_ALT.sub(lambda m: m.group(1), heading))
+    text = " ".join(LINK.sub(lambda m: m.group(0)[1:m.group(0).index("]")], text).split())
+    return text or None
 
 
 def _head(lines: list[str]) -> list[str]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
 from headwater.adoption import forms
+from headwater.adoption.site import SiteRoot, site_root
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.yaml.nodes import Map, Scalar
 
@@ -65,7 +66,8 @@ class Inference:
     corpus: str
     corpus_reason: str
     shelf: RecordShelf | None
-    said: tuple[str, ...] = field(default=())  # one sentence per inference, for the report
+    markdown: tuple[str, ...] = ()  # every Markdown file of the tree, repository-relative
+    site_root: SiteRoot | None = None
 
 
 def _markdown_under(root: Path) -> list[str]:
@@ -138,10 +140,11 @@ def _common(folders: list[str]) -> str:
 
 def infer(root: Path) -> Inference:
     paths = _markdown_under(root)
+    site = site_root(root, paths)
     folders = _record_folders(paths)
     if not folders:
         corpus, reason = _corpus_root(paths, None)
-        return Inference(corpus, reason, None)
+        return Inference(corpus, reason, None, tuple(paths), site)
     folder, index, _ = folders[0]
     _, layout, numbering = NUMBERINGS[index]
     pattern = NUMBERINGS[index][0]
@@ -158,7 +161,8 @@ def infer(root: Path) -> Inference:
         glob = f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = _corpus_root(paths, folder)
-    return Inference(corpus, reason, RecordShelf(folder, layout, numbering, records, tuple(sorted(set(pages))), glob))
+    shelf = RecordShelf(folder, layout, numbering, records, tuple(sorted(set(pages))), glob)
+    return Inference(corpus, reason, shelf, tuple(paths), site)
 
 
 def namespace_for(folder: str) -> str:

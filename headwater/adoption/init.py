@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, writelock
-from headwater.adoption.infer import infer, namespace_for
-from headwater.adoption.overlay_inference import Inferred, infer_overlay
+from headwater.adoption import site
+from headwater.adoption.infer import Inference, infer, namespace_for
+from headwater.adoption.overlay_inference import Inferred, facet_for_role, infer_overlay
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.canonical import dump, scalar
@@ -33,8 +34,9 @@ class Binding:
     bundles: tuple[str, ...]
     namespace: str | None
     schemes: tuple[str, ...]
-    inferred: Inferred | None = None  # what the records already on disk say
+    inferred: Inferred | None = None  # what the records (or a site's pages) already on disk say
     namespace_reason: str = ""
+    site_root: site.SiteRoot | None = None
 
 
 def package_tree(package: Package, bundles: tuple[str, ...]) -> dict:
@@ -72,13 +74,27 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     ordered = tuple(sorted(set(bundles)))
     shelf = inference.shelf
     inside = shelf is not None and (chosen in (".", shelf.folder) or shelf.folder.startswith(chosen + "/"))
-    inferred = infer_overlay(package_tree(package, ordered), inference, namespace is None) if inside else None
+    tree = package_tree(package, ordered)
+    inferred = infer_overlay(tree, inference, namespace is None) if inside else None
     said = ""
     if namespace is None and inferred is not None:  # records are numbered already; a namespace only prefixes
-        namespace = namespace_for(inference.shelf.folder)
+        namespace = namespace_for(shelf.folder)
         said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records are "
                 "numbered already; `--namespace` names one of your own)")
-    return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said)
+    if shelf is None:
+        inferred = _typed_pages(root, tree, inference, chosen)
+    return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said,
+                   inference.site_root)
+
+
+def _typed_pages(root: Path, tree: dict, inference: Inference, corpus: str) -> Inferred | None:
+    """A site's pages no shelf of the package claims, typed by a kind of the team's overlay."""
+    found = site.pages(root, list(inference.markdown), corpus, facet_for_role(tree, "name"),
+                       facet_for_role(tree, "scent"))
+    proposed = site.overlay(tree, found) if found is not None else None
+    if proposed is None:
+        return None
+    return Inferred(proposed.add, proposed.override, proposed.remove, (), proposed.said)
 
 
 def _exclusions(binding: Binding) -> str:
@@ -103,7 +119,14 @@ def declaration_text(binding: Binding) -> str:
         "corpus:\n"
         f"  root: {binding.corpus}\n"
         + _exclusions(binding)
+        + (_site_roots(binding.site_root) if binding.site_root else "")
     )
+
+
+def _site_roots(found: site.SiteRoot) -> str:
+    roots = ", ".join(scalar(r) for r in found.roots)
+    return ("  # where a link opening with `/` lands, as the site publishes it (read off the tree)\n"
+            f"  site_roots: [{roots}]\n")
 
 
 def _namespace(binding: Binding, scheme: str) -> str:
@@ -116,19 +139,24 @@ def overlay_text(binding: Binding) -> str:
     head = (f"# This repository's own layer over {binding.package.name}: add, override, remove,\n"
             "# add_to and remove_from, each on dotted addresses.\n")
     lines = [f"  identifier_schemes.{s}.namespace: {_namespace(binding, s)}" for s in binding.schemes]
+    asked = binding.namespace is None and bool(binding.schemes)
     if binding.inferred is not None:
-        return head + _inferred_text(binding.inferred, lines)
-    if binding.namespace or not binding.schemes:
+        question = _question(lines, "Add under `add:` below") if asked else ""
+        return head + question + _inferred_text(binding.inferred, [] if asked else lines)
+    if not asked:
         return head + ("add:\n" + "\n".join(lines) + "\n" if lines else "add: {}\n")
-    question = ("# QUESTION: which namespace opens this repository's identifiers (ACME in ACME-DR-0001)?\n"
-                "# The package cannot know it. Replace `add: {}` below with, for your namespace:\n"
-                "# add:\n" + "".join(f"#{line}\n" for line in lines))
-    return head + question + "add: {}\n"
+    return head + _question(lines, "Replace `add: {}` below with") + "add: {}\n"
+
+
+def _question(lines: list[str], how: str) -> str:
+    return ("# QUESTION: which namespace opens this repository's identifiers (ACME in ACME-DR-0001)?\n"
+            f"# The package cannot know it. {how}, for your namespace:\n"
+            "# add:\n" + "".join(f"#{line}\n" for line in lines))
 
 
 def _inferred_text(inferred: Inferred, namespace_lines: list[str]) -> str:
     """The inferred operations, each preceded by the sentence that says why it is there."""
-    out = ["# Read off the records already in this repository by `headwater init`:"]
+    out = ["# Read off the files already in this repository by `headwater init`:"]
     out += [f"#   {line}" for line in inferred.said]
     out.append("add:")
     out += namespace_lines
@@ -174,6 +202,8 @@ def report(binding: Binding, written: list[str], to_adopt: int = 0) -> str:
     lines += ["", "what this read off the tree",
               f"  corpus root {binding.corpus}: {binding.corpus_reason}",
               f"  package {binding.package.name} {binding.package.version} ({binding.package.label})"]
+    if binding.site_root is not None:
+        lines.append(f"  {binding.site_root.said}")
     if binding.inferred is not None:
         lines += [f"  {line}" for line in binding.inferred.said]
     if binding.namespace_reason:

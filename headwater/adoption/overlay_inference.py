@@ -35,7 +35,7 @@ class _Draft:
     said: list[str] = field(default_factory=list)
 
 
-def _facet_for_role(tree: dict, role: str) -> str | None:
+def facet_for_role(tree: dict, role: str) -> str | None:
     return next((name for name, facet in (tree.get("facets") or {}).items()
                  if isinstance(facet, dict) and facet.get("role") == role), None)
 
@@ -115,7 +115,7 @@ def _successor_words(tree: dict, statuses: list[str]) -> list[tuple[str, str]]:
 
 def _date_key(tree: dict, shelf: RecordShelf, inferred: _Draft) -> str | None:
     """The state-entered facet under the team's own key (`date`) when its records use one."""
-    entered = _facet_for_role(tree, "state_entered")
+    entered = facet_for_role(tree, "state_entered")
     keys = Counter(k for r in shelf.records for k in r.keys)
     if entered is None or keys.get(entered) or not keys.get("date") or "date" in (tree.get("facets") or {}):
         return entered
@@ -136,7 +136,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     name, declared = found
     kind = str(declared.get("kind"))
     inferred = _Draft()
-    state = _facet_for_role(tree, "state")
+    state = facet_for_role(tree, "state")
     entered = _date_key(tree, shelf, inferred)
     layout = shelf.layout.replace("{entered:", "{" + str(entered) + ":")  # a dated name reads the entered date
     inferred.override[f"shelves.{name}.path"] = shelf.glob
@@ -170,7 +170,7 @@ def _requirements(tree: dict, kind: str, shelf: RecordShelf, state: str | None, 
         required = ((declared.get("facets") or {}).get("require")) or []
         if not required:
             continue
-        renamed = [entered if f == _facet_for_role(tree, "state_entered") else f for f in required]
+        renamed = [entered if f == facet_for_role(tree, "state_entered") else f for f in required]
         roles = {state: "state", entered: "state_entered"}
         kept = [f for f in renamed if all(_carried(r, f, roles.get(f, "")) for r in shelf.records)]
         if kept != required:

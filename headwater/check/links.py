@@ -22,6 +22,7 @@ from headwater.corpus.body import Link
 from headwater.corpus.document import Document
 
 SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
+INDEX_PAGES = ("_index", "index", "readme")  # served at their folder's own address
 SEP = "\x1f"
 LIST = "\x1c"
 
@@ -38,19 +39,34 @@ class Reach:
 
 def reach(doc: Document, href: str, site_roots: tuple[str, ...] = ()) -> Reach | None:
     """None for what this engine does not resolve: URLs (`scheme:`, `//host`) and empty links. A
-    link opening with `/` lands under each site root (`corpus.site_roots`), else at the root."""
+    link opening with `/` lands under each site root (`corpus.site_roots`), else at the root; on a
+    published site (site roots declared) any other link may also land as the browser resolves it
+    from the page's own address, a folder named for the page."""
     if not href or SCHEME.match(href) or href.startswith("//"):
         return None
     written, _, fragment = href.partition("#")
     written, fragment = unquote(written.partition("?")[0]), unquote(fragment)
     if not written:
         return Reach(doc.path, fragment)
-    bases = (site_roots or ("",)) if written.startswith("/") else (posixpath.dirname(doc.path),)
+    if written.startswith("/"):
+        bases = site_roots or ("",)
+    else:
+        bases = (posixpath.dirname(doc.path), *(_published(doc.path) if site_roots else ()))
     landed = [_joined(base, written.lstrip("/")) for base in bases]
     inside = [path for path in landed if path is not None]
     if not inside:
         return Reach(None, fragment)
     return Reach(inside[0], fragment, tuple(inside[1:]))
+
+
+def _published(path: str) -> tuple[str, ...]:
+    """The folder a site generator serves a page at (`guide/setup.md` at `guide/setup/`); an index
+    page is served at its own folder, which the file's directory already is."""
+    folder, _, name = path.rpartition("/")
+    stem = name.rpartition(".")[0] or name
+    if stem.lower() in INDEX_PAGES:
+        return ()
+    return (f"{folder}/{stem}" if folder else stem,)
 
 
 def _joined(base: str, written: str) -> str | None:

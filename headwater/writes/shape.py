@@ -89,6 +89,8 @@ def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, 
     if role == "state" and lifecycle is not None:
         return FacetValue(name, lifecycle.initial,
                           f"{lifecycle.initial}, the initial state of the lifecycle `{lifecycle.name}`", True)
+    if role == "state_entered" and lifecycle is None and name not in taxonomy.required_facets(kind):
+        return None  # a kind with no lifecycle writes no state, so no date it entered one
     if role in DATE_ROLES:
         return FacetValue(name, today.isoformat(), f"{today.isoformat()}, the run date", True)
     if role == "name":

@@ -1,5 +1,6 @@
 """The taxonomy and overlay guide, run as written: its overlay validates and resolves, and its
-worked adoptions of a MADR and an adr-tools repository succeed command by command."""
+worked adoptions of a MADR and an adr-tools repository and of a documentation site succeed command
+by command."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_the_guide_names_every_overlay_operation_and_a_value_with_spaces():
     assert '"on hold"' in overlay and '"Context and Problem Statement"' in overlay
 
 
-@pytest.mark.parametrize("number", [2, 6])
+@pytest.mark.parametrize("number", [2, 7])
 def test_the_guides_overlays_validate_and_resolve_as_written(tmp_path, number):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     assert headwater(tmp_path, "init").status == 0
@@ -50,7 +51,7 @@ def test_the_guides_overlays_validate_and_resolve_as_written(tmp_path, number):
     assert "lifecycle_state" in (tmp_path / ".headwater/taxonomy.lock").read_text()
 
 
-@pytest.mark.parametrize(("number", "corpus"), [(3, "madr"), (4, "adr-tools")])
+@pytest.mark.parametrize(("number", "corpus"), [(3, "madr"), (4, "adr-tools"), (6, "dapr-docs")])
 def test_a_worked_adoption_runs_as_written(tmp_path, number, corpus):
     root = unpack(corpus, tmp_path)
     [(_, dry)] = step(1)

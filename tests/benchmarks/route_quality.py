@@ -1,8 +1,8 @@
 """Route quality, measured: `route` against plain BM25 over title + summary + path, on fourteen
 labelled sets — the Relay fixture (corpus_fixtures/routing) and thirteen over two real documentation
 snapshots unpacked at run time (tests/route_sets: dapr-docs labels.yml, tuned on, held-out.yml,
-third.yml, fourth.yml and fifth.yml, seen, sixth.yml held out; kubernetes-enhancements labels.yml,
-held-out.yml, third.yml, fourth.yml, fifth.yml and sixth.yml, seen, seventh.yml held out).
+third.yml, fourth.yml, fifth.yml and sixth.yml, seen; kubernetes-enhancements labels.yml,
+held-out.yml, third.yml, fourth.yml, fifth.yml, sixth.yml and seventh.yml, seen).
 
 Run `python tests/benchmarks/route_quality.py` to print the tables recorded in BENCHMARKS.md.
 Per set, at budget 5:

@@ -100,6 +100,31 @@ def test_a_fragment_behind_a_site_root_is_judged_against_the_document_it_lands_o
     assert f"`{NEXT}` has no heading" in message
 
 
+def test_on_a_published_site_a_relative_link_may_land_where_the_browser_resolves_it_from_the_page(prose):
+    root = prose("See [the query](../examples/query.json) and [the index](../)")
+    (root / "docs/decisions/examples").mkdir()
+    (root / "docs/decisions/examples/query.json").write_text("{}", encoding="utf-8")
+    [(_, _, unpublished)] = found(root, "link.path.unresolved")
+    assert unpublished == ("the link `../examples/query.json` reaches `docs/examples/query.json`, and no file "
+                           "stands there")
+    assert found(_site_roots(root, "docs"), "link.path.unresolved") == []
+    (root / "docs/decisions/examples/query.json").unlink()
+    [(_, _, message)] = found(root, "link.path.unresolved")
+    assert message == ("the link `../examples/query.json` reaches `docs/examples/query.json` or "
+                       "`docs/decisions/examples/query.json`, and no file stands at any")
+
+
+def test_an_index_page_is_served_at_its_own_folder_so_its_links_land_once(prose):
+    root = _site_roots(prose(""), "docs")
+    index = root / "docs/decisions/_index.md"
+    index.write_text((root / DOC).read_text(encoding="utf-8").replace("ACME-DR-0001", "ACME-DR-0003")
+                     + "\nSee [the examples](examples/query.json).\n", encoding="utf-8")
+    messages = [f.message for f in run(load(root, NOW)).findings
+                if f.rule == "link.path.unresolved" and f.path == "docs/decisions/_index.md"]
+    assert messages == ["the link `examples/query.json` reaches `docs/decisions/examples/query.json`, and no file "
+                        "stands there"]
+
+
 def test_a_site_root_outside_the_repository_is_refused(prose, hw):
     root = _site_roots(prose("See [next](/decisions/0002-next.md)."), "../elsewhere")
     ran = hw("check", "--root", str(root), "--now", NOW.isoformat())

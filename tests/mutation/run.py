@@ -42,6 +42,8 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/corpus/fronts.py": ("tests/perf/test_fronts_file.py",),
     "headwater/graph.py": ("tests/snapshot/test_graph.py", "tests/check/test_reference_rules.py",
                            "tests/reads/test_governing_resolve_related.py", "tests/adoption/test_identifier_key.py"),
+    "headwater/corpus/body.py": ("tests/snapshot/test_link_extraction.py", "tests/snapshot/test_body_inline_pass.py",
+                                 "tests/check/test_body_rules.py", "tests/perf/test_parse_cache.py"),
     "headwater/writes/batch.py": ("tests/writes/test_batch.py", "tests/reliability/test_write_faults.py",
                                   "tests/check/test_fix.py"),
 }

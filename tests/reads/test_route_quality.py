@@ -3,9 +3,9 @@ once per session dapr-docs (tuned), four more dapr-docs sets and six kubernetes-
 (all seen; dapr-docs third.yml and kubernetes-enhancements fourth.yml were held out until
 HW-DR-0031, dapr-docs fourth.yml and kubernetes-enhancements fifth.yml, written blind and run once
 on HW-DR-0031, until HW-DR-0033; dapr-docs fifth.yml and kubernetes-enhancements sixth.yml, written
-blind and run once on HW-DR-0033, until HW-DR-0039 read their failures), and dapr-docs sixth.yml
-and kubernetes-enhancements seventh.yml (held out: written blind, run once on HW-DR-0033, which
-HW-DR-0039 kept) — against plain BM25 over title + summary + path.
+blind and run once on HW-DR-0033, until HW-DR-0039 read their failures; dapr-docs sixth.yml and
+kubernetes-enhancements seventh.yml, written blind and run once on HW-DR-0033 as HW-DR-0039 kept it,
+until HW-DR-0046 measured predictors over them) — against plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
 above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08

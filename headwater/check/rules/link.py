@@ -28,13 +28,17 @@ LINK_TAGS = ("body", "link")
       short="A relative link names no file, or climbs above the repository.",
       full="A link without a scheme resolves against the document's directory, or, when it opens "
            "with `/`, against each of the declaration's `corpus.site_roots` (the repository root when "
-           "none is declared); nothing stands at the path it reaches, or the path climbs out of the "
-           "repository.",
+           "none is declared); on a site with site roots declared, a link may also land where a browser "
+           "resolves it from the page's own address (`guide/setup.md` is served at `guide/setup/`). "
+           "Nothing stands at the path it reaches, or the path climbs out of the repository.",
       help="""
 Relative links break silently when a file moves. Point the link at the file's current path,
 written relative to the linking document, or link to a full URL when the target lives outside
 the repository. A static site publishes its content folder at `/`: declare it (and its folder of
-static files) under `corpus.site_roots` in `.headwater/taxonomy.yml`, and `/guide/` lands there.
+static files) under `corpus.site_roots` in `.headwater/taxonomy.yml`, and `/guide/` lands there;
+a page's other links then also land as the site serves the page, at a folder named for it
+(`../examples/query.json` written in `guide/setup.md` may name `guide/examples/query.json`).
+`headwater init` reads the site roots off the links themselves.
 """,
       tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
 def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
