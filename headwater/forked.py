@@ -11,11 +11,15 @@ no more of.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 SIZE = 8  # bytes announcing each streamed item's length; a length of 0 ends the stream
+# A worker says it starts, and that it is about to hand work back, to whoever listens (the replay's
+# recorder, `headwater.observed`, holds a worker's notes back in between).
+WORKING, HANDING = "headwater.working", "headwater.handing"
 
 
 def cores() -> int:
@@ -106,10 +110,12 @@ def _worker(work: Callable[[int, int], T], pack: Callable[[T], Any], share: int,
     import pickle
 
     try:
+        sys.audit(WORKING)
         try:
             answer = (True, pack(work(share, workers)))
         except Exception:  # noqa: BLE001 — the parent does the share again, and reports what fails there
             answer = (False, None)
+        sys.audit(HANDING)
         with os.fdopen(send, "wb") as pipe:
             pickle.dump(answer, pipe, pickle.HIGHEST_PROTOCOL)
     except BaseException:  # interrupted with the parent (Ctrl-C reaches the group), or the parent is gone
@@ -175,13 +181,16 @@ def _producer(produce: Callable[[T | None], Iterator[T]], spool: int, send: int)
     import pickle
 
     try:
+        sys.audit(WORKING)
         try:
             for item in produce(None):
                 data = pickle.dumps(item, pickle.HIGHEST_PROTOCOL)
                 left = memoryview(data)
                 while left:
                     left = left[os.write(spool, left):]
+                sys.audit(HANDING)
                 os.write(send, len(data).to_bytes(SIZE, "little"))  # a pipe takes a write this small whole
+            sys.audit(HANDING)
             os.write(send, bytes(SIZE))
         except Exception:  # noqa: BLE001, S110 — the parent makes the rest, and reports what fails there
             pass

@@ -172,6 +172,19 @@ class Graph:
         return graph
 
 
+@dataclass(frozen=True, slots=True)
+class Spelling:
+    """A relation as one name writes it, and what binding its entries needs: the kinds at the far
+    end that are anchors and those that are documents."""
+
+    relation: Relation
+    written: str
+    inverse: bool
+    identity: str  # the relation's name, with `~` when written as its inverse: a duplicate's key
+    far_anchors: tuple[str, ...]
+    far_kinds: tuple[str, ...]
+
+
 def build(taxonomy: Taxonomy, census: Census, tree: SourceTree, federation: Federation | None = None) -> Graph:
     builder = _Builder(taxonomy, census, tree, federation or Federation())
     builder.index()
@@ -193,7 +206,8 @@ class _Builder:
         self.problems: list[Problem] = []
         self.anchors: dict[tuple[str, tuple[str, ...]], Anchor] = {}
         self.paths_with_ids: dict[str, str] = {}
-        self.ends: dict[tuple[str, bool], tuple[list[str], list[str]]] = {}
+        self.spellings: dict[str, Spelling | None] = {}  # by the name written under `relations:`
+        self.keyed = tuple(self.spelling(key, relation, inverse) for relation, key, inverse in taxonomy.relation_keys)
 
     def problem(self, kind: ProblemKind, doc: Document, node: Node | None, subject: str, message: str) -> None:
         line, column = (node.line, node.column) if node is not None else (0, 0)
@@ -229,7 +243,8 @@ class _Builder:
 
     def edges_of(self, document: Document) -> None:
         seen: set[tuple[str, str]] = set()
-        self.keyed_edges(document, seen)
+        if self.keyed:
+            self.keyed_edges(document, seen)
         block = document.relations
         if block is None:
             return
@@ -237,68 +252,73 @@ class _Builder:
             self.problem(ProblemKind.RELATIONS_NOT_A_MAPPING, document, block, "relations",
                          "`relations:` must map relation names to targets")
             return
+        spellings = self.spellings
         for key, value in block.entries:
-            named = self.taxonomy.relation_named(key.text)
-            if named is None:
+            spelling = spellings[key.text] if key.text in spellings else self.spelled(key.text)
+            if spelling is None:
                 self.problem(ProblemKind.UNKNOWN_RELATION, document, key, key.text,
                              f"`{key.text}` is not a relation the taxonomy declares")
                 continue
-            relation, inverse = named
-            for entry in _entries(value):
-                self.edge(document, relation, key.text, inverse, entry, seen)
+            for entry in value.items if type(value) is Seq else (value,):
+                self.edge(document, spelling, entry, seen)
 
     def keyed_edges(self, document: Document, seen: set[tuple[str, str]]) -> None:
         """Relations written as top-level keys the taxonomy names (`requires: 2718, 2930`,
         `superseded-by: […]`), as a standards corpus writes them; a comma-separated scalar is a list."""
-        for relation, key, inverse in self.taxonomy.relation_keys:
-            value = document.front.get(key)
+        for spelling in self.keyed:
+            value = document.front.get(spelling.written)
             if value is None:
                 continue
             for entry in _entries(value):
                 for part in _split(entry):
-                    self.edge(document, relation, key, inverse, part, seen)
+                    self.edge(document, spelling, part, seen)
 
-    def edge(self, doc: Document, relation: Relation, written: str, inverse: bool, entry: Node,
-             seen: set[tuple[str, str]]) -> None:
-        attributes: tuple[tuple[str, Scalar], ...] = ()
+    def spelled(self, written: str) -> Spelling | None:
+        """What a relation name under `relations:` needs to bind (None: no relation has that name),
+        sorted out once per name."""
+        named = self.taxonomy.relation_named(written)
+        spelling = self.spellings[written] = self.spelling(written, *named) if named else None
+        return spelling
+
+    def spelling(self, written: str, relation: Relation, inverse: bool) -> Spelling:
+        far = relation.sources if inverse else relation.targets
+        return Spelling(relation, written, inverse, relation.name + ("~" if inverse else ""),
+                        tuple(a for a in far if self.taxonomy.is_anchor_kind(a)),
+                        tuple(k for k in far if k in self.taxonomy.kinds))
+
+    def edge(self, doc: Document, spelling: Spelling, entry: Node, seen: set[tuple[str, str]]) -> None:
         target_node: Node | None = entry
-        if isinstance(entry, Map):
+        attributes: tuple[tuple[str, Scalar], ...] = ()
+        if type(entry) is Map:
             target_node = entry.get("to")
-            attributes = tuple((k.text, v) for k, v in entry.entries if k.text != "to" and isinstance(v, Scalar))
+            attributes = tuple([(k.text, v) for k, v in entry.entries if k.text != "to" and type(v) is Scalar])
             if target_node is None:
-                self.problem(ProblemKind.ENTRY_WITHOUT_TO, doc, entry, written,
-                             f"an entry under `{written}` has no `to`")
+                self.problem(ProblemKind.ENTRY_WITHOUT_TO, doc, entry, spelling.written,
+                             f"an entry under `{spelling.written}` has no `to`")
                 return
-        if isinstance(target_node, Seq) and not self.reaches_anchor(relation, inverse):
+        path = self.ids.get(target_node.text.strip()) if type(target_node) is Scalar else None
+        if path is not None:  # most targets: one identifier a document carries
+            raw = target_node.text.strip()
+            target = Target(Bound.DOCUMENT, raw, path, raw)
+        elif type(target_node) is Seq and not spelling.far_anchors:
+            written = spelling.written
             self.problem(ProblemKind.LIST_TARGET, doc, target_node, written,
                          f"an entry under `{written}` is a list, and `{written}` reaches only documents, "
                          "each named by one identifier")
             return
-        target = self.bind(relation, inverse, target_node)
-        identity = (relation.name + ("~" if inverse else ""), target.text)
+        else:
+            target = self.bind(spelling, target_node)
+        identity = (spelling.identity, target.text)
         if identity in seen:
             self.problem(ProblemKind.DUPLICATE_TARGET, doc, entry, target.text,
-                         f"`{written}` names `{target.text}` twice")
+                         f"`{spelling.written}` names `{target.text}` twice")
             return
         seen.add(identity)
-        self.edges.append(Edge(doc.path, relation, written, inverse, target, attributes,
+        self.edges.append(Edge(doc.path, spelling.relation, spelling.written, spelling.inverse, target, attributes,
                                entry.line, entry.column))
 
-    def reaches_anchor(self, relation: Relation, inverse: bool) -> bool:
-        return bool(self.far_ends(relation, inverse)[0])
-
-    def far_ends(self, relation: Relation, inverse: bool) -> tuple[list[str], list[str]]:
-        """The anchor kinds and the document kinds at the far end, sorted out once per relation."""
-        key = (relation.name, inverse)
-        found = self.ends.get(key)
-        if found is None:
-            far = relation.sources if inverse else relation.targets
-            found = self.ends[key] = ([a for a in far if self.taxonomy.is_anchor_kind(a)],
-                                      [k for k in far if k in self.taxonomy.kinds])
-        return found
-
-    def bind(self, relation: Relation, inverse: bool, node: Node) -> Target:
-        far_anchors, far_kinds = self.far_ends(relation, inverse)
+    def bind(self, spelling: Spelling, node: Node) -> Target:
+        far_anchors, far_kinds = spelling.far_anchors, spelling.far_kinds
         if isinstance(node, Seq):
             raws = [i.text for i in node.items if isinstance(i, Scalar)]
             if far_anchors and len(raws) == len(node.items) and raws:

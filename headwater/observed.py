@@ -5,10 +5,13 @@ to read and every directory it lists (`os.listdir`, `os.scandir`). What Python r
 for, the code announces: a path it only looks at (a stat, a test for existence or type, a link
 read) as `headwater.probe`; a folder it lists by its descriptor as `headwater.listed`, with the
 entries it found; a file it opens by a name relative to a folder's descriptor as `headwater.read`
-with the bytes it read (each folder on the way announced as a probe), or many files of one
-folder at once as `headwater.reads`, with each name and its bytes. Every thread is heard; a
-forked worker notes into a file the recorder shares with it; a run that starts another program
-(whose reads no hook hears) keeps nothing. `Recorder.observations` turns the notes into
+with the bytes it read and, when it hashed them anyway, their sha256 hex (each folder on the way
+announced as a probe), many files of one folder at once as `headwater.reads`, with each name and
+its bytes, or files opened so and read elsewhere (the census's, which its forked reader sends with
+their digests) as `headwater.opened`, with their paths. Every thread is heard; a forked worker
+notes into a file the recorder shares with it (a worker `headwater.forked` made, in one write
+before each time it hands work back); a run that starts another program (whose reads no hook
+hears) keeps nothing. `Recorder.observations` turns the notes into
 observations, each a path and the state `state` finds there: a file by the digest of its bytes,
 a listing by its names and entry types, a probe by the entry's type (a link by where it points),
 an absent path as absent. `unchanged` makes each observation again, reading every file again: an
@@ -36,14 +39,17 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from headwater.forked import HANDING, WORKING  # a worker forked there says it starts, and hands work back
+
 PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests or reads a link
-READ = "headwater.read"  # sys.audit(READ, path, data) where the load has a file's bytes in hand
+READ = "headwater.read"  # sys.audit(READ, path, data[, its sha256 hex]) where the load has a file's bytes in hand
 READS = "headwater.reads"  # sys.audit(READS, folder, [(name, data), …]) for files read by name in one folder
 LISTING = "headwater.listed"  # sys.audit(LISTING, path, entries) where it has a folder's `os.DirEntry`s
+OPENED_IN = "headwater.opened"  # sys.audit(OPENED_IN, folder, [path, …]): files opened relative to a folder
 OPENED, LISTED, PROBED = "open", "list", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse
-HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, READS, LISTING})
+HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, READS, LISTING, OPENED_IN, WORKING, HANDING})
 ELSEWHERE = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})  # reads unheard
 END = "\0\0"  # the end of a note a forked worker spills
 UNCLEAN = re.compile(r"/\.\.?(?:/|$)|//|/$")  # what `os.path.normpath` would spell otherwise
@@ -172,6 +178,12 @@ class Scope:
         return tuple(folder.rstrip(os.sep) + os.sep for folder in self.ignored)
 
 
+def _plainly_read(path: str, flags: int) -> bool:
+    """Whether an `open` is of a full path `_spelled_once` leaves as it is, to read a file."""
+    return (path.startswith(os.sep) and not flags & (WRITING | os.O_DIRECTORY)
+            and "/./" not in path and "//" not in path and not path.endswith("/."))
+
+
 def _spelled_once(path: str) -> str:
     """The path without `.` or empty segments, which name the same entry (`..` may not, through a
     link, so it stays): a file opened as `root/./docs/a.md` is the one the run hashed as
@@ -221,6 +233,7 @@ class Recorder:
         self.listings: dict[str, str] = {}  # what `LISTING` announced: a folder's entries as the run listed them
         self.began = 0
         self.spill = -1
+        self.held_back: list[str] | None = None  # a worker's notes not yet spilled (see `_spilled`)
         self.blind = False  # another program ran: what it read was not heard, so nothing is kept
 
     def __enter__(self) -> Recorder:
@@ -248,7 +261,20 @@ class Recorder:
                     self.digests[path] = had
 
     def hear(self, event: str, args: tuple) -> None:
+        if not args:  # `WORKING` or `HANDING`: the worker starts, or is about to hand its work back
+            self._working(event == WORKING)
+            return
         path = args[0]
+        if event == "open" and type(path) is str:  # most events
+            flags = args[2] or 0
+            if args[1] is None and os.sep not in path and not flags & os.O_DIRECTORY:
+                return  # a name opened relative to a folder's descriptor: its reader announces it
+            if _plainly_read(path, flags):  # a file opened by its full, clean path to be read
+                noted = self.noted[OPENED]
+                if path not in noted:
+                    noted.add(path)
+                    self._spilled(OPENED, path, "")
+                return
         if isinstance(path, int):
             return  # a folder listed by its descriptor is announced (`LISTING`) by the code that lists it
         if not isinstance(path, str):
@@ -263,14 +289,17 @@ class Recorder:
         if event == READS:
             self._read_in(_spelled_once(os.path.join(self.cwd, path)), args[1])
             return
+        if event == OPENED_IN:
+            self._opened_in(_spelled_once(os.path.join(self.cwd, path)), args[1])
+            return
         digest = ""
         if event == "open":
             flags = args[2] or 0
             if flags & WRITING or (args[1] is None and os.sep not in path and not flags & os.O_DIRECTORY):
                 return  # a write, or a name opened relative to a folder's descriptor: its reader announces it
             what = PROBED if flags & os.O_DIRECTORY else OPENED  # a folder opened to reach what it holds
-        elif event == READ:
-            what, digest = OPENED, "sha256:" + hashlib.sha256(args[1]).hexdigest()
+        elif event == READ:  # hashed here unless the reader, which hashed the bytes anyway, says what it found
+            what, digest = OPENED, "sha256:" + (args[2] if len(args) > 2 else hashlib.sha256(args[1]).hexdigest())
         else:
             what = PROBED if event == PROBE else LISTED
         self._note(what, _spelled_once(path if path.startswith(os.sep) else os.path.join(self.cwd, path)), digest)
@@ -295,15 +324,42 @@ class Recorder:
                 digests[full] = digest = "sha256:" + sha256(data).hexdigest()
                 spilled.append(f"{OPENED}\0{full}\0{digest}{END}")
         if spilled and os.getpid() != self.pid:
-            os.write(self.spill, "".join(spilled).encode("utf-8", "surrogateescape"))
+            self._spill_out("".join(spilled))
+
+    def _opened_in(self, folder: str, names: list[str]) -> None:
+        """Files opened by their clean relative paths under `folder`: `_note` for many at once."""
+        inside, noted = os.path.join(folder, ""), self.noted[OPENED]
+        fresh = [full for full in [inside + name for name in names] if full not in noted]
+        noted.update(fresh)
+        if fresh and os.getpid() != self.pid:
+            self._spill_out("".join(f"{OPENED}\0{full}{END}" for full in fresh))
 
     def _spilled(self, what: str, full: str, had: str) -> None:
         """A note made in a forked worker, written where this process reads it back as it ends: its
         fields apart by a NUL and ended by two, which no path or entry name holds (nor any field
         that is never empty)."""
         if os.getpid() != self.pid:
-            os.write(self.spill, f"{what}\0{full}\0{had}{END}".encode("utf-8", "surrogateescape") if had
-                     else f"{what}\0{full}{END}".encode("utf-8", "surrogateescape"))
+            self._spill_out(f"{what}\0{full}\0{had}{END}" if had else f"{what}\0{full}{END}")
+
+    def _spill_out(self, notes: str) -> None:
+        """Spill notes now, or, in a worker `headwater.forked` made, hold them back until it hands
+        its work back (`HANDING`): whatever this process takes from the worker was read after the
+        notes of its reads were spilled, and work a worker never handed back is done again here,
+        heard here. A worker forked any other way spills each note as it is made."""
+        if self.held_back is not None:
+            self.held_back.append(notes)
+        else:
+            _written(self.spill, notes.encode("utf-8", "surrogateescape"))
+
+    def _working(self, starts: bool) -> None:
+        """A worker starts (notes are held back from now on) or hands its work back (those held are
+        spilled); a worker's copy of notes held before it was forked are spilled again, harmlessly."""
+        if os.getpid() == self.pid:
+            return  # this process's notes are its own, never spilled
+        held = self.held_back
+        if held:
+            _written(self.spill, "".join(held).encode("utf-8", "surrogateescape"))
+        self.held_back = [] if starts or held is not None else None
 
     def observations(self, read: Mapping[str, str]) -> tuple[Observation, ...] | None:
         """Every note under the scope observed now, or None when any of it moved since the run
@@ -321,7 +377,11 @@ class Recorder:
         folders: set[str] = set()  # holding what was observed as the run ends
         for what in sorted(self.noted):
             had = known if what == OPENED else self.listings if what == LISTED else {}
-            for path in self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what]):
+            paths = self.scope.held(self.noted[what].union(self.digests) if what == OPENED else self.noted[what])
+            if what == OPENED:  # the files of `read` (most) at once
+                first = [(what, path, "f:" + known[path]) for path in paths if path in read]
+                paths = [path for path in paths if path not in read]
+            for path in paths:
                 found = had.get(path)
                 if found is None:
                     found = _looked(what, path, self.began)
@@ -329,12 +389,18 @@ class Recorder:
                         return None
                     folders.add(path.rpartition(os.sep)[0])
                 elif what == OPENED:
-                    (first if path in read else made).append((what, path, "f:" + found))
-                    continue
+                    found = "f:" + found
                 made.append((what, path, found))
         if any(_changed_since(folder, self.began) for folder in folders):
             return None
         return (*first, *made)
+
+
+def _written(fd: int, data: bytes) -> None:
+    """All of `data`, however many writes it takes."""
+    left = memoryview(data)
+    while left:
+        left = left[os.write(fd, left):]
 
 
 def _looked(what: str, path: str, since: int) -> str | None:

@@ -7,7 +7,8 @@ read once, hashed once and parsed here; no later phase opens it again.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -113,15 +114,16 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
         entries = walk(repo, corpus_root)
         if after is not None:  # the rest, after a reader that failed part way
             entries = [entry for entry in entries if entry.raw > after[0]]
-        for start in range(0, len(entries), PIECE):
-            piece = entries[start:start + PIECE]
-            yield piece[-1].raw, [_row(repo, entry, exclusions, classifier) for entry in piece]
+        with Folders(repo) as folders:
+            for start in range(0, len(entries), PIECE):
+                piece = entries[start:start + PIECE]
+                yield piece[-1].raw, [_row(repo, entry, exclusions, classifier, folders) for entry in piece]
 
     if parses is None:
         return Census(corpus_root, tuple(classifier.classify(*item) if type(item) is tuple else item
-                                         for _, piece in reading(None) for item in piece))
+                                         for piece in _announced(repo, reading(None)) for item in piece))
     read: list[Row | Read] = []
-    for _, piece in parses.beside_the_fronts(reading):
+    for piece in _announced(repo, parses.beside_the_fronts(reading)):
         read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
                  for item in piece]
     parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
@@ -130,12 +132,55 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
     return Census(corpus_root, tuple(rows))
 
 
+def _announced(repo: Path, pieces: Iterator[Piece]) -> Iterator[list[Row | Read]]:
+    """Each piece, once the files it opened are announced (`headwater.opened`, HW-DR-0045): each is
+    opened by its name in a folder's descriptor, which the replay's recorder hears from no one
+    else (so a forked reader notes none of ten thousand opens), and this process announces the
+    piece it takes, whoever read it."""
+    for _, piece in pieces:
+        opened = [item[0] if type(item) is tuple else item.path for item in piece
+                  if type(item) is tuple or item.outcome is Outcome.UNREADABLE]
+        if opened:
+            sys.audit("headwater.opened", os.fspath(repo), opened)
+        yield piece
+
+
+class Folders:
+    """The descriptor of each folder the census reads files in, opened once (the walk's order
+    keeps a folder's files together) and closed with the next or at the end."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo = repo
+        self.folder: str | None = None
+        self.fd = -1
+
+    def __enter__(self) -> Folders:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+    def of(self, folder: str) -> int:
+        """The descriptor of a folder of the repository (OSError when it cannot be opened)."""
+        if folder != self.folder:
+            self._close()
+            self.fd = os.open(os.path.join(self.repo, folder), os.O_RDONLY | os.O_DIRECTORY)
+            self.folder = folder
+        return self.fd
+
+    def _close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+        self.folder, self.fd = None, -1
+
+
 # A shelf a file of a directory may match: the pattern left to read its name (None: any name
 # matches), the pattern's rank, and its positions after the directory.
 Started = tuple[Shelf, "Pattern | None", tuple[int, int], frozenset[int]]
 
 
-def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier) -> Row | Read:
+def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier,
+         folders: Folders) -> Row | Read:
     if entry.kind is not EntryKind.FILE:
         reason = UNWALKABLE_REASONS[entry.kind]
         if entry.kind is EntryKind.SYMLINK and entry.detail:
@@ -147,7 +192,7 @@ def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier
                    exclusion=exclusion)
     if not is_markdown(entry.path):
         return Row(entry.path, Outcome.NOT_A_DOCUMENT, "not a Markdown file")
-    return classifier.read(repo, entry.path)
+    return classifier.read(entry.path, folders)
 
 
 def excluded_by(path: str, exclusions: tuple[Exclusion, ...]) -> Exclusion | None:
@@ -164,18 +209,23 @@ class Classifier:
         self.taxonomy = taxonomy
         self.shelves = list(taxonomy.shelves.values())
         self.parses = parses
+        self.opened = parses.opened if parses is not None else _opened
         # compiled once here, not once per file: the census asks for every Markdown file
         self.patterns = [(shelf, shelf.pattern, shelf.pattern.specificity) for shelf in self.shelves]
         # each pattern's positions after a directory, read once for all the files it holds
         self.directories: dict[str, list[Started]] = {}
+        # and, where every shelf a directory starts takes any name, what its every file matches
+        self.settled: dict[str, tuple[Shelf, ...]] = {}
         # what a shelf and its discriminator's value decide (the kind and the derivation's lines),
         # and each kind's identifier key: the same few answers for every document of a shelf
         self.decided: dict[tuple[str, str | None], tuple[str | None, tuple[str, ...]]] = {}
         self.id_keys: dict[str | None, str] = {}
 
-    def read(self, repo: Path, path: str) -> Row | Read:
+    def read(self, path: str, folders: Folders) -> Row | Read:
+        """The file read by its name in its folder's descriptor, which the caller announces."""
+        folder, _, name = path.rpartition("/")
         try:
-            data = read_regular(os.path.join(repo, path))  # a str join: pathlib's costs add up per file
+            data = read_regular(name, folders.of(folder))
         except OSError as error:
             return Row(path, Outcome.UNREADABLE, f"could not be read ({error.strerror or error})")
         try:
@@ -186,10 +236,10 @@ class Classifier:
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:
         try:
-            front, offset, body_line = self.opened(text, content_digest)
+            front, offset, body_line = self.opened(text, content_digest)  # the front (None: none), the body's place
         except FrontMatterRefusal as refusal:
             return Row(path, Outcome.UNREADABLE, str(refusal))
-        shelves = self.matching_shelves(path)
+        shelves = self._shelves_of(path)
         if not shelves:
             return Row(path, Outcome.UNTYPED, "no shelf pattern claims this path",
                        document=self.document(path, None, front, offset, body_line, text, content_digest))
@@ -208,12 +258,6 @@ class Classifier:
         return Row(path, Outcome.TYPED, "", kind, derivation,
                    self.document(path, kind, front, offset, body_line, text, content_digest))
 
-    def opened(self, text: str, content_digest: str) -> tuple[Map | None, int, int]:
-        """The front (None: none), where the body starts and its line."""
-        if self.parses is not None:
-            return self.parses.opened(text, content_digest)
-        parts = split(text)
-        return parts.front, len(text) - len(parts.body), parts.body_line
 
     def document(self, path: str, kind: str | None, front: Map | None, offset: int, body_line: int, text: str,
                  content_digest: str) -> Document | None:
@@ -237,16 +281,21 @@ class Classifier:
 
     def matching_shelves(self, path: str) -> list[Shelf]:
         """The most specific shelves that match; more than one is a tie."""
+        return list(self._shelves_of(path))
+
+    def _shelves_of(self, path: str) -> tuple[Shelf, ...]:
         directory, _, name = path.rpartition("/")
+        settled = self.settled.get(directory)
+        if settled is not None:
+            return settled
         started = self.directories.get(directory)
         if started is None:
             started = self.directories[directory] = self._started(directory)
-        matched = [(shelf, rank) for shelf, pattern, rank, positions in started
-                   if pattern is None or pattern.accepts(pattern.after([name], positions))]
-        if not matched:
-            return []
-        best = max(rank for _, rank in matched)
-        return [shelf for shelf, rank in matched if rank == best]
+            if all(pattern is None for _, pattern, _, _ in started):  # whatever the file's name
+                settled = self.settled[directory] = _best((shelf, rank) for shelf, _, rank, _ in started)
+                return settled
+        return _best((shelf, rank) for shelf, pattern, rank, positions in started
+                     if pattern is None or pattern.accepts(pattern.after([name], positions)))
 
     def _started(self, directory: str) -> list[Started]:
         """The shelves a file of this directory may match, each with its pattern's positions after
@@ -280,6 +329,21 @@ class Classifier:
         if declared is None or declared.abstract:
             return None, f"the shelf resolves to `{kind}`, which is abstract or undeclared, and no document is"
         return kind, why
+
+
+def _opened(text: str, content_digest: str) -> tuple[Map | None, int, int]:
+    """The front (None: none), where the body starts and its line, split here."""
+    parts = split(text)
+    return parts.front, len(text) - len(parts.body), parts.body_line
+
+
+def _best(matched: Iterable[tuple[Shelf, tuple[int, int]]]) -> tuple[Shelf, ...]:
+    """The shelves of the highest rank among those matched."""
+    ranked = list(matched)
+    if not ranked:
+        return ()
+    best = max(rank for _, rank in ranked)
+    return tuple(shelf for shelf, rank in ranked if rank == best)
 
 
 def _matched(shelf: Shelf) -> str:

@@ -192,30 +192,32 @@ class ParseStore:
 
     def opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
         """`frontmatter.split(text)` as the front (None: none), where the body starts in `text` and
-        its line, from the caches when this digest was parsed before."""
+        its line: from the fronts file, with no copy of the body (a warm run's every front), or
+        from the parse cache or a parse when this digest is not held there."""
+        held = self.table.opened(digest, len(text)) if digest not in self.packed and digest not in self.ahead else None
+        if held is None:
+            return self._split_opened(text, digest)
+        self.fronts_reused += 1
+        self.table_hits += 1
+        if self.use is CacheUse.WRITE:
+            self.current[digest] = {}  # as the parse cache stores it: `save` copies its line
+            self.kept_fronts[digest] = str(held) if type(held) is FrontMatterRefusal else (held[1], held[2], held[0])
+        if type(held) is FrontMatterRefusal:
+            raise held
+        return held
+
+    def _split_opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
+        """`opened` for a digest the fronts file does not hold."""
         try:
-            found = self._opened(text, digest)
+            parts = self._split(text, digest)
         except FrontMatterRefusal as refusal:
             if self.use is CacheUse.WRITE:
                 self.kept_fronts[digest] = str(refusal)
             raise
-        if found[0] is not None and self.use is CacheUse.WRITE:
-            self.kept_fronts[digest] = (found[1], found[2], found[0])
+        found = parts.front, len(text) - len(parts.body), parts.body_line
+        if parts.front is not None and self.use is CacheUse.WRITE:
+            self.kept_fronts[digest] = (found[1], found[2], parts.front)
         return found
-
-    def _opened(self, text: str, digest: str) -> tuple[Map | None, int, int]:
-        """From the fronts file, with no copy of the body (a warm run's every front), or split."""
-        if digest not in self.packed and digest not in self.ahead:
-            held = self.table.opened(digest, len(text))
-            if held is not None:
-                self.fronts_reused += 1
-                self.table_hits += 1
-                self._keep(digest, {})  # as the parse cache stores it: `save` copies its line
-                if isinstance(held, FrontMatterRefusal):
-                    raise held
-                return held
-        parts = self._split(text, digest)
-        return parts.front, len(text) - len(parts.body), parts.body_line
 
     def split_all(self) -> None:
         """Every file is split: let the fronts file's entries go (a long-lived server would hold

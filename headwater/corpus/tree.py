@@ -83,17 +83,20 @@ class SourceTree:
 
     def _read_content(self, path: str) -> str:
         """A file's digest, or a symlink's by the text it points at: a link is never followed,
-        so a revision never reads outside the root, and a pipe is never opened."""
+        so a revision never reads outside the root, and a pipe is never opened. A file is read
+        at once (most are), and only what could not be read is looked at again."""
         full = os.path.join(self.repo, path)
-        sys.audit("headwater.probe", full)
         try:
-            if os.path.islink(full):
-                return "link:" + sha256_hex(os.fsencode(os.readlink(full)))
             data = read_regular(full)
-            sys.audit("headwater.read", full, data)  # the bytes a replay finds again (HW-DR-0037)
-            return sha256_hex(data)
         except OSError:
-            return "unreadable"
+            sys.audit("headwater.probe", full)  # what stands there instead: a link, or nothing readable
+            try:
+                return "link:" + sha256_hex(os.fsencode(os.readlink(full))) if os.path.islink(full) else "unreadable"
+            except OSError:
+                return "unreadable"
+        found = sha256_hex(data)
+        sys.audit("headwater.read", full, data, found)  # the bytes a replay finds again (HW-DR-0037), hashed once
+        return found
 
 
 def _everything_below(pattern: Pattern) -> bool:

@@ -41,6 +41,8 @@ MODULES: dict[str, tuple[str, ...]] = {
                                       "tests/snapshot/test_resolve_and_lock.py", "tests/cli/test_init_and_kinds.py"),
     "headwater/check/patches.py": ("tests/check/test_fix.py", "tests/check/test_patches.py"),
     "headwater/corpus/fronts.py": ("tests/perf/test_fronts_file.py",),
+    "headwater/graph.py": ("tests/snapshot/test_graph.py", "tests/check/test_reference_rules.py",
+                           "tests/reads/test_governing_resolve_related.py", "tests/adoption/test_identifier_key.py"),
     "headwater/corpus/body.py": ("tests/snapshot/test_link_extraction.py", "tests/snapshot/test_body_inline_pass.py",
                                  "tests/check/test_body_rules.py", "tests/perf/test_parse_cache.py",
                                  "tests/snapshot/test_body_blocks.py"),

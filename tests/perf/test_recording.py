@@ -98,3 +98,67 @@ def test_a_note_spilled_by_no_recorder_whole_keeps_nothing(tmp_path):
         (tmp_path / "a.md").read_bytes()
         _in_a_worker(lambda: os.write(recorder.spill, b"half a note\0\0"))
     assert recorder.observations({}) is None
+
+
+def test_a_worker_forked_to_stream_spills_its_notes_before_each_piece_it_hands_back(tmp_path):
+    """A worker `headwater.forked` made holds its notes back and spills them in one write before it
+    hands a piece back (HW-DR-0045): every file a piece was read from is noted, the last too."""
+    from headwater import forked
+
+    files = [tmp_path / f"{n}.md" for n in range(3)]
+    for file in files:
+        file.write_text(f"piece {file.name}\n", encoding="utf-8")
+    time.sleep(SETTLED)
+
+    def pieces(after):
+        yield from (file.read_bytes() for file in files if after is None)
+
+    with observed.Recorder(observed.Scope(())) as recorder:
+        taken = list(forked.streamed(pieces, lambda: None))
+    assert taken == [file.read_bytes() for file in files]
+    opened = {path for what, path, _ in recorder.observations({}) or () if what == observed.OPENED}
+    assert {str(file) for file in files} <= opened
+
+
+def test_a_worker_that_dies_before_it_hands_back_costs_its_reads_heard_here(tmp_path, monkeypatch):
+    """Notes a worker held back are lost with it, but so is its work: the share done again here
+    is heard here, so what the run used is noted all the same."""
+    from headwater import forked
+
+    read = tmp_path / "share.md"
+    read.write_text("a share\n", encoding="utf-8")
+    time.sleep(SETTLED)
+    parent = os.getpid()
+
+    def share(index: int, workers: int) -> bytes:
+        data = read.read_bytes()
+        if os.getpid() != parent:
+            os._exit(1)  # dies with its notes held back, before handing anything back
+        return data
+
+    with observed.Recorder(observed.Scope(())) as recorder:
+        mine, theirs = forked.in_shares(share, 2)
+        recorder.noted[observed.OPENED].discard(str(read))  # forget the parent's own share's note
+        assert theirs == [read.read_bytes()]  # the dead worker's share, done here and heard again
+    observations = recorder.observations({})
+    assert observations is not None
+    assert (observed.OPENED, str(read)) in {(what, path) for what, path, _ in observations}
+
+
+def test_a_file_announced_with_the_digest_its_reader_took_is_observed_by_that_digest_hashed_once(tmp_path,
+                                                                                                 monkeypatch):
+    anchored, content = tmp_path / "anchored.py", b"print('governed')\n"
+    anchored.write_bytes(content)
+    time.sleep(SETTLED)
+    hashed = []
+    real = observed.hashlib.sha256
+    monkeypatch.setattr(observed.hashlib, "sha256", lambda *data: hashed.append(data) or real(*data))
+    from headwater.corpus.tree import SourceTree
+
+    with observed.Recorder(observed.Scope(())) as recorder:
+        lines = SourceTree(tmp_path, ()).revision_lines("anchored.py")
+    assert lines == (f"anchored.py\t{real(content).hexdigest()}\n",)
+    assert hashed == [(content,)]  # by the tree alone: the recorder took its digest rather than hash again
+    observations = recorder.observations({})
+    assert observations is not None
+    assert (observed.OPENED, str(anchored), observed.state(observed.OPENED, str(anchored))) in observations

@@ -107,13 +107,8 @@ def _walked_by(monkeypatch, record) -> None:
     monkeypatch.setattr(census_module, "walk", walked)
 
 
-@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
-def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
-        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
-    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
-    alone = load(corpus, TODAY, CacheUse.READ)
-    record = tmp_path / "walked"
-    _walked_by(monkeypatch, record)
+def _reader_dies(monkeypatch, worker_dies: str) -> None:
+    """The census's forked reader dies `never`, `at once`, or `part way` (after two pieces)."""
     monkeypatch.setattr(census_module, "PIECE", 16)  # pieces enough for a worker to die between
     produced = forked._producer
     if worker_dies == "at once":
@@ -130,6 +125,38 @@ def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_cen
             produced(dying, spool, send)
 
         monkeypatch.setattr(forked, "_producer", two_pieces)
+
+
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
+def test_a_recorded_warm_load_notes_every_file_the_census_opened_whoever_read_it(
+        hw, corpus, monkeypatch, spreading, worker_dies):
+    """The census opens each file by its name in its folder, which the recorder hears from no one,
+    and announces the files of each piece it takes (HW-DR-0045): every one is noted however the
+    forked reader fared, so a replay looks at each of them again."""
+    from headwater import cachedir, observed
+
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    _reader_dies(monkeypatch, worker_dies)
+    time.sleep(0.06)  # past the coarse clock's tick a recording waits out
+    root = os.path.abspath(corpus)
+    with observed.Recorder(observed.Scope((os.path.join(root, cachedir.CACHE_DIR),))) as recorder:
+        census = load(corpus, TODAY, CacheUse.WRITE, spread=True).census
+    observations = recorder.observations({})
+    assert observations is not None
+    opened = {path for what, path, _ in observations if what == observed.OPENED}
+    read = {os.path.join(root, row.path) for row in census.rows
+            if row.outcome in (census_module.Outcome.TYPED, census_module.Outcome.UNTYPED)}
+    assert len(read) > 100 and read <= opened
+
+
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
+def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
+        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    alone = load(corpus, TODAY, CacheUse.READ)
+    record = tmp_path / "walked"
+    _walked_by(monkeypatch, record)
+    _reader_dies(monkeypatch, worker_dies)
     beside = load(corpus, TODAY, CacheUse.WRITE, spread=True)
     walkers = [int(pid) for pid in record.read_text().split()]
     if worker_dies == "at once":  # the reading is done here instead

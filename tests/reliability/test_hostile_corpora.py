@@ -44,10 +44,10 @@ def test_a_file_that_vanishes_between_walk_and_read_is_an_unreadable_row(quickst
     doomed = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
     real = census_module.read_regular
 
-    def vanish(path):
-        if Path(path) == doomed:
-            os.unlink(path)
-        return real(path)
+    def vanish(name, directory):  # a name in the folder the census opened (HW-DR-0045)
+        if Path(os.readlink(f"/proc/self/fd/{directory}")) / name == doomed:
+            os.unlink(doomed)
+        return real(name, directory)
 
     monkeypatch.setattr(census_module, "read_regular", vanish)
     row = load(quickstart, TODAY).census.by_path["docs/decisions/0003-rate-limit-per-tenant.md"]
@@ -58,11 +58,11 @@ def test_a_file_swapped_for_a_pipe_after_the_walk_is_never_opened_for_reading(qu
     target = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
     real = census_module.read_regular
 
-    def swap(path):
-        if Path(path) == target:
-            os.unlink(path)
-            os.mkfifo(path)
-        return real(path)
+    def swap(name, directory):  # a name in the folder the census opened (HW-DR-0045)
+        if Path(os.readlink(f"/proc/self/fd/{directory}")) / name == target:
+            os.unlink(target)
+            os.mkfifo(target)
+        return real(name, directory)
 
     monkeypatch.setattr(census_module, "read_regular", swap)
     row = load(quickstart, TODAY).census.by_path["docs/decisions/0003-rate-limit-per-tenant.md"]

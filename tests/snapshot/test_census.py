@@ -100,9 +100,9 @@ def walked(quickstart, monkeypatch):
     opened: list[Path] = []
     real_read = census_module.read_regular
 
-    def read(path):
-        opened.append(Path(path))
-        return real_read(path)
+    def read(name, directory):  # a name in the folder the census opened (HW-DR-0045)
+        opened.append(Path(os.readlink(f"/proc/self/fd/{directory}")) / name)
+        return real_read(name, directory)
 
     monkeypatch.setattr(census_module, "read_regular", read)
     snapshot = load(quickstart, TODAY)

@@ -70,3 +70,72 @@ def test_the_networkx_index_holds_every_bound_edge(quickstart):
     bound = [e for e in graph.edges if e.target.bound is not Bound.UNBOUND]
     assert graph.nx.number_of_edges() == len(bound)
     assert graph.nx.nodes["docs/decisions/0002-deliver-at-least-once.md"]["kind"] == "decision"
+
+
+def test_a_document_named_bare_or_under_to_binds_alike_and_twice_is_a_duplicate(quickstart):
+    """An entry naming an identifier a document carries binds without the long way (HW-DR-0045):
+    bare or under `to:`, with its attributes, and the second naming of it is still a duplicate."""
+    doc = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    doc.write_text(doc.read_text().replace(
+        "  constrains: ACME-SPEC-0002\n",
+        "  constrains:\n    - to: ' ACME-SPEC-0002 '\n      cue: the ingest contract\n    - ACME-SPEC-0002\n"
+        "  rhymes_with: ACME-DR-0001\n  echoes: ACME-DR-0002\n"))
+    graph = load(quickstart, TODAY).graph
+    name = "0003-rate-limit-per-tenant.md"
+    constrains = [e for e in graph.edges if e.source.endswith(name) and e.written_as == "constrains"]
+    assert len(constrains) == 1
+    (edge,) = constrains
+    assert (edge.target.bound, edge.target.raw, edge.target.id) == (Bound.DOCUMENT, "ACME-SPEC-0002", "ACME-SPEC-0002")
+    assert edge.target.path == graph.ids["ACME-SPEC-0002"] and edge.attribute("cue") == "the ingest contract"
+    assert (edge.line, edge.column) == (12, 7)
+    problems = [(p.kind, p.line, p.subject) for p in graph.problems if p.path.endswith(name)]
+    assert (ProblemKind.DUPLICATE_TARGET, 14, "ACME-SPEC-0002") in problems
+    assert [line for kind, line, _ in problems if kind is ProblemKind.UNKNOWN_RELATION] == [15, 16]
+
+
+def test_every_target_that_binds_nothing_says_why_in_its_own_words(quickstart):
+    """Each way a target fails to bind, and what an identifier that is no single value costs."""
+    doc = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    doc.write_text(doc.read_text().replace("  constrains: ACME-SPEC-0002\n", (
+        "  constrains:\n    - ACME-DR-0042\n    - other:ACME-DR-0001\n    - ACME-DR-0099\n    - \"\"\n"
+        "    - [a, b]\n    - docs/specifications/ingest-api.md\n"
+        "  traces_to:\n    - [src/queue/*.py, src/queue/retry.py]\n    - [\"*.py\"]\n    - ../escape.py\n    - ./\n"
+        "    - [1, {a: b}]\n    - ACME-SPEC-0099\n")))
+    note = quickstart / "docs/notes/meeting-2026-09.md"
+    note.write_text("---\nid: ACME-DR-0099\n---\n" + note.read_text())
+    other = quickstart / "docs/decisions/0002-deliver-at-least-once.md"
+    other.write_text(other.read_text().replace("id: ACME-DR-0002", "id: [ACME-DR-0002, again]", 1))
+    graph = load(quickstart, TODAY).graph
+    bound = [(e.written_as, e.target.bound, e.target.text, e.target.reason, e.line)
+             for e in graph.edges if e.source == "docs/decisions/0003-rate-limit-per-tenant.md"]
+    unbound = Bound.UNBOUND
+    assert bound[1:] == [
+        ("constrains", unbound, "ACME-DR-0042", "no document carries `ACME-DR-0042`", 12),
+        ("constrains", unbound, "other:ACME-DR-0001",
+         "no document carries `other:ACME-DR-0001`, and no harvest is named `other`", 13),
+        ("constrains", unbound, "ACME-DR-0099",
+         "`ACME-DR-0099` is carried by docs/notes/meeting-2026-09.md, which is untyped", 14),
+        ("constrains", unbound, "", "an empty target names nothing", 15),
+        ("constrains", unbound, "docs/specifications/ingest-api.md",
+         "`docs/specifications/ingest-api.md` is a path; a document target is an identifier: write `ACME-SPEC-0002`",
+         17),
+        ("traces_to", Bound.ANCHOR, "src/queue/*.py, src/queue/retry.py", "", 19),
+        ("traces_to", unbound, "*.py", "`*.py` opens with a wildcard, and no literal segment bounds the search", 20),
+        ("traces_to", unbound, "../escape.py", "`../escape.py` climbs above the repository or is absolute", 21),
+        ("traces_to", unbound, "./", "an empty anchor names nothing", 22),
+        ("traces_to", unbound, "1", "a list whose every item must be a pattern", 23),
+        ("traces_to", unbound, "ACME-SPEC-0099", "no document carries `ACME-SPEC-0099`", 24),
+    ]
+    anchor = next(e.target.anchor for e in graph.edges if e.line == 19 and e.target.anchor)
+    assert anchor.patterns == ("src/queue/*.py", "src/queue/retry.py")
+    assert anchor.matched == ("src/queue/backoff.py", "src/queue/retry.py", "src/queue/worker.py")
+    assert [(p.kind, p.path, p.line, p.column, p.subject, p.message) for p in graph.problems] == [
+        (ProblemKind.ID_NOT_A_SCALAR, "docs/decisions/0002-deliver-at-least-once.md", 2, 5, "id",
+         "`id` is not a single value"),
+        (ProblemKind.LIST_TARGET, "docs/decisions/0003-rate-limit-per-tenant.md", 16, 7, "constrains",
+         "an entry under `constrains` is a list, and `constrains` reaches only documents, each named by one "
+         "identifier"),
+    ]
+    assert "ACME-DR-0002" not in graph.ids and graph.near_miss == {"ACME-DR-0099": "docs/notes/meeting-2026-09.md"}
+    assert graph.document_by_id("ACME-DR-0003").path == "docs/decisions/0003-rate-limit-per-tenant.md"
+    assert graph.document_by_id("ACME-DR-0002") is None
