@@ -14,15 +14,17 @@ class OutsidePath(ValueError):
 
 
 def normalize(text: str) -> str:
-    """`\\` → `/`, drop empty and `.` segments, resolve `..` lexically; refuse a climb or an
-    absolute path. The result is repository-relative, or "" for the root itself."""
+    """`\\` → `/`, each segment trimmed of the whitespace around it, drop empty and `.` segments,
+    resolve `..` lexically; refuse a climb or an absolute path. The result is repository-relative,
+    or "" for the root itself, and normalizing it again gives it back (a trailing space hidden
+    before a `/` is trimmed as one at the end is)."""
     if "\x00" in text:
         raise OutsidePath(text)
     cleaned = text.strip().replace("\\", "/")
     if cleaned.startswith("/"):
         raise OutsidePath(text)
     parts: list[str] = []
-    for segment in cleaned.split("/"):
+    for segment in (part.strip() for part in cleaned.split("/")):
         if segment in ("", "."):
             continue
         if segment == "..":

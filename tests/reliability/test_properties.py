@@ -2,7 +2,7 @@
 
 import string
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
@@ -43,6 +43,8 @@ typed_paths = st.lists(segments, max_size=8).map("/".join) | st.text(max_size=40
 
 @settings(max_examples=400, deadline=None)
 @given(path=typed_paths, absolute=st.booleans(), backslash=st.booleans())
+@example(path="0 /", absolute=False, backslash=False)  # a trailing space hidden before a `/`
+@example(path="x/../ /a", absolute=False, backslash=False)  # a segment of whitespace first once `..` pops
 def test_normalisation_never_escapes_the_root_and_is_idempotent(path, absolute, backslash):
     typed = ("/" if absolute else "") + (path.replace("/", "\\") if backslash else path)
     try:
