@@ -293,12 +293,18 @@ def test_a_spoiled_file_of_records_beside_the_verdict_file_serves_nothing(hw, qu
     assert ran.out == check(hw, quickstart, "--no-cache").out
 
 
-def test_many_changed_records_write_the_verdict_file_whole_and_empty_the_records_beside_it(tmp_path):
+def _saved_whole(root) -> dict[str, str]:
+    """A verdict file of 200 records written whole by a first run; its records."""
     whole = {f"{n:032x}": f"record {n}" for n in range(200)}
-    first = Verdicts(tmp_path, {})
+    first = Verdicts(root, {})
     for key, record in whole.items():
         first.keep(key, record, True)
     assert first.save() == []
+    return whole
+
+
+def test_many_changed_records_write_the_verdict_file_whole_and_empty_the_records_beside_it(tmp_path):
+    whole = _saved_whole(tmp_path)
     few = Verdicts.load(tmp_path)
     assert few.whole == whole and few.since == {}
     for key in whole:
@@ -320,11 +326,7 @@ def test_many_changed_records_write_the_verdict_file_whole_and_empty_the_records
 
 
 def test_a_record_used_as_the_file_beside_holds_it_is_written_there_again_and_one_no_run_used_is_dropped(tmp_path):
-    whole = {f"{n:032x}": f"record {n}" for n in range(200)}
-    first = Verdicts(tmp_path, {})
-    for key, record in whole.items():
-        first.keep(key, record, True)
-    assert first.save() == []
+    whole = _saved_whole(tmp_path)
     edited = Verdicts.load(tmp_path)
     for key in whole:
         edited.keep(key, edited.stored[key], False)
