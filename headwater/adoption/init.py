@@ -225,9 +225,9 @@ def _next(written: list[str], to_adopt: int) -> str:
     if LOCK not in written:
         return "Next: run `headwater taxonomy resolve`"
     if to_adopt:
-        records = "record" if to_adopt == 1 else "records"
-        return (f"Next: run `headwater adopt`, which writes into the front matter of {to_adopt} {records} "
-                "what the bodies and file names say (status, date, identifier), then `headwater check`")
+        documents = "document" if to_adopt == 1 else "documents"
+        return (f"Next: run `headwater adopt`, which writes into the front matter of {to_adopt} {documents} "
+                "what the bodies and file names say (title, status, date, identifier), then `headwater check`")
     return "Next: run `headwater check`"
 
 

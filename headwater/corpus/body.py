@@ -27,7 +27,7 @@ class Heading:
 
 @dataclass(frozen=True)
 class Link:
-    """A Markdown link or image in a body: where it points, its text and position."""
+    """A Markdown link in a body (images are not read): where it points, its text and position."""
 
     href: str
     text: str

@@ -56,8 +56,8 @@ def test_a_dry_run_says_each_inference_and_writes_nothing(madr_like, hw):
 def test_the_written_overlay_resolves_and_the_records_check_clean_once_adopted(madr_like, hw):
     ran = hw("init", "--root", str(madr_like))
     assert ran.status == 0 and "wrote .headwater/taxonomy.lock" in ran.out, ran.err
-    assert ran.out.endswith("\nNext: run `headwater adopt`, which writes into the front matter of 4 records what "
-                            "the bodies and file names say (status, date, identifier), then `headwater check`\n")
+    assert ran.out.endswith("\nNext: run `headwater adopt`, which writes into the front matter of 4 documents what "
+                            "the bodies and file names say (title, status, date, identifier), then `headwater check`\n")
     assert hw("taxonomy", "resolve", "--check", "--root", str(madr_like)).status == 0
     assert hw("adopt", "--root", str(madr_like), "--now", "2026-11-30").status == 0
     strict = hw("check", "--strict", "--json", "--root", str(madr_like), "--now", "2026-11-30")
