@@ -19,6 +19,7 @@ from urllib.parse import unquote
 from headwater import inplace
 from headwater.adoption import forms
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.paths import OutsidePath, normalize
 from headwater.yaml.nodes import Map, Scalar
 
 KIND, PURPOSE, SHELF = "page", "documentation", "pages"
@@ -36,7 +37,8 @@ class Pages:
     fronted: int  # Markdown files under it whose front matter is a mapping
     named: int  # of those, how many carry the package's name facet
     name_facet: str
-    scent: tuple[str, int] | None = None  # the team's own key for the one-sentence summary, and how many carry it
+    # (the team's own key for the one-sentence summary, how many carry it, the package's name for it)
+    scent: tuple[str, int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,8 @@ def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None, sce
     if named < 2 or 2 * named < len(under):
         return None
     own = next((key for key in SCENT_KEYS if 2 * carried[key] >= len(fronts)), None)
-    scent = (own, carried[own]) if own and scent_facet and own != scent_facet and not carried[scent_facet] else None
+    renamed = bool(own and scent_facet and own != scent_facet and not carried[scent_facet])
+    scent = (own, carried[own], scent_facet) if renamed else None
     return Pages(corpus, len(fronts), named, name_facet, scent)
 
 
@@ -109,13 +112,12 @@ def overlay(tree: dict, found: Pages) -> Proposal | None:
     return Proposal(add, override, remove, tuple(said))
 
 
-def _renamed_scent(tree: dict, scent: tuple[str, int], add: dict, override: dict, said: list[str]) -> tuple[str]:
+def _renamed_scent(tree: dict, scent: tuple[str, int, str], add: dict, override: dict,
+                   said: list[str]) -> tuple[str]:
     """The package's summary facet under the team's own key (`description`), as `init` renames the
     date a record entered its status: `route` and `explain` then read what the pages already say."""
-    own, count = scent
-    facets = tree.get("facets") or {}
-    package = next(name for name, facet in facets.items() if isinstance(facet, dict) and facet.get("role") == "scent")
-    add[f"facets.{own}"] = dict(facets[package])
+    own, count, package = scent
+    add[f"facets.{own}"] = dict(tree["facets"][package])
     for name, kind in (tree.get("kinds") or {}).items():
         required = ((kind or {}).get("facets") or {}).get("require") or []
         if package in required:
@@ -207,7 +209,7 @@ def _ancestors(folder: str) -> list[str]:
 
 
 def _stands(root: Path, base: str, target: str) -> bool:
-    joined = posixpath.normpath(posixpath.join(base, target))
-    if joined == ".." or joined.startswith("../"):
+    try:
+        return os.path.lexists(root / normalize(posixpath.join(base, target)))
+    except OutsidePath:  # it climbs above the repository: nothing of it stands
         return False
-    return os.path.lexists(root / joined)
