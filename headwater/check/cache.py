@@ -252,10 +252,11 @@ class Records:
 
     def _summary(self, kind: Scope, sections: tuple[Section, ...], alike: int,
                  heads: dict[str, tuple[Summary, int] | None], prefix: str, subject: Subject) -> Summary:
-        if self.cache is None:
+        cache = self.cache
+        if cache is None:
             return Summary.of(sections, [self._judge(section, subject) for section in sections])
         key = prefix + self._subject(kind, subject)
-        record = self.cache.stored.get(key)
+        record = cache.stored.get(key)
         parts = record.split(PART) if record is not None else []
         if len(parts) != len(sections):
             parts = [""] * len(sections)
@@ -264,13 +265,36 @@ class Records:
         if served is None:  # a section stamped alike moved: judge section by section
             judged, kept, fresh = self._parts(sections, subject, parts)
             fresh = fresh or record is None
-            self.cache.keep(key, PART.join(kept) if fresh else record, fresh)
+            cache.keep(key, PART.join(kept) if fresh else record, fresh)
             return Summary.of(sections, judged)
         summary, hits = served
+        later = sections[alike:]
+        judged = self._served_later(later, subject, parts[alike:])
+        if judged is None:  # a part stamped per subject moved: made anew
+            judged, kept, fresh = self._parts(later, subject, parts[alike:])
+            cache.keep(key, PART.join(parts[:alike] + kept) if fresh else record, fresh)
+        else:
+            cache.used.add(key)
+        cache.hits += hits
+        return Summary.of(later, judged, after=summary) if judged else summary
+
+    def _served_later(self, sections: tuple[Section, ...], subject: Subject,
+                      parts: list[str]) -> list[Judged] | None:
+        """The sections stamped per subject as most subjects take them: each judged again when no
+        key states its inputs, else served from its part (its hits counted); None when a part
+        cannot be served, and nothing counted (the subject's record is then made anew, `_parts`)."""
+        out, hits = [], 0
+        for section, part in zip(sections, parts, strict=True):
+            if not section.cached:
+                out.append(self._judge(section, subject))
+                continue
+            judged = self._servable(section, subject, part)
+            if judged is None:
+                return None
+            hits += judged.verdicts_reached
+            out.append(judged)
         self.cache.hits += hits
-        judged, kept, fresh = self._parts(sections[alike:], subject, parts[alike:])
-        self.cache.keep(key, PART.join(parts[:alike] + kept) if fresh else record, fresh)
-        return Summary.of(sections[alike:], judged, after=summary) if judged else summary
+        return out
 
     def _head(self, sections: tuple[Section, ...], parts: list[str]) -> tuple[Summary, int] | None:
         """The sections stamped alike, served from their parts, with the hits; None if one is stale."""

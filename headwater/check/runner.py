@@ -9,7 +9,7 @@ In the order a run takes them:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import itemgetter
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
@@ -29,18 +29,21 @@ SECTIONS = sections(RULES)
 
 
 def run(snapshot: Snapshot, change: Change | None = None, cache: Verdicts | None = None,
-        spread: bool = False) -> Report:
+        spread: bool = False, meanwhile: Callable[[], object] | None = None) -> Report:
     """`spread`: judge documents on every core when the cache holds nothing for them, and serve
-    them from it on every core when it holds them and they are many (`spread.serve_all`).
+    them from it on every core when it holds them and they are many (`spread.serve_all`), this
+    process calling `meanwhile` first (work of the caller's that needs no verdict) while a
+    forked worker starts serving.
 
     The verdicts, and the bodies they decode, live as long as the report and hold no cycles: the
     collector pauses while they are made, in the workers too (forked paused), for with it running
     judging 100,000 documents made 14 full collections in each process."""
     with collector_paused():
-        return _run(snapshot, change, cache, spread)
+        return _run(snapshot, change, cache, spread, meanwhile)
 
 
-def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spread: bool) -> Report:
+def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spread: bool,
+         meanwhile: Callable[[], object] | None) -> Report:
     ctx = Context(snapshot, rule_ids(), change)
     records = Records(ctx, cache, SECTIONS)
     served = None
@@ -49,7 +52,7 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
         if ahead is not None:
             records.ahead = ahead
     elif spread:
-        served = serve_all(records)
+        served = serve_all(records, meanwhile)
     tally = Tally()
     add = tally.add
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects

@@ -12,7 +12,7 @@ then takes each verdict, or each subject's summary, instead of judging.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from headwater import forked
 from headwater.check import cache as verdict_cache
@@ -97,7 +97,7 @@ Piece = tuple[Scope, slice]  # subjects of one kind, by index, that a share serv
 PIECE = 256  # subjects per piece: about 4 ms of serving, so the shares end within that of each other
 
 
-def serve_all(records: verdict_cache.Records) -> Served | None:
+def serve_all(records: verdict_cache.Records, meanwhile: Callable[[], object] | None = None) -> Served | None:
     """Every subject's summary through the verdict cache, its subjects shared across the cores;
     None when the documents are too few for that to pay (the runner then serves them as it goes).
 
@@ -106,7 +106,8 @@ def serve_all(records: verdict_cache.Records) -> Served | None:
     pages it copies, or a busy core takes fewer and both end together. Each share accounts to
     its own ledger (`Verdicts.ledger`), which the cache then absorbs, so pieces served here after
     their worker died count their hits once. What comes back is only what the runner tallies:
-    the summaries (most are equal, and sent once) and the records kept."""
+    the summaries (most are equal, and sent once) and the records kept. This process calls
+    `meanwhile` before it takes a piece, so the worker serves more of them meanwhile."""
     cache, ctx = records.cache, records.ctx
     workers = forked.workers_for(len(ctx.graph.census.documents), WARM_WORTH_IT)
     if cache is None or workers < 2:
@@ -115,8 +116,12 @@ def serve_all(records: verdict_cache.Records) -> Served | None:
     pieces = _pieces(records)
     tickets = forked.Tickets(len(pieces))
     try:
-        mine, theirs = forked.in_shares(lambda first, step: _served(records, (pieces[t] for t in tickets)),
-                                        workers, _pack)
+        def share(first: int, _step: int) -> Account:
+            if first == 0 and meanwhile is not None:
+                meanwhile()
+            return _served(records, (pieces[t] for t in tickets))
+
+        mine, theirs = forked.in_shares(share, workers, _pack)
     finally:
         tickets.close()
     out: Served = {kind: [None] * len(records.listed(kind)) for kind in records.layout}  # every index is served

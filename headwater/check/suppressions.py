@@ -82,7 +82,9 @@ def _block_end(lines: list[str], offset: int) -> int:
 def directives(document: Document, known_rules: frozenset[str]) -> list[Directive]:
     """Every directive in the body outside fenced code, in line order."""
     text, body = document.text, document.body_offset  # searched in place: every run asks of every body
-    if text.find("<!--", body) < 0 or text.find("headwater", body) < 0:
+    # most bodies hold no `<` at all, which one character's search (memchr) finds ten times faster
+    # than a word's, and a comment opens with one
+    if text.find("<", body) < 0 or text.find("<!--", body) < 0 or text.find("headwater", body) < 0:
         return []  # most bodies: no comment naming headwater, so no directive
     found, fenced = [], False
     lines = document.body_text.splitlines()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from dataclasses import replace
@@ -135,7 +136,9 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
             refuse_stale_lock(snapshot)
             progress.phase(f"checking {len(snapshot.census.documents)} documents")
             cache = None if args.no_cache else Verdicts.load(snapshot.root)
-            checks = lambda s: run_checks(s, change, cache, spread=True)  # noqa: E731
+            # what the report shows of the snapshot, made while a forked worker serves verdicts
+            aside = None if args.fix else functools.cache(functools.partial(Shown.of, snapshot))
+            checks = lambda s: run_checks(s, change, cache, spread=True, meanwhile=aside)  # noqa: E731
             if args.fix:
                 from headwater.check.fix import fixed_run  # and the writes it applies: only when fixing
 
@@ -143,7 +146,7 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
             else:
                 report, fixed = checks(snapshot), []
         failures = [] if cache is None else [*snapshot.save_parses(), *cache.save()]
-        seen = Shown.of(snapshot)
+        seen = aside() if aside is not None else Shown.of(snapshot)
         if run_key is not None:
             failures += kept(snapshot, run_key, recorder, report, seen)
         failures = list(dict.fromkeys(failures))
@@ -151,8 +154,10 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
         report = narrowed(report, chosen)
         text = render_shown(fmt, bounded(report, chosen.limit), seen, layout(args, fmt, layout_bytes, chosen.limit))
     account = cache.account if cache is not None else None
+    # the verdict file's records too: freeing its tens of thousands of strings one by one, as the
+    # verb returns, would take milliseconds an exiting process need not spend
     return replace(finished(args, report, snapshot.declaration.corpus_root, text, fixed + failures, account,
-                            quiet_lines=len(fixed)), holds=snapshot)
+                            quiet_lines=len(fixed)), holds=(snapshot, cache))
 
 
 def recording(root: Path):
