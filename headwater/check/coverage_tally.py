@@ -61,6 +61,29 @@ class Tally:
                 if position < entry[1][0]:  # a rule judges one kind, whose subjects come in index order
                     entry[1] = (position, index)
 
+    def absorb(self, other: Tally) -> None:
+        """Another tally's instances, of other subjects, taken into this one: what one tally of
+        them all would hold. A reason's first instance is the least (rule position, subject index)
+        of either, as a rule judges one kind, whose subjects each tally took in index order."""
+        self.instances += other.instances
+        if not self.documents:
+            self.documents = other.documents  # taken whole: the other is not kept
+        else:
+            for document, (reached, skipped) in other.documents.items():
+                counts = self.documents.get(document)
+                if counts is None:
+                    self.documents[document] = [reached, skipped]
+                else:
+                    counts[0] += reached
+                    counts[1] += skipped
+        for reason, (instances, first) in other.reasons.items():
+            entry = self.reasons.get(reason)
+            if entry is None:
+                self.reasons[reason] = [instances, first]
+            else:
+                entry[0] += instances
+                entry[1] = min(entry[1], first)
+
     def skips(self) -> tuple[SkipCount, ...]:
         return tuple(SkipCount(reason, n) for reason, (n, _) in sorted(self.reasons.items(), key=lambda i: i[1][1]))
 

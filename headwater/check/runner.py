@@ -9,8 +9,7 @@ In the order a run takes them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from operator import itemgetter
+from collections.abc import Callable
 
 from headwater.check import adoption_tasks, coverage_tally, suppressions
 from headwater.check.cache import Records, Verdicts
@@ -18,11 +17,11 @@ from headwater.check.change_manifest import Change
 from headwater.check.context import Context
 from headwater.check.coverage_tally import Tally
 from headwater.check.finding import Finding
-from headwater.check.instances import Summary, sections, stamp
+from headwater.check.instances import sections, stamp
 from headwater.check.registry import RULES, rule_ids
 from headwater.check.report import Report
 from headwater.check.rule import Scope
-from headwater.check.spread import Served, judge_all, serve_all
+from headwater.check.spread import Found, judge_all, serve_all
 from headwater.snapshot import Snapshot, collector_paused
 
 SECTIONS = sections(RULES)
@@ -53,15 +52,14 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
             records.ahead = ahead
     elif spread:
         served = serve_all(records, meanwhile)
-    tally = Tally()
-    add = tally.add
     found: dict[int, list[Finding]] = {}  # by rule position: rules in registry order, then subjects
-    for kind in SECTIONS:
-        for index, document, summary in _summaries(records, served, kind):
-            if summary.found:
-                for position, findings in summary.found:
-                    found.setdefault(position, []).extend(findings)
-            add(document, summary.reached, summary.skips, index)
+    if served is None:
+        tally = _tallied(records, found)
+    else:  # tallied in the shares
+        tally = served.tally
+        for kind in SECTIONS:
+            for _, of_subject in served.found[kind]:
+                _found(found, of_subject)
     tally.add(None, sum(1 for rule in RULES if rule.by_document))
     findings = [f for position in sorted(found) for f in found[position]]
     for rule in RULES:
@@ -82,10 +80,18 @@ def _run(snapshot: Snapshot, change: Change | None, cache: Verdicts | None, spre
     )
 
 
-def _summaries(records: Records, served: Served | None, kind: Scope) -> Iterable[tuple[int, str | None, Summary]]:
-    """Each subject's (index, document, summary): as served across the cores (zipped in C, for
-    the parent tallies every subject of the run after the shares end), or served here."""
-    if served is None:
-        return records.each(kind)
-    listed = records.listed(kind)
-    return zip(range(len(listed)), map(itemgetter(1), listed), served[kind], strict=True)
+def _tallied(records: Records, found: dict[int, list[Finding]]) -> Tally:
+    """Every subject served or judged here, tallied, its findings added to `found`."""
+    tally = Tally()
+    add = tally.add
+    for kind in SECTIONS:
+        for index, document, summary in records.each(kind):
+            if summary.found:
+                _found(found, summary.found)
+            add(document, summary.reached, summary.skips, index)
+    return tally
+
+
+def _found(found: dict[int, list[Finding]], of_subject: Found) -> None:
+    for position, findings in of_subject:
+        found.setdefault(position, []).extend(findings)

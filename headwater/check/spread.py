@@ -13,11 +13,15 @@ then takes each verdict, or each subject's summary, instead of judging.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from operator import itemgetter
 
 from headwater import forked
 from headwater.check import cache as verdict_cache
 from headwater.check.context import Context
-from headwater.check.instances import Judged, Section, Subject, Summary, judge, subjects
+from headwater.check.coverage_tally import Tally
+from headwater.check.finding import Finding
+from headwater.check.instances import Judged, Section, Subject, judge, subjects
 from headwater.check.rule import Scope
 
 WORTH_IT = 200  # documents per process before a fork pays for itself
@@ -89,25 +93,38 @@ def _one(judged: Judged, alike: dict[tuple, Judged]) -> Judged:
     return alike.setdefault(judged.verdicts, judged) if not judged.found else judged
 
 
-Served = dict[Scope, list[Summary]]  # each subject's summary, by kind and subject index
-# a share's summaries (by kind: subject index, summary), the records it kept as stored (their keys,
-# one per line) and those it made anew, and its ledger's change, hits and misses
-Account = tuple[dict[Scope, list[tuple[int, Summary]]], str, dict[str, str], bool, int, int]
+Found = tuple[tuple[int, tuple[Finding, ...]], ...]  # a subject's findings by rule position (`Summary.found`)
+
+
+@dataclass(frozen=True)
+class Served:
+    """What the runner takes of the subjects served across the cores: their instances, tallied in
+    the shares, and the findings of each subject that found any, by kind, in subject order."""
+
+    tally: Tally
+    found: dict[Scope, list[tuple[int, Found]]]  # (subject index, its findings)
+
+
+# a share's tally and findings (`Served`), the pieces it took (by ticket), the records it kept as
+# stored (their keys, one per line) and those it made anew, and its ledger's change, hits and misses
+Account = tuple[Served, list[int], str, dict[str, str], bool, int, int]
 Piece = tuple[Scope, slice]  # subjects of one kind, by index, that a share serves at once
 PIECE = 256  # subjects per piece: about 4 ms of serving, so the shares end within that of each other
 
 
 def serve_all(records: verdict_cache.Records, meanwhile: Callable[[], object] | None = None) -> Served | None:
-    """Every subject's summary through the verdict cache, its subjects shared across the cores;
-    None when the documents are too few for that to pay (the runner then serves them as it goes).
+    """Every subject served through the verdict cache and tallied, its subjects shared across the
+    cores; None when the documents are too few for that to pay (the runner then serves them as it
+    goes).
 
     The shares take pieces of subjects as each becomes free (`forked.Tickets`), the corpus's
     first (its claims read, the largest), so a share slowed by an edited document's parse, the
     pages it copies, or a busy core takes fewer and both end together. Each share accounts to
     its own ledger (`Verdicts.ledger`), which the cache then absorbs, so pieces served here after
-    their worker died count their hits once. What comes back is only what the runner tallies:
-    the summaries (most are equal, and sent once) and the records kept. This process calls
-    `meanwhile` before it takes a piece, so the worker serves more of them meanwhile."""
+    their worker died count their hits once. Each tallies what it served (`Tally.absorb` adds the
+    tallies up as one tally of every subject would count), so what comes back is only the tally,
+    the few subjects' findings and the records kept. This process calls `meanwhile` before it
+    takes a piece, so the worker serves more of them meanwhile."""
     cache, ctx = records.cache, records.ctx
     workers = forked.workers_for(len(ctx.graph.census.documents), WARM_WORTH_IT)
     if cache is None or workers < 2:
@@ -119,17 +136,20 @@ def serve_all(records: verdict_cache.Records, meanwhile: Callable[[], object] | 
         def share(first: int, _step: int) -> Account:
             if first == 0 and meanwhile is not None:
                 meanwhile()
-            return _served(records, (pieces[t] for t in tickets))
+            return _served(records, ((ticket, pieces[ticket]) for ticket in tickets))
 
-        mine, theirs = forked.in_shares(share, workers, _pack)
+        mine, theirs = forked.in_shares(share, workers)
     finally:
         tickets.close()
-    out: Served = {kind: [None] * len(records.listed(kind)) for kind in records.layout}  # every index is served
+    out = Served(Tally(), {kind: [] for kind in records.layout})
+    took: set[int] = set()
     for account in [mine, *theirs]:
-        _absorb(cache, out, account)
-    left = [(kind, part) for kind, part in pieces if out[kind][part.start] is None]
+        took.update(_absorb(cache, out, account))
+    left = [(ticket, piece) for ticket, piece in enumerate(pieces) if ticket not in took]
     if left:  # pieces a worker took and never answered for (it died): served here
         _absorb(cache, out, _served(records, left))
+    for rows in out.found.values():
+        rows.sort(key=itemgetter(0))
     return out
 
 
@@ -141,29 +161,28 @@ def _pieces(records: verdict_cache.Records) -> list[Piece]:
             for start in range(0, len(records.listed(kind)), size)]
 
 
-def _served(records: verdict_cache.Records, pieces: Iterable[Piece]) -> Account:
-    """One share's summaries of its pieces (each taken only as the last is done), accounted to a
-    ledger of its own."""
+def _served(records: verdict_cache.Records, pieces: Iterable[tuple[int, Piece]]) -> Account:
+    """One share's tally and findings of its pieces (each taken only as the last is done, in the
+    order of their tickets), accounted to a ledger of its own."""
     ledger = records.cache.ledger()
     mine = records.sharing(ledger)
-    served: dict[Scope, list[tuple[int, Summary]]] = {kind: [] for kind in records.layout}
-    for kind, part in pieces:
-        served[kind] += [(index, summary) for index, _, summary in mine.each(kind, part)]
-    return served, "\n".join(ledger.used), ledger.learned, ledger.changed, ledger.hits, ledger.misses
+    served = Served(Tally(), {kind: [] for kind in records.layout})
+    add, took = served.tally.add, []
+    for ticket, (kind, part) in pieces:
+        took.append(ticket)
+        found = served.found[kind]
+        for index, document, summary in mine.each(kind, part):
+            if summary.found:
+                found.append((index, summary.found))
+            add(document, summary.reached, summary.skips, index)
+    return served, took, "\n".join(ledger.used), ledger.learned, ledger.changed, ledger.hits, ledger.misses
 
 
-def _absorb(cache: verdict_cache.Verdicts, out: Served, account: Account) -> None:
-    served, used, learned, changed, hits, misses = account
+def _absorb(cache: verdict_cache.Verdicts, out: Served, account: Account) -> list[int]:
+    """A share's account taken into the run's: the pieces it took."""
+    served, took, used, learned, changed, hits, misses = account
     cache.absorb(used.split("\n") if used else (), learned, changed, hits, misses)
-    for kind, rows in served.items():
-        listed = out[kind]
-        for index, summary in rows:
-            listed[index] = summary
-
-
-def _pack(account: Account) -> Account:
-    """Summaries that found nothing are mostly equal: one object each, pickled once."""
-    served, *rest = account
-    alike: dict[tuple, Summary] = {}
-    return ({kind: [(index, summary if summary.found else alike.setdefault((summary.reached, summary.skips), summary))
-                    for index, summary in rows] for kind, rows in served.items()}, *rest)
+    out.tally.absorb(served.tally)
+    for kind, rows in served.found.items():
+        out.found[kind] += rows
+    return took

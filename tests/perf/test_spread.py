@@ -16,6 +16,7 @@ import pytest
 
 from headwater import forked
 from headwater.check import cache as cache_module
+from headwater.check import runner as runner_module
 from headwater.check import spread
 from headwater.check.cache import Verdicts
 from headwater.check.context import Context
@@ -326,12 +327,32 @@ def test_a_warm_check_serves_each_subject_once_in_pieces_taken_by_whichever_shar
     _slowed_here(monkeypatch)
     served = spread.serve_all(records)
     assert served is not None and len(shares) == 2
+    pieces = spread._pieces(records)
+    here, there = (share[1] for share in shares)  # the tickets of the pieces each share took
+    assert sorted(here + there) == list(range(len(pieces)))
     for kind in SECTIONS:
-        here, there = ([index for index, _ in share[0][kind]] for share in shares)
-        assert sorted(here + there) == list(range(len(subjects(records.ctx, kind))))
-        assert len(served[kind]) == len(here + there) and None not in served[kind]
-    assert [index for index, _ in shares[1][0][Scope.DOCUMENT]], "the worker took no piece"
+        covered = [index for of, part in pieces if of is kind
+                   for index in range(len(subjects(records.ctx, kind)))[part]]
+        assert covered == list(range(len(subjects(records.ctx, kind))))
+    assert any(pieces[ticket][0] is Scope.DOCUMENT for ticket in there), "the worker took no piece"
     assert records.cache.misses == 0 and records.cache.hits > 0
+
+
+def test_the_tallies_of_the_shares_add_up_to_the_tally_of_every_subject_served_here(corpus, spreading, monkeypatch):
+    _warm(corpus, edit=True)
+    snapshot = load(corpus, TODAY, CacheUse.READ)
+    alone = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
+    found: dict = {}
+    tally = runner_module._tallied(alone, found)
+    _slowed_here(monkeypatch)
+    records = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
+    served = spread.serve_all(records)
+    assert served is not None and tally.reasons and served.tally.documents
+    assert (served.tally.instances, served.tally.documents) == (tally.instances, tally.documents)
+    assert served.tally.reasons == tally.reasons  # each reason's count and first instance
+    by_kind = {kind: [(index, summary.found) for index, _, summary in alone.each(kind) if summary.found]
+               for kind in SECTIONS}
+    assert served.found == by_kind and any(by_kind.values())
 
 
 def test_each_ticket_is_handed_out_once_across_the_processes():
@@ -349,17 +370,18 @@ def test_each_ticket_is_handed_out_once_across_the_processes():
 def test_pieces_a_worker_took_and_never_answered_for_are_served_here(corpus, tmp_path, monkeypatch, spreading):
     dying_root = copy_tree(corpus, tmp_path / "dying")
     answered, answered_cache = _warm(corpus, edit=True)
-    parent, pack = os.getpid(), spread._pack
+    parent, served = os.getpid(), spread._served
 
     died = tmp_path / "died"
 
-    def dies_after_its_pieces(account):
-        if os.getpid() != parent and account[0][Scope.DOCUMENT]:
+    def dies_after_its_pieces(records, pieces):
+        account = served(records, pieces)
+        if os.getpid() != parent and account[1]:
             died.write_text("after taking pieces")
             os._exit(1)
-        return pack(account)
+        return account
 
-    monkeypatch.setattr(spread, "_pack", dies_after_its_pieces)
+    monkeypatch.setattr(spread, "_served", dies_after_its_pieces)
     _slowed_here(monkeypatch)
     again, again_cache = _warm(dying_root, edit=True)
     assert died.is_file(), "the worker took no piece"
