@@ -34,7 +34,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -216,6 +215,8 @@ def _spill() -> int:
     time as the run began, and a repository kept in that folder would never be kept to replay."""
     if hasattr(os, "memfd_create"):
         return os.memfd_create("headwater-notes", os.MFD_CLOEXEC)
+    import tempfile  # only where there is no memfd: every check imports this module
+
     fd, name = tempfile.mkstemp(prefix="headwater-notes-")
     os.unlink(name)
     return fd

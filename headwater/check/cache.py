@@ -58,6 +58,7 @@ SINCE_MOST = 16  # the second file holds up to one record in this many (or 64) b
 SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
 FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
+BOUND = {bound: bound.value for bound in Bound}  # an enum's `value` is a property, slow at every edge
 
 
 class Verdicts:
@@ -386,10 +387,14 @@ class Records:
         return self.census
 
     def _edge(self, edge: Edge) -> str:
-        target, near, far = edge.target, self.ctx.document(edge.source), self.ctx.far(edge)
+        # `Context.document` and `Context.far` spelled out, and the enum's value looked up: every
+        # edge's key is made every run
+        target, documents = edge.target, self.ctx.graph.documents
+        near = documents.get(edge.source) if edge.source else None
+        far = documents.get(target.path) if target.bound is Bound.DOCUMENT and target.path else None
         matched = "\x1e".join(target.anchor.matched) if target.anchor is not None else ""
         return SEP.join((edge.source, near.digest if near else "", str(edge.line), str(edge.column),
-                         edge.written_as, target.raw, target.bound.value, target.path or "",
+                         edge.written_as, target.raw, BOUND[target.bound], target.path or "",
                          target.id or "", target.reason, matched, far.digest if far else "",
                          target.remote.digest if target.remote else ""))
 

@@ -298,6 +298,31 @@ def test_a_warm_check_served_across_the_cores_gives_the_report_and_cache_of_one_
     assert spread_cache.hits > 0 and (spread_cache.misses > 0) == edit
 
 
+@pytest.mark.parametrize("edit", [False, True])
+def test_a_warm_run_readies_the_body_parser_before_it_forks_only_when_a_front_was_parsed_afresh(
+        corpus, spreading, monkeypatch, edit):
+    for _ in range(2):  # the second run reads the fronts the first kept
+        snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+        run_checks(snapshot, None, cache := Verdicts.load(corpus), spread=True)
+        assert [*snapshot.save_parses(), *cache.save()] == []
+    if edit:
+        first = sorted((corpus / "docs").rglob("*.md"))[0]
+        first.write_text(first.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    body_module._parser.cache_clear()
+    ready = []
+    in_shares = forked.in_shares
+
+    def forking(*args, **kwargs):
+        ready.append(body_module._parser.cache_info().currsize)  # built before the fork, or not
+        return in_shares(*args, **kwargs)
+
+    monkeypatch.setattr(forked, "in_shares", forking)
+    snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    assert (snapshot.parses.fronts_parsed > 0) == edit
+    run_checks(snapshot, None, Verdicts.load(corpus), spread=True)
+    assert ready == [1 if edit else 0]
+
+
 def _slowed_here(monkeypatch) -> None:
     """The parent serves each piece slowly, so a worker surely takes some of them."""
     parent, each = os.getpid(), cache_module.Records.each
