@@ -119,14 +119,15 @@ def serve_all(records: verdict_cache.Records, meanwhile: Callable[[], object] | 
     cores; None when the documents are too few for that to pay (the runner then serves them as it
     goes).
 
-    The shares take pieces of subjects as each becomes free (`forked.Tickets`), the corpus's
-    first (its claims read, the largest), so a share slowed by an edited document's parse, the
-    pages it copies, or a busy core takes fewer and both end together. Each share accounts to
+    This process serves the corpus's own piece first (the largest: its claims read, which the
+    replay's recorder hears here rather than have a worker spill them and this process parse
+    them back), then calls `meanwhile`; then the shares take pieces of subjects as each becomes
+    free (`forked.Tickets`), so a share slowed by an edited document's parse, the pages it
+    copies, `meanwhile` or a busy core takes fewer and both end together. Each share accounts to
     its own ledger (`Verdicts.ledger`), which the cache then absorbs, so pieces served here after
     their worker died count their hits once. Each tallies what it served (`Tally.absorb` adds the
     tallies up as one tally of every subject would count), so what comes back is only the tally,
-    the few subjects' findings and the records kept. This process calls `meanwhile` before it
-    takes a piece, so the worker serves more of them meanwhile."""
+    the few subjects' findings and the records kept."""
     cache, ctx = records.cache, records.ctx
     workers = forked.workers_for(len(ctx.graph.census.documents), WARM_WORTH_IT)
     if cache is None or workers < 2:
@@ -134,19 +135,24 @@ def serve_all(records: verdict_cache.Records, meanwhile: Callable[[], object] | 
     records.settled()  # the ids, the claim store's listing, the subjects: computed once, before the fork
     _parser_ready(ctx.snapshot)
     pieces = _pieces(records)
-    tickets = forked.Tickets(len(pieces))
+    own = 1 if pieces and pieces[0][0] is Scope.CORPUS else 0  # the corpus's piece, served here
+    tickets = forked.Tickets(len(pieces) - own)
     try:
-        def share(first: int, _step: int) -> Account:
-            if first == 0 and meanwhile is not None:
-                meanwhile()
-            return _served(records, ((ticket, pieces[ticket]) for ticket in tickets))
+        def share(first: int, _step: int) -> list[Account]:
+            accounts = []
+            if first == 0:
+                accounts.append(_served(records, enumerate(pieces[:own])))
+                if meanwhile is not None:
+                    meanwhile()
+            accounts.append(_served(records, ((own + ticket, pieces[own + ticket]) for ticket in tickets)))
+            return accounts
 
         mine, theirs = forked.in_shares(share, workers)
     finally:
         tickets.close()
     out = Served(Tally(), {kind: [] for kind in records.layout})
     took: set[int] = set()
-    for account in [mine, *theirs]:
+    for account in [*mine, *(account for accounts in theirs for account in accounts)]:
         took.update(_absorb(cache, out, account))
     left = [(ticket, piece) for ticket, piece in enumerate(pieces) if ticket not in took]
     if left:  # pieces a worker took and never answered for (it died): served here

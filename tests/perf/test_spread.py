@@ -353,8 +353,9 @@ def test_a_warm_check_serves_each_subject_once_in_pieces_taken_by_whichever_shar
     served = spread.serve_all(records)
     assert served is not None and len(shares) == 2
     pieces = spread._pieces(records)
-    here, there = (share[1] for share in shares)  # the tickets of the pieces each share took
+    here, there = ([piece for account in share for piece in account[1]] for share in shares)  # the pieces each took
     assert sorted(here + there) == list(range(len(pieces)))
+    assert pieces[0][0] is Scope.CORPUS and 0 in here  # the corpus's piece (its claims read) is served here
     for kind in SECTIONS:
         covered = [index for of, part in pieces if of is kind
                    for index in range(len(subjects(records.ctx, kind)))[part]]
