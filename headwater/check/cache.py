@@ -49,6 +49,7 @@ from headwater.check.instances import (
 )
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
+from headwater.corpus.census import Outcome
 from headwater.graph import Bound, Edge
 
 NAME = "checks"
@@ -59,6 +60,7 @@ SEP = "\x1f"
 PART = "\x1e"  # between the sections of a record
 FIELD = "\x1d"  # between a section's reads, its stamp and its verdicts
 BOUND = {bound: bound.value for bound in Bound}  # an enum's `value` is a property, slow at every edge
+OUTCOME = {outcome: outcome.value for outcome in Outcome}  # and at every census row
 
 
 class Verdicts:
@@ -408,9 +410,9 @@ class Records:
 
     @cached_property
     def census(self) -> str:
-        rows = self.ctx.snapshot.census.rows
-        return _digest("\n".join(SEP.join((r.path, r.outcome.value, r.kind or "", r.reason or "",
-                                           r.document.digest if r.document else "")) for r in rows), 8)
+        rows = self.ctx.snapshot.census.rows  # a row each: formatted in one step, the enum's value looked up
+        return _digest("\n".join([f"{r.path}{SEP}{OUTCOME[r.outcome]}{SEP}{r.kind or ''}{SEP}{r.reason or ''}{SEP}"
+                                  f"{r.document.digest if r.document else ''}" for r in rows]), 8)
 
     @cached_property
     def ids(self) -> str:
