@@ -48,6 +48,8 @@ def _wrapped(text: str, width: int, indent: int) -> list[str]:
     by textwrap took most of the report's time. Greedy, as textwrap: a line takes chunks (words
     and runs of spaces) while they fit; spaces that open a later line or end any line are
     dropped; a word longer than a line stands alone."""
+    if text.isascii() and width - indent > 2:  # room for a character on every line
+        return _wrapped_ascii(text, width, indent)
     chunks = [chunk for chunk in SPACES.split(text) if chunk]
     chunks.reverse()
     lines: list[str] = []
@@ -69,6 +71,39 @@ def _wrapped(text: str, width: int, indent: int) -> list[str]:
             del line[-1]
         if line:
             lines.append(lead + "".join(line))
+    return lines
+
+
+def _wrapped_ascii(text: str, width: int, indent: int) -> list[str]:
+    """`_wrapped` for ASCII text, whose only whitespace is spaces, a line at a time: the longest
+    run of whole chunks that fits is found by looking at where the room ends, not by taking
+    chunk after chunk (a report of hundreds of findings wraps each)."""
+    lines: list[str] = []
+    rest = text
+    while rest:
+        lead = " " * (indent + 2 if lines else indent)
+        room = width - len(lead)
+        if lines:
+            rest = rest.lstrip(" ")  # the spaces that open a later line
+            if not rest:
+                break
+        if len(rest) <= room:
+            taken = len(rest)
+        else:
+            before, after = rest[room - 1] == " ", rest[room] == " "
+            if before != after:
+                taken = room  # the room ends where a chunk does
+            elif before:
+                taken = len(rest[:room].rstrip(" "))  # where the run of spaces it ends in begins
+            else:
+                taken = rest.rfind(" ", 0, room) + 1  # where the word it ends in begins
+            if taken == 0:  # the first chunk is longer than the line: it stands alone
+                end = len(rest) - len(rest.lstrip(" ")) if rest[0] == " " else rest.find(" ")
+                taken = end if end > 0 else len(rest)
+        line = rest[:taken].rstrip(" ")  # a line's closing spaces are dropped
+        rest = rest[taken:]
+        if line:
+            lines.append(lead + line)
     return lines
 
 

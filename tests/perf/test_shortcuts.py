@@ -42,6 +42,18 @@ def test_a_line_the_report_wraps_itself_is_wrapped_as_textwrap_wraps_it(text, ro
     assert _wrapped(text, room + indent, indent) == expected
 
 
+ASCII_WORDS = st.sampled_from(["a", "bb", " ", "  ", "   ", "-", "word", "`id`", "x.y/z",
+                               "a-long-word-that-fits-no-line-of-any-width-asked-here"])
+
+
+@settings(max_examples=4000)
+@given(st.lists(ASCII_WORDS, max_size=40).map("".join), st.integers(1, 60), st.integers(0, 6))
+def test_ascii_text_the_report_wraps_a_line_at_a_time_is_wrapped_as_textwrap_wraps_it(text, room, indent):
+    expected = textwrap.wrap(text, room + indent, initial_indent=" " * indent, subsequent_indent=" " * (indent + 2),
+                             break_long_words=False, break_on_hyphens=False)
+    assert _wrapped(text, room + indent, indent) == expected
+
+
 VOICE_PIECES = st.sampled_from(["we ", "will ", "WILL ", "wıll ", "ſhall ", "going to ", "it'll ", "no longer ",
                                 "for now", "initially", "Eventually ", "phase 2 ", "renamed ", "x ", ". ", "é"])
 
