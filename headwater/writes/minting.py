@@ -45,7 +45,11 @@ def claimed(root: Path, scheme: Scheme) -> list[str]:
     return sorted(name for name in os.listdir(directory) if not name.startswith("."))
 
 
-def read_claims(root: Path, scheme: str) -> list[tuple[str, str | None]]:
+# (identifier, the path its claim records) for every entry of a scheme's store, by name
+Claims = list[tuple[str, "str | None"]]
+
+
+def read_claims(root: Path, scheme: str) -> Claims:
     """(identifier, the path its claim records) for every entry of a scheme's store, by name. The
     scheme's directory is opened once (never through a link) and each claim relative to it, so the
     kernel resolves one name per claim and no claim is read through a link or out of the root.

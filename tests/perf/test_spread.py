@@ -108,23 +108,24 @@ def _walked_by(monkeypatch, record) -> None:
 
 
 def _reader_dies(monkeypatch, worker_dies: str) -> None:
-    """The census's forked reader dies `never`, `at once`, or `part way` (after two pieces)."""
+    """The census's forked reader dies `never`, `at once`, `part way` (after two pieces), or
+    `after the corpus` (its last piece sent, before what it reads beside the corpus)."""
     monkeypatch.setattr(census_module, "PIECE", 16)  # pieces enough for a worker to die between
     produced = forked._producer
     if worker_dies == "at once":
         monkeypatch.setattr(forked, "_producer", lambda *args: os._exit(1))
-    elif worker_dies == "part way":  # after sending two pieces
+    elif worker_dies in ("part way", "after the corpus"):
 
-        def two_pieces(produce, spool, send):
+        def dying_reader(produce, spool, send):
             def dying(after):
                 for number, piece in enumerate(produce(after)):
-                    if number == 2:
+                    if number == 2 if worker_dies == "part way" else len(piece) != 3:  # not a piece
                         os._exit(1)
                     yield piece
 
             produced(dying, spool, send)
 
-        monkeypatch.setattr(forked, "_producer", two_pieces)
+        monkeypatch.setattr(forked, "_producer", dying_reader)
 
 
 @pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
@@ -149,7 +150,7 @@ def test_a_recorded_warm_load_notes_every_file_the_census_opened_whoever_read_it
     assert len(read) > 100 and read <= opened
 
 
-@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way", "after the corpus"])
 def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
         hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
     assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
@@ -161,6 +162,8 @@ def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_cen
     walkers = [int(pid) for pid in record.read_text().split()]
     if worker_dies == "at once":  # the reading is done here instead
         assert walkers == [os.getpid()]
+    elif worker_dies == "after the corpus":  # the corpus came whole: nothing more is walked here
+        assert len(walkers) == 1 and os.getpid() not in walkers
     elif worker_dies == "part way":  # the worker's first pieces are kept, the rest read here
         assert len(walkers) == 2 and walkers[1] == os.getpid() != walkers[0]
     else:

@@ -13,7 +13,6 @@ from headwater.check.rules.hits import hit, problem_hit
 from headwater.corpus.document import Document
 from headwater.graph import ProblemKind
 from headwater.taxonomy.model import PLACEHOLDER, Scheme
-from headwater.writes.minting import read_claims
 from headwater.yaml.nodes import Scalar
 
 
@@ -174,9 +173,9 @@ def identifier_claim_missing(ctx: Context, doc: Document):
 
 def _claims(ctx: Context) -> Iterator[tuple[str, str, str, str | None]]:
     """(scheme, identifier, claim path, the path it records) for every entry of the store, by path.
-    Every run reads every claim."""
+    Every run reads every claim (a spread load, beside the corpus: `Snapshot.claims`)."""
     for scheme in sorted(ctx.taxonomy.schemes):
-        for name, named in read_claims(ctx.snapshot.root, scheme):
+        for name, named in ctx.snapshot.claims(scheme):
             yield scheme, name, ctx.claim_path(scheme, name), named
 
 
