@@ -175,8 +175,8 @@ class ParseStore:
     def ahead_of_save(self) -> bytes | None:
         """What `save` reads of a warm parse cache (its first line, the whole file verified), for a
         process with a core to spare to read before it is asked (`saves_with`); None when this run
-        writes no cache."""
-        return self.stored.first if self.use is CacheUse.WRITE else None
+        writes no cache. Hashed by one thread: the process beside it has the other core."""
+        return _first_line(self.root, alone=True) if self.use is CacheUse.WRITE else None
 
     def saves_with(self, first: bytes | None) -> None:
         """`ahead_of_save()`'s answer, read by another process of this run."""
@@ -556,8 +556,8 @@ def _read(root: Path) -> bytes:
     return cachedir.read(root, CACHE_FILE, header()) or b""
 
 
-def _first_line(root: Path) -> bytes:
-    return cachedir.first_line(root, CACHE_FILE, header()) or b""
+def _first_line(root: Path, alone: bool = False) -> bytes:
+    return cachedir.first_line(root, CACHE_FILE, header(), alone) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------

@@ -240,10 +240,10 @@ def test_what_a_save_reads_of_the_parse_cache_is_read_by_the_forked_reader_and_n
     record = tmp_path / "first lines read"
     first_line = parses._first_line
 
-    def recorded(root):
+    def recorded(root, alone=False):
         with record.open("a") as out:
             out.write(f"{os.getpid()}\n")
-        return first_line(root)
+        return first_line(root, alone)
 
     monkeypatch.setattr(parses, "_first_line", recorded)
     snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
