@@ -18,6 +18,7 @@ from typing import TypeVar
 from headwater.corpus import census as census_module
 from headwater.corpus.adoption_file import Task, read_tasks
 from headwater.corpus.census import Census
+from headwater.corpus.claims import Claims, read_claims
 from headwater.corpus.derived import Derivation
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
@@ -27,7 +28,6 @@ from headwater.graph import Graph, build
 from headwater.taxonomy.declaration import Declaration, read_declaration
 from headwater.taxonomy.lock import Lock, read_lock
 from headwater.taxonomy.model import Taxonomy
-from headwater.writes.minting import Claims, read_claims
 
 T = TypeVar("T")
 

@@ -28,9 +28,9 @@ from headwater.check.runner import run as run_checks
 from headwater.corpus import body as body_module
 from headwater.corpus import census as census_module
 from headwater.corpus import parses
+from headwater.corpus.claims import CLAIMS
 from headwater.corpus.parses import CacheUse
 from headwater.snapshot import load
-from headwater.writes.minting import CLAIMS
 from tests.conftest import copy_tree
 
 TODAY = dt.date(2026, 10, 1)
