@@ -71,7 +71,8 @@ GENERIC = ("here", "this", "that", "these", "link", "links", "doc", "docs", "doc
            "below", "article", "section")
 INDEX_PAGES = ("README.md", "index.md", "_index.md")
 # `[text]({{< ref "page.md#part" >}})`, `{{% relref page %}}`: the text and the written target
-HUGO_REF = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"?([^\"\s>%]+)\"?\s*[>%]\}\}[^)]*\)")
+HUGO_REF = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
+                      r"\(\s*\{\{[<%]\s*(?:rel)?ref\s+\"?([^\"\s>%]+)\"?\s*[>%]\}\}[^)]*\)")
 # a blob or tree of any repository on GitHub: the path inside it
 REPOSITORY = re.compile(r"https?://github\.com/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^#?]+)")
 
@@ -128,16 +129,21 @@ def _page_name(path: str) -> str:
     return head if tail.lower() in ("_index", "index", "readme") else path
 
 
-def anchor_texts(snapshot: Snapshot) -> dict[str, list[str]]:
-    """Per document path, the texts other documents link to it with (in census order)."""
+def anchor_texts(snapshot: Snapshot, written: Counter | None = None) -> dict[str, list[str]]:
+    """Per document path, the texts other documents link to it with (in census order); `written`,
+    if given, counts the links read ("markdown", "hugo") and those landing on another document
+    ("markdown landed", "hugo landed")."""
     resolver = Resolver(snapshot)
+    written = Counter() if written is None else written
     found: dict[str, list[str]] = {}
     for doc in snapshot.census.documents:
-        links = [(link.text, resolver.markdown(doc, link.href)) for link in doc.read_body().links]
-        links += [(m.group(1), resolver.hugo(doc, m.group(2))) for m in HUGO_REF.finditer(doc.body_text)]
-        for text, target in links:
+        links = [("markdown", link.text, resolver.markdown(doc, link.href)) for link in doc.read_body().links]
+        links += [("hugo", m.group(1), resolver.hugo(doc, m.group(2))) for m in HUGO_REF.finditer(doc.body_text)]
+        for form, text, target in links:
+            written[form] += 1
             text = text.strip().strip("`")
             if target is not None and target != doc.path and text and not text.startswith("http"):
+                written[f"{form} landed"] += 1
                 found.setdefault(target, []).append(text)
     return found
 
@@ -251,17 +257,47 @@ class Outcome:
         return (self.on, self.off, self.hit1, self.hit5, self.traps, self.silent)
 
 
-def outcome(snapshot: Snapshot, labels: dict) -> Outcome:
+def outcome(snapshot: Snapshot, labels: dict, log: dict[str, str] | None = None) -> Outcome:
+    """The set's figures; `log`, if given, gets each task's outcome ("hit@1", "hit@5", "miss",
+    "silent", "trap", "quiet")."""
     hit1 = hit5 = silent = traps = 0
+    log = {} if log is None else log
     for case in labels["on_topic"]:
         answer = route(snapshot, case["task"], BUDGET)
         paths = [o.document.path for o in answer.pointers][:BUDGET]
         hit5 += all(p in paths for p in case["offer"])
         hit1 += all(p in paths[:1] for p in case["offer"])
         silent += not any(not o.evidence.anchors for o in answer.pointers)
+        log[case["task"]] = ("hit@1" if all(p in paths[:1] for p in case["offer"]) else
+                             "hit@5" if all(p in paths for p in case["offer"]) else "miss" if paths else "silent")
     for task in labels["off_topic"]:
-        traps += any(not o.evidence.anchors for o in route(snapshot, task, BUDGET).pointers)
+        trapped = any(not o.evidence.anchors for o in route(snapshot, task, BUDGET).pointers)
+        traps += trapped
+        log[task] = "trap" if trapped else "quiet"
     return Outcome(len(labels["on_topic"]), len(labels["off_topic"]), hit1, hit5, traps, silent)
+
+
+def reach_of_anchors(snapshot: Snapshot, counts: dict[str, dict[str, int]], sets: list) -> str:
+    """How far anchor text could move route on this corpus: the share of its anchor stems (by
+    occurrence) that the target's title, summary, path and headings do not already hold, and how
+    many on-topic tasks hold a stem some must-offer page holds in its anchor text alone."""
+    index = RouteIndex.of(snapshot.census.documents, snapshot.taxonomy, snapshot.declaration.corpus_root)
+    named = ("title", "summary", "path", "headings")
+    subjects = {e.document.path: set().union(*(c for f, c in zip(index_module.FIELDS, e.counts, strict=True)
+                                               if f in named))
+                for e in index.entries}
+    every = sum(sum(held.values()) for held in counts.values())
+    new = sum(n for path, held in counts.items() for stem, n in held.items() if stem not in subjects[path])
+    tokenizer = index.tokenizer
+    tasks = [case for labelled in sets for case in labelled.labels["on_topic"]]
+    offered = {p for case in tasks for p in case["offer"]}
+    reachable = sum(1 for case in tasks if any(
+        stem in counts.get(p, {}) and stem not in subjects[p]
+        for p in case["offer"] for stem in tokenizer.stems(case["task"])))
+    return (f"{sum(1 for p in offered if counts.get(p))} of the {len(offered)} must-offer pages have anchor "
+            f"text; {new} of its {every} stem occurrences ({new / every:.2f}) are words the target's title, "
+            f"summary, path and headings lack; {reachable} of {len(tasks)} on-topic tasks hold such a word "
+            "of a must-offer page")
 
 
 def settings() -> list[Setting]:
@@ -269,15 +305,19 @@ def settings() -> list[Setting]:
 
 
 def coverage_line(snapshot: Snapshot, counts: dict[str, dict[str, int]], name: str) -> str:
-    texts = anchor_texts(snapshot)
+    written: Counter = Counter()
+    texts = anchor_texts(snapshot, written)
     linked = sum(1 for d in snapshot.census.documents if counts.get(d.path))
-    return (f"{name}: {sum(map(len, texts.values()))} anchor texts to {len(texts)} documents; "
+    return (f"{name}: {written['markdown']} Markdown links read, {written['markdown landed']} landing on another "
+            f"document with a text; {written['hugo']} Hugo ref links, {written['hugo landed']} likewise; "
+            f"{sum(map(len, texts.values()))} anchor texts to {len(texts)} documents; "
             f"{linked} of {len(snapshot.census.documents)} documents hold an anchor field")
 
 
 def main() -> int:
     wanted = next((a.split("=", 1)[1].split(",") for a in sys.argv[1:] if a.startswith("--sets=")), None)
     results: dict[tuple[str, Setting], Outcome] = {}
+    logs: dict[Setting, dict[str, str]] = {}
     keys = []
     notes = []
     with tempfile.TemporaryDirectory() as work:
@@ -287,15 +327,17 @@ def main() -> int:
                 continue
             snapshot = load(unpack(corpus, Path(work)), TODAY)
             counts = anchor_counts(snapshot, Tokenizer.of(snapshot.taxonomy))
-            notes.append(coverage_line(snapshot, counts, corpus.name))
+            notes.append(coverage_line(snapshot, counts, corpus.name) + "; "
+                         + reach_of_anchors(snapshot, counts, sets))
             for setting in settings():
                 with anchored(setting):
                     snapshot._derived["route.reader"] = reader(snapshot, setting, counts)  # noqa: SLF001
                     for labelled in sets:
-                        results[(labelled.key, setting)] = outcome(snapshot, labelled.labels)
+                        results[(labelled.key, setting)] = outcome(snapshot, labelled.labels,
+                                                                   logs.setdefault(setting, {}))
             snapshot._derived.pop("route.reader", None)  # noqa: SLF001
             keys += [s.key for s in sets]
-    sys.stdout.write(report(results, keys, notes))
+    sys.stdout.write(report(results, keys, notes) + chosen(results, keys) + flips(logs))
     return 0
 
 
@@ -320,6 +362,39 @@ def report(results: dict[tuple[str, Setting], Outcome], keys: list[str], notes: 
         if mine:
             sums = [sum((results[(k, s)] for k in mine[1:]), results[(mine[0], s)]) for s in every]
             lines.append(f"| {corpus} | " + " | ".join(f"{o.hit1}, {o.silent}" for o in sums) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def chosen(results: dict[tuple[str, Setting], Outcome], keys: list[str]) -> str:
+    """The setting tuned on dapr-docs (the most hits at five there with no more traps than route
+    as it is; ties to the lighter weight, then the mode listed first), and every corpus at it."""
+    def summed(corpus: str, setting: Setting) -> Outcome | None:
+        mine = [results[(k, setting)] for k in keys if k.startswith(corpus)]
+        return sum(mine[1:], mine[0]) if mine else None
+
+    base = Setting("none", 0.0)
+    tuned = summed("dapr-docs", base)
+    if tuned is None:
+        return ""
+    fair = [s for s in settings()[1:] if summed("dapr-docs", s).traps <= tuned.traps]
+    pick = max(fair, key=lambda s: (summed("dapr-docs", s).hit5, -s.weight, -MODES.index(s.mode)), default=base)
+    lines = ["", f"Chosen on dapr-docs: {pick.label}"]
+    for corpus in ("dapr-docs", "kubernetes-enhancements"):
+        before, after = summed(corpus, base), summed(corpus, pick)
+        if before is not None:
+            lines.append(f"- {corpus}: hit@5 {before.hit5} → {after.hit5} of {before.on}, hit@1 {before.hit1} → "
+                         f"{after.hit1}, traps answered {before.traps} → {after.traps} of {before.off}")
+    return "\n".join(lines) + "\n"
+
+
+def flips(logs: dict[Setting, dict[str, str]]) -> str:
+    """Every task whose outcome a setting changes against route as it is."""
+    base = logs[Setting("none", 0.0)]
+    lines = ["", "Tasks whose outcome a setting changes (route as it is → the setting)", ""]
+    for setting, log in logs.items():
+        moved = [f"  - {task!r}: {base[task]} → {found}" for task, found in log.items() if found != base[task]]
+        if moved:
+            lines += [f"- {setting.label}:", *moved]
     return "\n".join(lines) + "\n"
 
 
