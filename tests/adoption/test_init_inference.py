@@ -122,3 +122,15 @@ def test_supersession_sets_the_successor_word_most_of_the_records_use(tmp_path, 
     assert "  relation supersedes sets `replaced`, the team's word for a record another replaced\n" in ran.out
     _records(tmp_path / "other", ["accepted"] * 4 + ["replaced"] + ["superseded"] * 3)
     assert "relation supersedes sets" not in hw("init", "--dry-run", "--root", str(tmp_path / "other")).out
+
+
+@pytest.mark.parametrize(("a", "b", "apart"), [
+    ("imlpemented", "implemented", True), ("implemnted", "implemented", True),
+    ("implementted", "implemented", True), ("implemanted", "implemented", True),
+    ("implemented", "implemented", False), ("implementable", "implemented", False),
+    ("mlpiemented", "implemented", False), ("acceptde", "accepted", True),
+    ("accepetd", "accepted", True), ("acecpetd", "accepted", False), ("rejected", "removed", False)])
+def test_a_typo_is_one_letter_changed_added_dropped_or_two_neighbours_swapped(a, b, apart):
+    from headwater.adoption.overlay_inference import _one_edit
+
+    assert _one_edit(a, b) is apart and _one_edit(b, a) is apart
