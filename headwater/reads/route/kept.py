@@ -32,6 +32,9 @@ from headwater import cachedir
 from headwater.atomic import Unconfined
 from headwater.codeprint import code_fingerprint
 from headwater.corpus.document import Document
+from headwater.reads.route.index import RouteIndex
+from headwater.reads.route.rank import Folded
+from headwater.reads.route.refold import Rows, refolded
 from headwater.reads.route.router import Reader
 from headwater.reads.route.tokens import Tokenizer
 from headwater.snapshot import Snapshot, collector_paused
@@ -53,49 +56,81 @@ def prime(snapshot: Snapshot) -> Reader:
 def reader(snapshot: Snapshot) -> Reader:
     tokenizer = Tokenizer.of(snapshot.taxonomy)
     header = f"headwater route reader {key(snapshot, tokenizer)} pickle {PROTOCOL}"
-    found = _read(snapshot, header, tokenizer)
-    if found is not None:
-        return found
-    built = Reader.of(snapshot)
-    _keep(snapshot, header, built)
+    listed = listing(snapshot)
+    found = _read(snapshot, header)
+    if found is not None and found[0] == listed:
+        read = _loaded(found[1], found[2], snapshot, tokenizer)
+        if isinstance(read, Reader):
+            return read
+    rows = _loaded(found[1], found[3], snapshot, tokenizer) if found is not None else None
+    if isinstance(rows, Rows) and rows.whole():  # what the unchanged documents gave is reused
+        folded = refolded(rows, snapshot.census.documents, lambda fresh: _index(snapshot, fresh).entries)
+    else:
+        folded = Folded.of(_index(snapshot, snapshot.census.documents).entries)
+    built = Reader.over(snapshot, folded, tokenizer)
+    _keep(snapshot, header, listed, built, Rows.of(folded, built.scorer.idf.__contains__))
     return built
 
 
 def key(snapshot: Snapshot, tokenizer: Tokenizer) -> str:
-    """A digest of everything the reader is a function of (the module's docstring says what)."""
+    """A digest of everything the reader is a function of but the documents (the module's
+    docstring says what): a document's row is a function of it and of the document alone."""
     digest = hashlib.sha256()
     for part in (code_fingerprint(), sys.version, sys.byteorder, tokenizer.key, snapshot.lock.digest,
                  repr(snapshot.declaration), repr(sorted(snapshot.federation.documents))):
         digest.update(part.encode("utf-8") + b"\0")
-    digest.update("".join(f"{d.path}\t{d.digest}\n" for d in snapshot.census.documents).encode("utf-8"))
     return digest.hexdigest()
 
 
-def _keep(snapshot: Snapshot, header: str, built: Reader) -> None:
+def listing(snapshot: Snapshot) -> str:
+    """A digest of the documents, each one's path and content digest, in census order."""
+    listed = "".join(f"{d.path}\t{d.digest}\n" for d in snapshot.census.documents)
+    return hashlib.sha256(listed.encode("utf-8")).hexdigest()
+
+
+def _index(snapshot: Snapshot, documents: tuple[Document, ...]) -> RouteIndex:
+    return RouteIndex.of(documents, snapshot.taxonomy, snapshot.declaration.corpus_root)
+
+
+def _keep(snapshot: Snapshot, header: str, listed: str, built: Reader, rows: Rows) -> None:
     positions = {id(document): at for at, document in enumerate(snapshot.census.documents)}
-    buffer = io.BytesIO()
-    try:
-        _Pickler(buffer, positions).dump(built)
-    except (pickle.PicklingError, TypeError, AttributeError):  # a field pickle cannot hold: nothing kept
-        return
+    pickled = []
+    for kept in (built, rows):
+        buffer = io.BytesIO()
+        try:
+            _Pickler(buffer, positions).dump(kept)
+        except (pickle.PicklingError, TypeError, AttributeError):  # a field pickle cannot hold: nothing kept
+            return
+        pickled.append(buffer.getvalue())
+    payload = b"".join((f"{listed} {len(pickled[0])}\n".encode("ascii"), *pickled))
     # A server that cannot keep the reader still answers, the same bytes: the next one builds it again.
     # Nor does it wait for a run holding the write lock: an agent's first answer is not held up by a
     # long check, and keeping the reader only saves a later server work.
     with contextlib.suppress(Unconfined):  # the file, or a folder on its way, is a symlink: nothing kept
-        cachedir.write(snapshot.root, KEPT_FILE, header, buffer.getvalue(), wait=False)
+        cachedir.write(snapshot.root, KEPT_FILE, header, payload, wait=False)
 
 
-def _read(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> Reader | None:
+def _read(snapshot: Snapshot, header: str) -> tuple[str, io.BytesIO, int, int] | None:
+    """(the documents' listing the file was kept for, its payload, where its reader's pickle
+    starts, where its rows' pickle starts)."""
     payload = cachedir.read(snapshot.root, KEPT_FILE, header)
-    if payload is None:
+    first = payload.find(b"\n") if payload is not None else -1
+    parts = payload[:first].split(b" ") if payload is not None and first >= 0 else []
+    if len(parts) != 2 or not parts[1].isdigit() or first + 1 + int(parts[1]) > len(payload):
         return None
-    unpickler = _Unpickler(io.BytesIO(payload), snapshot.census.documents, tokenizer)
+    # the payload's own bytes, not a copy: each pickle is read from where it starts
+    return parts[0].decode("ascii", "replace"), io.BytesIO(payload), first + 1, first + 1 + int(parts[1])
+
+
+def _loaded(payload: io.BytesIO, start: int, snapshot: Snapshot, tokenizer: Tokenizer) -> object:
+    """What the pickle at `start` decodes into, or None where it does not decode."""
+    payload.seek(start)
+    unpickler = _Unpickler(payload, snapshot.census.documents, tokenizer)
     try:
         with collector_paused():  # a reader is many small arrays: the collector would only walk them
-            found = unpickler.load()
+            return unpickler.load()
     except Exception:  # whatever fails to decode serves nothing: the reader is built instead
         return None
-    return found if isinstance(found, Reader) else None
 
 
 class _Pickler(pickle.Pickler):

@@ -1,0 +1,144 @@
+"""A reader refolded after edits (HW-DR-0052): the kept file's rows are reused for every document
+whose (path, digest) is unchanged, only the others are counted, and the reader is the one a
+fresh build makes — the same IDF, the same sums bit for bit, the same answers byte for byte —
+over seeded rounds of edits, additions, deletions and renames.
+
+Counts, never seconds: how many documents were counted is counted on `index.entry`. The corpus
+is the generated 200-document repository of tests/perf/conftest.py, copied per test.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from headwater import cachedir
+from headwater.mcp.protocol import Server
+from headwater.reads.route import index, kept
+from headwater.reads.route.refold import Rows
+from headwater.reads.route.router import Reader
+from headwater.snapshot import load
+
+TODAY = dt.date(2026, 10, 1)
+TASKS = ("rate limit for the ingest service", "how do I configure the audit record",
+         "why do we retry deliveries with backoff", "what is the weather in paris",
+         "quota for a tenant", "zephyrine marmalade")
+WORDS = ("zephyrine", "marmalade", "quota", "retry", "backoff", "tenant", "audit", "ingest", "ledger",
+         "throttle", "webhook", "rotation")
+
+
+@pytest.fixture
+def counted(monkeypatch) -> list[str]:
+    """The path of every document whose counts were made (rather than reused), in order."""
+    paths: list[str] = []
+    original = index.entry
+
+    def entry(document, *args, **kwargs):
+        paths.append(document.path)
+        return original(document, *args, **kwargs)
+
+    monkeypatch.setattr(index, "entry", entry)
+    return paths
+
+
+def _served(snapshot) -> list[str]:
+    """The MCP route tool's whole response to each task, from one server over `snapshot`."""
+    server = Server(snapshot, write=False)
+    requests = ({"jsonrpc": "2.0", "id": ident, "method": "tools/call",
+                 "params": {"name": "route", "arguments": {"task": task}}} for ident, task in enumerate(TASKS))
+    return [server.handle_line(json.dumps(request).encode()) for request in requests]
+
+
+def _documents(root: Path) -> list[Path]:
+    return sorted((root / "docs").rglob("*.md"))
+
+
+def _edited(root: Path, rng: random.Random) -> set[str]:
+    """One random change to the corpus: a document edited, added, deleted or renamed; the paths
+    whose bytes are new or moved."""
+    documents = _documents(root)
+    document = rng.choice(documents)
+    change = rng.choice(("edit", "add", "delete", "rename"))
+    words = " ".join(rng.sample(WORDS, 3))
+    if change == "edit":
+        document.write_text(document.read_text(encoding="utf-8") + f"\n## {words.title()}\n\nOn {words}.\n",
+                            encoding="utf-8")
+        return {document.relative_to(root).as_posix()}
+    if change == "delete":
+        document.unlink()
+        return set()
+    target = document.with_name(f"{rng.choice(WORDS)}-{rng.randrange(10_000)}-{document.name}")
+    if change == "add":
+        target.write_text(document.read_text(encoding="utf-8").replace("ingest", words), encoding="utf-8")
+    else:
+        document.rename(target)
+    return {target.relative_to(root).as_posix()}
+
+
+def _fresh(root: Path) -> Reader:
+    return Reader.of(load(root, TODAY))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_reader_refolded_over_random_edits_is_the_one_a_fresh_build_makes(corpus, counted, seed):
+    rng = random.Random(seed)
+    kept.reader(load(corpus, TODAY))  # the first server keeps its reader, and the rows
+    for _ in range(6):
+        changed = set().union(*(_edited(corpus, rng) for _ in range(rng.randint(1, 3))))
+        counted.clear()
+        refolded = kept.reader(load(corpus, TODAY))
+        assert set(counted) == changed  # only the new or moved documents were counted
+        fresh = _fresh(corpus)
+        assert refolded.scorer.idf == fresh.scorer.idf
+        assert vars(refolded.scorer)["_sums"] == vars(fresh.scorer)["_sums"]
+        assert [d.path for d in refolded.scorer.documents] == [d.path for d in fresh.scorer.documents]
+        assert (refolded.served, refolded.successors, refolded.terminal) == (
+            fresh.served, fresh.successors, fresh.terminal)
+
+
+def test_a_refolded_server_answers_the_bytes_of_a_fresh_one_and_keeps_its_reader(corpus, counted):
+    _served(load(corpus, TODAY))
+    rng = random.Random(11)
+    for _ in range(4):
+        _edited(corpus, rng)
+    counted.clear()
+    refolded = _served(load(corpus, TODAY))
+    assert 0 < len(counted) <= 4
+    counted.clear()
+    assert _served(load(corpus, TODAY)) == refolded and counted == []  # the refolded reader was kept
+    (corpus / cachedir.CACHE_DIR / kept.KEPT_FILE).unlink()
+    snapshot = load(corpus, TODAY)
+    assert _served(snapshot) == refolded and len(counted) == len(snapshot.census.documents)
+
+
+def test_a_stem_no_document_holds_any_more_reaches_neither_the_idf_nor_the_kept_rows(corpus):
+    document = _documents(corpus)[5]
+    original = document.read_text(encoding="utf-8")
+    document.write_text(original + "\nA zephyrine marmalade.\n", encoding="utf-8")
+    assert "zephyrin" in kept.reader(load(corpus, TODAY)).scorer.idf
+    document.write_text(original, encoding="utf-8")
+    snapshot = load(corpus, TODAY)
+    refolded = kept.reader(snapshot)
+    assert "zephyrin" not in refolded.scorer.idf and refolded.scorer.idf == _fresh(corpus).scorer.idf
+    header = f"headwater route reader {kept.key(snapshot, refolded.scorer.tokenizer)} pickle {kept.PROTOCOL}"
+    found = kept._read(snapshot, header)
+    rows = kept._loaded(found[1], found[3], snapshot, refolded.scorer.tokenizer)
+    assert isinstance(rows, Rows) and rows.whole()
+    assert "zephyrin" not in rows.stems and sorted(rows.stems) == sorted(refolded.scorer.idf)
+
+
+def test_rows_of_another_shape_are_not_refolded_and_the_reader_is_built_whole(corpus, counted):
+    snapshot = load(corpus, TODAY)
+    built = kept.reader(snapshot)
+    header = f"headwater route reader {kept.key(snapshot, built.scorer.tokenizer)} pickle {kept.PROTOCOL}"
+    found = kept._read(snapshot, header)
+    rows = kept._loaded(found[1], found[3], snapshot, built.scorer.tokenizer)
+    assert rows.whole()
+    assert not replace(rows, keys=rows.keys[1:]).whole()
+    assert not replace(rows, stems=rows.stems[:-1]).whole()
+    assert not replace(rows, counts=rows.counts[:-1]).whole()
