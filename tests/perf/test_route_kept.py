@@ -147,7 +147,7 @@ class _Planted:
 
 def test_a_file_sealed_with_this_users_key_makes_nothing_but_routes_own_classes(corpus, builds, tmp_path):
     snapshot = load(corpus, TODAY)
-    header = f"headwater route reader {kept.key(snapshot, Tokenizer.of(snapshot.taxonomy))} pickle {kept.PROTOCOL}"
+    header = kept.headers(snapshot, Tokenizer.of(snapshot.taxonomy))[0]
     mark = tmp_path / "made"
     planted = io.BytesIO()
     pickle.Pickler(planted, protocol=kept.PROTOCOL).dump(_Planted(mark))

@@ -22,6 +22,7 @@ from headwater.mcp.protocol import Server
 from headwater.reads.route import index, kept
 from headwater.reads.route.refold import Rows
 from headwater.reads.route.router import Reader
+from headwater.reads.route.tokens import Tokenizer
 from headwater.snapshot import load
 
 TODAY = dt.date(2026, 10, 1)
@@ -80,6 +81,11 @@ def _edited(root: Path, rng: random.Random) -> set[str]:
     return {target.relative_to(root).as_posix()}
 
 
+def _kept_rows(snapshot) -> Rows | None:
+    tokenizer = Tokenizer.of(snapshot.taxonomy)
+    return kept._read_rows(snapshot, kept.headers(snapshot, tokenizer)[1], tokenizer)
+
+
 def _fresh(root: Path) -> Reader:
     return Reader.of(load(root, TODAY))
 
@@ -112,6 +118,7 @@ def test_a_refolded_server_answers_the_bytes_of_a_fresh_one_and_keeps_its_reader
     counted.clear()
     assert _served(load(corpus, TODAY)) == refolded and counted == []  # the refolded reader was kept
     (corpus / cachedir.CACHE_DIR / kept.KEPT_FILE).unlink()
+    _rows_file(corpus).unlink()  # nothing kept: every document counted
     snapshot = load(corpus, TODAY)
     assert _served(snapshot) == refolded and len(counted) == len(snapshot.census.documents)
 
@@ -125,20 +132,48 @@ def test_a_stem_no_document_holds_any_more_reaches_neither_the_idf_nor_the_kept_
     snapshot = load(corpus, TODAY)
     refolded = kept.reader(snapshot)
     assert "zephyrin" not in refolded.scorer.idf and refolded.scorer.idf == _fresh(corpus).scorer.idf
-    header = f"headwater route reader {kept.key(snapshot, refolded.scorer.tokenizer)} pickle {kept.PROTOCOL}"
-    found = kept._read(snapshot, header)
-    rows = kept._loaded(found[1], found[3], snapshot, refolded.scorer.tokenizer)
+    rows = _kept_rows(snapshot)
     assert isinstance(rows, Rows) and rows.whole()
     assert "zephyrin" not in rows.stems and sorted(rows.stems) == sorted(refolded.scorer.idf)
 
 
-def test_rows_of_another_shape_are_not_refolded_and_the_reader_is_built_whole(corpus, counted):
+def _rows_file(root: Path) -> Path:
+    return root / cachedir.CACHE_DIR / kept.ROWS_FILE
+
+
+def _reshaped(rows: Rows) -> list[Rows]:
+    """Rows a file sealed with this user's key could hold that `refolded` must not read."""
+    return [replace(rows, keys=rows.keys[1:]), replace(rows, stems=rows.stems[:-1]),
+            replace(rows, counts=rows.counts[:-1]), replace(rows, lengths=rows.lengths[1:]),
+            replace(rows, sizes=list(rows.sizes))]
+
+
+def test_rows_of_another_shape_are_never_refolded_and_the_reader_is_built_whole(corpus, counted):
+    kept.reader(load(corpus, TODAY))
+    snapshot = load(corpus, TODAY)
+    rows = _kept_rows(snapshot)
+    assert rows is not None and rows.whole()
+    header = kept.headers(snapshot, Tokenizer.of(snapshot.taxonomy))[1]
+    fresh = _fresh(corpus)
+    for reshaped in _reshaped(rows):
+        kept._keep_rows(snapshot, header, reshaped)
+        (corpus / cachedir.CACHE_DIR / kept.KEPT_FILE).unlink(missing_ok=True)
+        counted.clear()
+        built = kept.reader(load(corpus, TODAY))
+        assert len(counted) == len(snapshot.census.documents)  # every document counted afresh
+        assert vars(built.scorer)["_sums"] == vars(fresh.scorer)["_sums"]
+
+
+@pytest.mark.parametrize("spoil", ["tampered", "truncated", "foreign", "symlinked"])
+def test_a_spoiled_rows_file_serves_nothing_and_every_document_is_counted(corpus, counted, spoil):
+    from tests.perf import test_route_kept as spoiling
+
+    kept.reader(load(corpus, TODAY))
+    getattr(spoiling, f"_{spoil}")(_rows_file(corpus))
+    document = _documents(corpus)[7]
+    document.write_text(document.read_text(encoding="utf-8") + "\nOn quota.\n", encoding="utf-8")
+    counted.clear()
     snapshot = load(corpus, TODAY)
     built = kept.reader(snapshot)
-    header = f"headwater route reader {kept.key(snapshot, built.scorer.tokenizer)} pickle {kept.PROTOCOL}"
-    found = kept._read(snapshot, header)
-    rows = kept._loaded(found[1], found[3], snapshot, built.scorer.tokenizer)
-    assert rows.whole()
-    assert not replace(rows, keys=rows.keys[1:]).whole()
-    assert not replace(rows, stems=rows.stems[:-1]).whole()
-    assert not replace(rows, counts=rows.counts[:-1]).whole()
+    assert len(counted) == len(snapshot.census.documents)
+    assert vars(built.scorer)["_sums"] == vars(_fresh(corpus).scorer)["_sums"]

@@ -27,6 +27,8 @@ import hashlib
 import io
 import pickle
 import sys
+from array import array
+from dataclasses import replace
 
 from headwater import cachedir
 from headwater.atomic import Unconfined
@@ -40,6 +42,7 @@ from headwater.reads.route.tokens import Tokenizer
 from headwater.snapshot import Snapshot, collector_paused
 
 KEPT_FILE = "route"
+ROWS_FILE = "route-rows"  # what each document gave the reader (`refold`), under the key alone
 READER = "route.reader"  # the name `router.route` asks the snapshot for its reader under
 TOKENIZER = "tokenizer"  # the persistent id the tokenizer is pickled as
 PROTOCOL = 5
@@ -55,26 +58,29 @@ def prime(snapshot: Snapshot) -> Reader:
 
 def reader(snapshot: Snapshot) -> Reader:
     tokenizer = Tokenizer.of(snapshot.taxonomy)
-    header = f"headwater route reader {key(snapshot, tokenizer)} pickle {PROTOCOL}"
-    listed = listing(snapshot)
-    found = _read(snapshot, header)
-    if found is not None and found[0] == listed:
-        read = _loaded(found[1], found[2], snapshot, tokenizer)
-        if isinstance(read, Reader):
-            return read
-    rows = _loaded(found[1], found[3], snapshot, tokenizer) if found is not None else None
-    if isinstance(rows, Rows) and rows.whole():  # what the unchanged documents gave is reused
-        folded = refolded(rows, snapshot.census.documents, lambda fresh: _index(snapshot, fresh).entries)
-    else:
+    header, rows_header = headers(snapshot, tokenizer)
+    found = _read(snapshot, header, tokenizer)
+    if isinstance(found, Reader):
+        return found
+    folded = _refolded(snapshot, rows_header, tokenizer)
+    if folded is None:
         folded = Folded.of(_index(snapshot, snapshot.census.documents).entries)
     built = Reader.over(snapshot, folded, tokenizer)
-    _keep(snapshot, header, listed, built, Rows.of(folded, built.scorer.idf.__contains__))
+    _keep(snapshot, header, built)
+    _keep_rows(snapshot, rows_header, Rows.of(folded, built.scorer.idf.__contains__))
     return built
+
+
+def headers(snapshot: Snapshot, tokenizer: Tokenizer) -> tuple[str, str]:
+    """The reader's header, naming the key and the documents, and the rows' header, naming the key."""
+    named = key(snapshot, tokenizer)
+    return (f"headwater route reader {named} {listing(snapshot)} pickle {PROTOCOL}",
+            f"headwater route rows {named} pickle {PROTOCOL} arrays {array('i').itemsize}")
 
 
 def key(snapshot: Snapshot, tokenizer: Tokenizer) -> str:
     """A digest of everything the reader is a function of but the documents (the module's
-    docstring says what): a document's row is a function of it and of the document alone."""
+    docstring says what): a document's row is a function of it and of these alone."""
     digest = hashlib.sha256()
     for part in (code_fingerprint(), sys.version, sys.byteorder, tokenizer.key, snapshot.lock.digest,
                  repr(snapshot.declaration), repr(sorted(snapshot.federation.documents))):
@@ -92,39 +98,66 @@ def _index(snapshot: Snapshot, documents: tuple[Document, ...]) -> RouteIndex:
     return RouteIndex.of(documents, snapshot.taxonomy, snapshot.declaration.corpus_root)
 
 
-def _keep(snapshot: Snapshot, header: str, listed: str, built: Reader, rows: Rows) -> None:
+def _keep(snapshot: Snapshot, header: str, built: Reader) -> None:
     positions = {id(document): at for at, document in enumerate(snapshot.census.documents)}
-    pickled = []
-    for kept in (built, rows):
-        buffer = io.BytesIO()
-        try:
-            _Pickler(buffer, positions).dump(kept)
-        except (pickle.PicklingError, TypeError, AttributeError):  # a field pickle cannot hold: nothing kept
-            return
-        pickled.append(buffer.getvalue())
-    payload = b"".join((f"{listed} {len(pickled[0])}\n".encode("ascii"), *pickled))
+    buffer = io.BytesIO()
+    try:
+        _Pickler(buffer, positions).dump(built)
+    except (pickle.PicklingError, TypeError, AttributeError):  # a field pickle cannot hold: nothing kept
+        return
+    _write(snapshot, KEPT_FILE, header, buffer)
+
+
+def _keep_rows(snapshot: Snapshot, header: str, rows: Rows) -> None:
+    """The rows, their two long arrays written raw after the pickle of the rest (no copy made)."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, {}).dump(replace(rows, ids=array("i"), counts=array("i")))
+    buffer.write(memoryview(rows.ids))
+    buffer.write(memoryview(rows.counts))
+    _write(snapshot, ROWS_FILE, header, buffer)
+
+
+def _write(snapshot: Snapshot, name: str, header: str, buffer: io.BytesIO) -> None:
     # A server that cannot keep the reader still answers, the same bytes: the next one builds it again.
     # Nor does it wait for a run holding the write lock: an agent's first answer is not held up by a
     # long check, and keeping the reader only saves a later server work.
     with contextlib.suppress(Unconfined):  # the file, or a folder on its way, is a symlink: nothing kept
-        cachedir.write(snapshot.root, KEPT_FILE, header, payload, wait=False)
+        cachedir.write(snapshot.root, name, header, buffer.getvalue(), wait=False)
 
 
-def _read(snapshot: Snapshot, header: str) -> tuple[str, io.BytesIO, int, int] | None:
-    """(the documents' listing the file was kept for, its payload, where its reader's pickle
-    starts, where its rows' pickle starts)."""
+def _read(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> object:
     payload = cachedir.read(snapshot.root, KEPT_FILE, header)
-    first = payload.find(b"\n") if payload is not None else -1
-    parts = payload[:first].split(b" ") if payload is not None and first >= 0 else []
-    if len(parts) != 2 or not parts[1].isdigit() or first + 1 + int(parts[1]) > len(payload):
+    return None if payload is None else _loaded(io.BytesIO(payload), snapshot, tokenizer)
+
+
+def _refolded(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> Folded | None:
+    """The census's rows, those of unchanged documents read from the rows file; None where it
+    serves nothing."""
+    rows = _read_rows(snapshot, header, tokenizer)
+    if rows is None:
         return None
-    # the payload's own bytes, not a copy: each pickle is read from where it starts
-    return parts[0].decode("ascii", "replace"), io.BytesIO(payload), first + 1, first + 1 + int(parts[1])
+    return refolded(rows, snapshot.census.documents, lambda fresh: _index(snapshot, fresh).entries)
 
 
-def _loaded(payload: io.BytesIO, start: int, snapshot: Snapshot, tokenizer: Tokenizer) -> object:
-    """What the pickle at `start` decodes into, or None where it does not decode."""
-    payload.seek(start)
+def _read_rows(snapshot: Snapshot, header: str, tokenizer: Tokenizer) -> Rows | None:
+    payload = cachedir.read(snapshot.root, ROWS_FILE, header)
+    if payload is None:
+        return None
+    buffer = io.BytesIO(payload)
+    rows = _loaded(buffer, snapshot, tokenizer)
+    if not isinstance(rows, Rows) or not rows.shaped() or rows.ids or rows.counts:
+        return None
+    size = rows.ids.itemsize * sum(rows.sizes)
+    raw = memoryview(payload)[buffer.tell():]
+    if len(raw) != 2 * size:
+        return None
+    rows.ids.frombytes(raw[:size])
+    rows.counts.frombytes(raw[size:])
+    return rows if rows.whole() else None
+
+
+def _loaded(payload: io.BytesIO, snapshot: Snapshot, tokenizer: Tokenizer) -> object:
+    """What the pickle `payload` holds decodes into, or None where it does not decode."""
     unpickler = _Unpickler(payload, snapshot.census.documents, tokenizer)
     try:
         with collector_paused():  # a reader is many small arrays: the collector would only walk them

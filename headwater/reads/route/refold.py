@@ -46,16 +46,21 @@ class Rows:
             stems = [s for s in stems if held(s)]
         return Rows(keys, stems, ids, folded.counts, folded.sizes, folded.lengths)
 
-    def whole(self) -> bool:
-        """Whether the rows are of the shape `refolded` reads (a sealed file of this code's
-        making always is; this is checked, not assumed)."""
-        count = len(self.keys)
-        return (isinstance(self.stems, list) and all(isinstance(s, str) for s in self.stems)
+    def shaped(self) -> bool:
+        """Whether all but the ids and counts are of the shape `refolded` reads (a sealed file
+        of this code's making always is; this is checked, not assumed)."""
+        count = len(self.keys) if isinstance(self.keys, tuple) else -1
+        arrays = (self.ids, self.counts, self.sizes, *self.lengths) if isinstance(self.lengths, tuple) else ()
+        return (count >= 0 and bool(arrays) and all(isinstance(a, array) for a in arrays)
+                and isinstance(self.stems, list) and all(isinstance(s, str) for s in self.stems)
                 and all(isinstance(k, tuple) and len(k) == 2 for k in self.keys)
                 and [a.typecode for a in (self.ids, self.counts, self.sizes)] == ["i", "i", "i"]
                 and len(self.sizes) == WIDTH * count and len(self.lengths) == WIDTH
-                and all(a.typecode == "q" and len(a) == count for a in self.lengths)
-                and len(self.ids) == len(self.counts) == sum(self.sizes)
+                and all(a.typecode == "q" and len(a) == count for a in self.lengths))
+
+    def whole(self) -> bool:
+        """Whether the rows are shaped, a stem id and a count for each size, each id a stem's."""
+        return (self.shaped() and len(self.ids) == len(self.counts) == sum(self.sizes)
                 and (not self.ids or (min(self.ids) >= 0 and max(self.ids) < len(self.stems))))
 
 
