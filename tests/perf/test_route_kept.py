@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from headwater import cachedir, cachekey, writelock
+from headwater.cli.verb_mcp import serve
 from headwater.corpus.document import Document
 from headwater.mcp.protocol import Server
 from headwater.reads.route import kept
@@ -55,11 +56,14 @@ def builds(monkeypatch) -> list[int]:
 
 
 def _served(snapshot, tasks=TASKS) -> list[str]:
-    """The MCP route tool's whole response to each task, from one server over `snapshot`."""
+    """The MCP route tool's whole response to each task, from one server over `snapshot`
+    (served as `headwater mcp` serves its standard input)."""
     server = Server(snapshot, write=False)
     requests = ({"jsonrpc": "2.0", "id": ident, "method": "tools/call",
                  "params": {"name": "route", "arguments": {"task": task}}} for ident, task in enumerate(tasks))
-    return [server.handle_line(json.dumps(request).encode()) for request in requests]
+    out = io.BytesIO()
+    serve(server, io.BytesIO(b"".join(json.dumps(request).encode() + b"\n" for request in requests)), out)
+    return out.getvalue().decode("utf-8").splitlines()
 
 
 def _kept_file(root: Path) -> Path:

@@ -10,6 +10,7 @@ is the generated 200-document repository of tests/perf/conftest.py, copied per t
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import random
 from dataclasses import replace
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from headwater import cachedir
+from headwater.cli.verb_mcp import serve
 from headwater.mcp.protocol import Server
 from headwater.reads.route import index, kept
 from headwater.reads.route.refold import Rows
@@ -48,11 +50,14 @@ def counted(monkeypatch) -> list[str]:
 
 
 def _served(snapshot) -> list[str]:
-    """The MCP route tool's whole response to each task, from one server over `snapshot`."""
+    """The MCP route tool's whole response to each task, from one server over `snapshot`
+    (served as `headwater mcp` serves its standard input)."""
     server = Server(snapshot, write=False)
     requests = ({"jsonrpc": "2.0", "id": ident, "method": "tools/call",
                  "params": {"name": "route", "arguments": {"task": task}}} for ident, task in enumerate(TASKS))
-    return [server.handle_line(json.dumps(request).encode()) for request in requests]
+    out = io.BytesIO()
+    serve(server, io.BytesIO(b"".join(json.dumps(request).encode() + b"\n" for request in requests)), out)
+    return out.getvalue().decode("utf-8").splitlines()
 
 
 def _documents(root: Path) -> list[Path]:
@@ -177,3 +182,16 @@ def test_a_spoiled_rows_file_serves_nothing_and_every_document_is_counted(corpus
     built = kept.reader(snapshot)
     assert len(counted) == len(snapshot.census.documents)
     assert vars(built.scorer)["_sums"] == vars(_fresh(corpus).scorer)["_sums"]
+
+
+def test_a_server_keeps_its_reader_and_rows_only_once_its_first_answer_is_written(corpus):
+    server = Server(load(corpus, TODAY), write=False)
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "route", "arguments": {"task": TASKS[0]}}}
+    assert '"result"' in server.handle_line(json.dumps(request).encode())
+    assert not (corpus / cachedir.CACHE_DIR / kept.KEPT_FILE).exists() and not _rows_file(corpus).exists()
+    assert len(server.pending) == 1
+    server.settle()
+    assert (corpus / cachedir.CACHE_DIR / kept.KEPT_FILE).is_file() and _rows_file(corpus).is_file()
+    server.handle_line(json.dumps(request).encode())
+    assert server.pending == []  # the reader is built once, and kept once

@@ -1,4 +1,5 @@
-"""Route's reader kept between processes, in one sealed cache file (`.headwater/cache/route`).
+"""Route's reader kept between processes, in sealed cache files (`.headwater/cache/route`, and
+`route-rows` beside it).
 
 Building the reader (every document's stem counts folded into the index's columns and sums,
 HW-DR-0030) is most of what an MCP server does before its first answer, and the next server
@@ -10,14 +11,21 @@ order: counts, kinds, states and successors all come from those bytes at those p
 lock (the tokenizer, the roles, the purposes, the succession relations), of the declaration (the
 corpus root names the path noise), of the identifiers pinned corpora answer to (an edge to one
 of them is bound to a document), of the code that builds it (the package's modules, and the
-stemmer's, which the tokenizer's key names) and of the interpreter that pickles it. The file's
-header names a key over all of these, so a reader built from anything else is never read as
-this one. The reader is pickled whole, so a column or a field added to it is kept with no
-change here; each document stands for its census position, and the tokenizer for the one the
-lock gives. It is read back by an unpickler that makes nothing but arrays and the classes
-route's own modules define. A file that is missing, symlinked, foreign, tampered with,
-truncated, of another key, or that does not decode into a reader serves nothing: the reader is
-built afresh and kept for the next server, so an answer never depends on the file.
+stemmer's, which the tokenizer's key names) and of the interpreter that pickles it. The reader's
+header names a key over all of these but the documents, and a listing of the documents, so a
+reader built from anything else is never read as this one. The reader is pickled whole, so a
+column or a field added to it is kept with no change here; each document stands for its census
+position, and the tokenizer for the one the lock gives.
+
+A server after an edit misses the reader, but not what each unchanged document gave it: the
+rows file (`refold`, HW-DR-0052), under the key without the listing, holds every document's row
+named by its (path, digest), and only the documents not found there are counted again; the sums
+are made afresh from the rows, as a whole build makes them. Both files are read back by an
+unpickler that makes nothing but arrays and the classes route's own modules define (the rows'
+two long arrays follow their pickle raw, and are checked against it). A file that is missing,
+symlinked, foreign, tampered with, truncated, of another key, or that does not decode into a
+reader (rows of the shape `refold` reads) serves nothing: the reader is built afresh and both
+are kept for the next server, so an answer never depends on either file.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import io
 import pickle
 import sys
 from array import array
+from collections.abc import Callable
 from dataclasses import replace
 
 from headwater import cachedir
@@ -50,25 +59,46 @@ ROUTE_PACKAGE = "headwater.reads.route."
 ARRAYS = frozenset({("array", "array"), ("array", "_array_reconstructor")})
 
 
-def prime(snapshot: Snapshot) -> Reader:
-    """The snapshot's route reader, read from the kept file when it is this corpus's, else built
-    (and kept); `router.route` then finds it built."""
-    return snapshot.derived(READER, lambda: reader(snapshot))
+def prime(snapshot: Snapshot) -> Callable[[], None] | None:
+    """Set the snapshot's route reader, read from the kept files when they are this corpus's,
+    else built, where `router.route` finds it; on the call that built it, what keeps it for the
+    next server, for the caller to run once its answer is out (an agent waits for no write)."""
+    pending: list[Callable[[], None]] = []
+
+    def made() -> Reader:
+        found, keep = reader_and_keeping(snapshot)
+        pending.extend([keep] if keep else [])
+        return found
+
+    snapshot.derived(READER, made)
+    return pending[0] if pending else None
 
 
 def reader(snapshot: Snapshot) -> Reader:
+    """The reader, read back or built and kept."""
+    found, keep = reader_and_keeping(snapshot)
+    if keep:
+        keep()
+    return found
+
+
+def reader_and_keeping(snapshot: Snapshot) -> tuple[Reader, Callable[[], None] | None]:
+    """The reader read back (and nothing to keep), or built (and what keeps it and its rows)."""
     tokenizer = Tokenizer.of(snapshot.taxonomy)
     header, rows_header = headers(snapshot, tokenizer)
     found = _read(snapshot, header, tokenizer)
     if isinstance(found, Reader):
-        return found
+        return found, None
     folded = _refolded(snapshot, rows_header, tokenizer)
     if folded is None:
         folded = Folded.of(_index(snapshot, snapshot.census.documents).entries)
     built = Reader.over(snapshot, folded, tokenizer)
-    _keep(snapshot, header, built)
-    _keep_rows(snapshot, rows_header, Rows.of(folded, built.scorer.idf.__contains__))
-    return built
+
+    def keep() -> None:
+        _keep(snapshot, header, built)
+        _keep_rows(snapshot, rows_header, Rows.of(folded, built.scorer.idf.__contains__))
+
+    return built, keep
 
 
 def headers(snapshot: Snapshot, tokenizer: Tokenizer) -> tuple[str, str]:
