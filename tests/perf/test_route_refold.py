@@ -10,7 +10,6 @@ is the generated 200-document repository of tests/perf/conftest.py, copied per t
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import random
 from dataclasses import replace
@@ -19,13 +18,14 @@ from pathlib import Path
 import pytest
 
 from headwater import cachedir
-from headwater.cli.verb_mcp import serve
 from headwater.mcp.protocol import Server
 from headwater.reads.route import index, kept
 from headwater.reads.route.refold import Rows
 from headwater.reads.route.router import Reader
 from headwater.reads.route.tokens import Tokenizer
 from headwater.snapshot import load
+from tests.perf import test_route_kept as kept_tests
+from tests.perf.test_route_kept import _served as served
 
 TODAY = dt.date(2026, 10, 1)
 TASKS = ("rate limit for the ingest service", "how do I configure the audit record",
@@ -50,14 +50,7 @@ def counted(monkeypatch) -> list[str]:
 
 
 def _served(snapshot) -> list[str]:
-    """The MCP route tool's whole response to each task, from one server over `snapshot`
-    (served as `headwater mcp` serves its standard input)."""
-    server = Server(snapshot, write=False)
-    requests = ({"jsonrpc": "2.0", "id": ident, "method": "tools/call",
-                 "params": {"name": "route", "arguments": {"task": task}}} for ident, task in enumerate(TASKS))
-    out = io.BytesIO()
-    serve(server, io.BytesIO(b"".join(json.dumps(request).encode() + b"\n" for request in requests)), out)
-    return out.getvalue().decode("utf-8").splitlines()
+    return served(snapshot, TASKS)
 
 
 def _documents(root: Path) -> list[Path]:
@@ -171,10 +164,8 @@ def test_rows_of_another_shape_are_never_refolded_and_the_reader_is_built_whole(
 
 @pytest.mark.parametrize("spoil", ["tampered", "truncated", "foreign", "symlinked"])
 def test_a_spoiled_rows_file_serves_nothing_and_every_document_is_counted(corpus, counted, spoil):
-    from tests.perf import test_route_kept as spoiling
-
     kept.reader(load(corpus, TODAY))
-    getattr(spoiling, f"_{spoil}")(_rows_file(corpus))
+    getattr(kept_tests, f"_{spoil}")(_rows_file(corpus))
     document = _documents(corpus)[7]
     document.write_text(document.read_text(encoding="utf-8") + "\nOn quota.\n", encoding="utf-8")
     counted.clear()

@@ -59,8 +59,9 @@ class Rows:
                 and all(a.typecode == "q" and len(a) == count for a in self.lengths))
 
     def whole(self) -> bool:
-        """Whether the rows are shaped, a stem id and a count for each size, each id a stem's."""
+        """Whether the rows are shaped, a stem id and a count for each of a row's sizes, each id a stem's."""
         return (self.shaped() and len(self.ids) == len(self.counts) == sum(self.sizes)
+                and (not self.sizes or min(self.sizes) >= 0)
                 and (not self.ids or (min(self.ids) >= 0 and max(self.ids) < len(self.stems))))
 
 
