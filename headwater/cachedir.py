@@ -51,10 +51,11 @@ def read(root: Path, name: str, header: str) -> bytes | None:
     return payload if hmac.compare_digest(seal, expected) else None
 
 
-def first_line(root: Path, name: str, header: str) -> bytes | None:
+def first_line(root: Path, name: str, header: str, alone: bool = False) -> bytes | None:
     """The first line of `<cache>/<name>`'s payload, or None when the file cannot be trusted. The
     payload is verified in pieces and never held whole: a warm check asks this of the parse cache
-    as it ends, when twenty megabytes more held would set the run's peak."""
+    as it ends, when twenty megabytes more held would set the run's peak. `alone`: hashed by this
+    thread alone (`cachekey.pieces`)."""
     secret = _readable_key(root, name)
     if secret is None:
         return None
@@ -66,7 +67,8 @@ def first_line(root: Path, name: str, header: str) -> bytes | None:
             rest = os.fstat(fd).st_size - start
             first = _line(fd, start, rest)
             expected = cachekey.sealed(secret, name.encode("utf-8"), head, rest=rest,
-                                       read=lambda at, size: os.pread(fd, min(size, rest - at), start + at))
+                                       read=lambda at, size: os.pread(fd, min(size, rest - at), start + at),
+                                       alone=alone)
     except OSError:
         return None
     return first if hmac.compare_digest(seal, expected.encode("ascii")) else None

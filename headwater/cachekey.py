@@ -73,23 +73,25 @@ def seal(secret: bytes, *parts: bytes) -> str:
 PIECE = 1 << 20  # bytes of a payload hashed alone: a seal of megabytes is hashed on two cores, a piece each
 
 
-def sealed(secret: bytes, *parts: bytes, rest: int, read: Callable[[int, int], bytes | memoryview]) -> str:
+def sealed(secret: bytes, *parts: bytes, rest: int, read: Callable[[int, int], bytes | memoryview],
+           alone: bool = False) -> str:
     """`seal` of the parts and a last part of `rest` bytes that `read(offset, size)` gives, piece
-    by piece, so a file is sealed without being held whole."""
+    by piece, so a file is sealed without being held whole; `alone`: see `pieces`."""
     mac = hmac.new(secret, digestmod=hashlib.sha256)
     for part in parts:
         mac.update(len(part).to_bytes(8, "big"))
         mac.update(part)
     mac.update(rest.to_bytes(8, "big"))
-    for digest in pieces(rest, read):
+    for digest in pieces(rest, read, alone):
         mac.update(digest)
     return mac.hexdigest()
 
 
-def pieces(size: int, read: Callable[[int, int], bytes | memoryview]) -> list[bytes]:
+def pieces(size: int, read: Callable[[int, int], bytes | memoryview], alone: bool = False) -> list[bytes]:
     """The SHA-256 of each piece of `size` bytes, the odd ones hashed in a thread beside this one:
     hashing and reading let go of the interpreter's lock, so two pieces are hashed at once (a
-    short-lived thread, joined before this returns: nothing runs on when a process forks after)."""
+    short-lived thread, joined before this returns: nothing runs on when a process forks after).
+    `alone`: every piece in this thread, in a worker whose process beside it has the other core."""
     digests = [b""] * -(-size // PIECE)
 
     def hash_every_other(first: int) -> None:
@@ -100,7 +102,7 @@ def pieces(size: int, read: Callable[[int, int], bytes | memoryview]) -> list[by
         with contextlib.suppress(Exception):  # what it could not hash is hashed here, and any error raised here
             hash_every_other(1)
 
-    helper = threading.Thread(target=helping) if len(digests) > 1 else None
+    helper = threading.Thread(target=helping) if len(digests) > 1 and not alone else None
     if helper is not None:
         helper.start()
     try:

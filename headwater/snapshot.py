@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import TypeVar
 from headwater.corpus import census as census_module
 from headwater.corpus.adoption_file import Task, read_tasks
 from headwater.corpus.census import Census
+from headwater.corpus.claims import Claims, read_claims
 from headwater.corpus.derived import Derivation
 from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
@@ -45,6 +47,8 @@ class Snapshot:
     parses: ParseStore | None = field(default=None, compare=False, repr=False)
     adoption: tuple[Task, ...] = ()  # `.headwater/adoption.yml`: findings held while adopting
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
+    # each scheme's claim store as the load read it (`claims`), where it did
+    claims_read: Mapping[str, Claims] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def taxonomy(self) -> Taxonomy:
@@ -56,6 +60,13 @@ class Snapshot:
         if name not in self._derived:
             self._derived[name] = build()
         return self._derived[name]
+
+    def claims(self, scheme: str) -> Claims:
+        """(identifier, the path its claim records) for every entry of a scheme's claim store, by
+        name: as the load's forked reader read it, else read now (a server's snapshot outlives its
+        claims, and every run reads every claim)."""
+        read = self.claims_read.get(scheme)
+        return read if read is not None else read_claims(self.root, scheme)
 
     @property
     def parse_account(self) -> ParseAccount:
@@ -79,10 +90,29 @@ def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bo
     with collector_paused():
         federation = read_federation(root, declaration.pins)
         parses = ParseStore(root, cache, spread, derive(lock.taxonomy) if derive is not None else None)
-        census = census_module.take(root, declaration.corpus_root, declaration.exclusions, lock.taxonomy, parses)
+        census, read_beside = census_module.take(root, declaration.corpus_root, declaration.exclusions,
+                                                 lock.taxonomy, parses, _beside(root, lock.taxonomy, parses))
         tree = FederatedTree(root, declaration.exclusions, federation)
         graph = build(lock.taxonomy, census, tree, federation)
-    return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses, read_tasks(root))
+        claims_read, first = read_beside()
+        parses.saves_with(first)
+    return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses, read_tasks(root),
+                    claims_read=claims_read)
+
+
+def _beside(root: Path, taxonomy: Taxonomy, parses: ParseStore) -> Callable[[], tuple[dict[str, Claims], bytes | None]]:
+    """What a run reads later that the corpus's forked reader (`ParseStore.beside_the_fronts`),
+    its core idle once the corpus is read, reads then, while this process classifies and builds
+    the graph: every claim store (check reads every claim) and what `save_parses` reads of the
+    parse cache. Nothing where this process read the corpus itself: each is read when asked."""
+    loading = os.getpid()
+
+    def beside() -> tuple[dict[str, Claims], bytes | None]:
+        if os.getpid() == loading:
+            return {}, None
+        return {scheme: read_claims(root, scheme) for scheme in sorted(taxonomy.schemes)}, parses.ahead_of_save()
+
+    return beside
 
 
 @contextmanager

@@ -63,15 +63,16 @@ def _carried(record: Record, facet: str, role: str) -> str | None:
     return {"state": record.derived.status, "state_entered": record.derived.date}.get(role)
 
 
-def _lifecycle(tree: dict, kind: str, statuses: list[str], state: str, inferred: _Draft) -> None:
+def _lifecycle(tree: dict, kind: str, counts: Counter[str], state: str, inferred: _Draft) -> None:
     regime = next((k.get("lifecycle") for _, k in _chain(tree, kind) if k.get("lifecycle")), None)
     values = (tree.get("facets") or {}).get(state, {}).get("values")
-    if regime is None or not statuses:
+    if regime is None or not counts:
         return
+    statuses = _spelled(counts, inferred)
     needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
               if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
     roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
-    for relation, set_state in _successor_words(tree, statuses):
+    for relation, set_state in _successor_words(tree, counts):
         inferred.override[f"relations.{relation}.on_target.set_state"] = set_state
         inferred.said.append(f"relation {relation} sets `{set_state}`, the team's word for a record another "
                              "replaced")
@@ -100,17 +101,45 @@ def _lifecycle(tree: dict, kind: str, statuses: list[str], state: str, inferred:
 SUCCESSOR_WORDS = ("superseded", "replaced")  # what teams call a record a later one replaced
 
 
-def _successor_words(tree: dict, statuses: list[str]) -> list[tuple[str, str]]:
-    """(relation, the team's word) where a relation sets a successor state the team never uses
-    and the team uses another word for it."""
+def _successor_words(tree: dict, counts: Counter[str]) -> list[tuple[str, str]]:
+    """(relation, the team's word) where a relation sets a successor state and more of the
+    team's records say another word for it (KEPs: 6 `replaced`, 1 `superseded`)."""
     found = []
     for name, relation in (tree.get("relations") or {}).items():
         state = str(((relation or {}).get("on_target") or {}).get("set_state") or "")
-        if state in SUCCESSOR_WORDS and state not in statuses:
-            word = next((w for w in SUCCESSOR_WORDS if w in statuses), None)
-            if word:
+        if state in SUCCESSOR_WORDS:
+            word = max(SUCCESSOR_WORDS, key=lambda w: (counts[w], w == state))
+            if word != state:
                 found.append((name, word))
     return found
+
+
+def _spelled(counts: Counter[str], inferred: _Draft) -> list[str]:
+    """The statuses, less a rare one a letter away from a status ten times as common: a typo the
+    check should report on its record, not a state of the lifecycle (`imlpemented`, 1 record,
+    beside `implemented`, 290)."""
+    kept = []
+    for status, count in counts.items():
+        meant = next((other for other, many in counts.items() if count <= 2 and many >= 10 * count
+                      and _one_edit(status, other)), None)
+        if meant is None:
+            kept.append(status)
+        else:
+            inferred.said.append(f"status {status} ({count} of the records) reads as a misspelling of {meant} "
+                                 f"({counts[meant]}): not a state, so `check` reports it where it is written")
+    return kept
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether two words differ by one letter changed, added, dropped, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        apart = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(apart) == 1 or (len(apart) == 2 and apart[1] == apart[0] + 1
+                                   and a[apart[0]] == b[apart[1]] and a[apart[1]] == b[apart[0]])
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def _date_key(tree: dict, shelf: RecordShelf, inferred: _Draft) -> str | None:
@@ -153,9 +182,9 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     for page in shelf.pages:
         inferred.exclusions.append((page, "an index, template or README page beside the records, not a record"))
         inferred.said.append(f"exclude {page}: a page beside the records, not a record")
-    statuses = list(dict.fromkeys(s for r in shelf.records if state and (s := _carried(r, state, "state"))))
+    counts = Counter(s for r in shelf.records if state and (s := _carried(r, state, "state")))
     if state:
-        _lifecycle(tree, kind, statuses, state, inferred)
+        _lifecycle(tree, kind, counts, state, inferred)
     _requirements(tree, kind, shelf, state, entered, inferred)
     _voice(tree, kind, shelf, inferred)
     _sections(tree, kind, shelf, inferred)

@@ -8,10 +8,11 @@ identifier takes the next free sequence, in path order, so no two are told to ad
 from __future__ import annotations
 
 from headwater.corpus.census import Classifier
+from headwater.corpus.claims import read_claims
 from headwater.corpus.document import Document
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
-from headwater.writes.minting import has_sequence, highest_sequence, read_claims
+from headwater.writes.minting import has_sequence, highest_sequence
 from headwater.writes.placement import layout_sequence, slug
 from headwater.yaml.nodes import Scalar
 

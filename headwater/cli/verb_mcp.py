@@ -33,6 +33,7 @@ def serve(server: Server, stdin, stdout) -> None:
             stdout.flush()
         except OSError as error:
             raise Refusal(f"cannot write to standard output ({error.strerror or error})") from None
+        server.settle()
 
 
 def _drain(stdin) -> None:

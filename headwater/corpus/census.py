@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from headwater.corpus.document import Document
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
@@ -24,6 +25,8 @@ from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.declaration import Exclusion
 from headwater.taxonomy.model import Shelf, Taxonomy
 from headwater.yaml.nodes import Map, scalar_text
+
+T = TypeVar("T")
 
 
 class Outcome(Enum):
@@ -97,52 +100,76 @@ def is_markdown(path: str) -> bool:
 Read = tuple[str, str, str]
 
 
-# What the census reads in one piece, and the path (as bytes, the walk's order) of its last entry:
-# a forked reader sends each piece back as it is read (`ParseStore.beside_the_fronts`).
-Piece = tuple[bytes, list["Row | Read"]]
+# What the census reads in one piece: the path (as bytes, the walk's order) of its last entry, its
+# rows and files, and whether it is the corpus's last piece. A forked reader sends each piece back
+# as it is read (`ParseStore.beside_the_fronts`), then what it reads beside the corpus (`take`).
+Piece = tuple[bytes, list["Row | Read"], bool]
 PIECE = 256
 
 
 def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
-         parses: ParseStore | None = None) -> Census:
+         parses: ParseStore | None = None, then: Callable[[], T] = lambda: None) -> tuple[Census, Callable[[], T]]:
     """Every file read, then parsed (on every core when the store spreads), then classified; a file
     whose front the fronts file holds is classified as soon as it is read, as a forked reader's
-    later pieces come."""
+    later pieces come. And `then()`, made by whoever read the corpus once it is read: a forked
+    reader makes it while this process classifies the last pieces and goes on past the census;
+    the function returned gives its answer, waiting for it only when asked."""
     classifier = Classifier(taxonomy, parses)
 
-    def reading(after: Piece | None) -> Iterator[Piece]:
-        entries = walk(repo, corpus_root)
-        if after is not None:  # the rest, after a reader that failed part way
-            entries = [entry for entry in entries if entry.raw > after[0]]
-        with Folders(repo) as folders:
-            for start in range(0, len(entries), PIECE):
-                piece = entries[start:start + PIECE]
-                yield piece[-1].raw, [_row(repo, entry, exclusions, classifier, folders) for entry in piece]
+    def reading(after: Piece | None) -> Iterator[Piece | T]:
+        if after is None or not after[2]:  # the corpus, or its rest after a reader that failed part way
+            yield from _pieces(repo, walk(repo, corpus_root), after, exclusions, classifier)
+        yield then()
 
-    if parses is None:
-        return Census(corpus_root, tuple(classifier.classify(*item) if type(item) is tuple else item
-                                         for piece in _announced(repo, reading(None)) for item in piece))
+    stream = reading(None) if parses is None else parses.beside_the_fronts(reading)
     read: list[Row | Read] = []
-    for piece in _announced(repo, parses.beside_the_fronts(reading)):
-        read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
-                 for item in piece]
-    parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
-    rows = [classifier.classify(*item) if type(item) is tuple else item for item in read]
-    parses.split_all()
-    return Census(corpus_root, tuple(rows))
+    for _, piece, last in stream:
+        _announce(repo, piece)
+        if parses is None:
+            read += piece
+        else:
+            read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
+                     for item in piece]
+        if last:
+            break
+    if parses is not None:
+        parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
+    rows = tuple(classifier.classify(*item) if type(item) is tuple else item for item in read)
+    if parses is not None:
+        parses.split_all()
+    return Census(corpus_root, rows), lambda: _rest(stream)
 
 
-def _announced(repo: Path, pieces: Iterator[Piece]) -> Iterator[list[Row | Read]]:
-    """Each piece, once the files it opened are announced (`headwater.opened`, HW-DR-0045): each is
-    opened by its name in a folder's descriptor, which the replay's recorder hears from no one
-    else (so a forked reader notes none of ten thousand opens), and this process announces the
-    piece it takes, whoever read it."""
-    for _, piece in pieces:
-        opened = [item[0] if type(item) is tuple else item.path for item in piece
-                  if type(item) is tuple or item.outcome is Outcome.UNREADABLE]
-        if opened:
-            sys.audit("headwater.opened", os.fspath(repo), opened)
-        yield piece
+def _pieces(repo: Path, entries: list[Entry], after: Piece | None, exclusions: tuple[Exclusion, ...],
+            classifier: Classifier) -> Iterator[Piece]:
+    """The census's reading of the walk's entries, past `after`'s, in pieces of `PIECE`; at least
+    one, so the last is always told."""
+    if after is not None:
+        entries = [entry for entry in entries if entry.raw > after[0]]
+    with Folders(repo) as folders:
+        for start in range(0, max(len(entries), 1), PIECE):
+            piece = entries[start:start + PIECE]
+            rows = [_row(repo, entry, exclusions, classifier, folders) for entry in piece]
+            yield (piece[-1].raw if piece else b""), rows, start + PIECE >= len(entries)
+
+
+def _rest(stream: Iterator) -> object:
+    """What the stream sends after the corpus's last piece; the stream is then done with."""
+    try:
+        return next(stream)
+    finally:
+        stream.close()
+
+
+def _announce(repo: Path, piece: list[Row | Read]) -> None:
+    """The files a piece opened, announced (`headwater.opened`, HW-DR-0045): each is opened by its
+    name in a folder's descriptor, which the replay's recorder hears from no one else (so a forked
+    reader notes none of ten thousand opens), and this process announces the piece it takes,
+    whoever read it."""
+    opened = [item[0] if type(item) is tuple else item.path for item in piece
+              if type(item) is tuple or item.outcome is Outcome.UNREADABLE]
+    if opened:
+        sys.audit("headwater.opened", os.fspath(repo), opened)
 
 
 class Folders:

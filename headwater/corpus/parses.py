@@ -172,6 +172,17 @@ class ParseStore:
             return reading(None)
         return forked.streamed(reading, lambda: self.table)
 
+    def ahead_of_save(self) -> bytes | None:
+        """What `save` reads of a warm parse cache (its first line, the whole file verified), for a
+        process with a core to spare to read before it is asked (`saves_with`); None when this run
+        writes no cache. Hashed by one thread: the process beside it has the other core."""
+        return _first_line(self.root, alone=True) if self.use is CacheUse.WRITE else None
+
+    def saves_with(self, first: bytes | None) -> None:
+        """`ahead_of_save()`'s answer, read by another process of this run."""
+        if first is not None:
+            self.stored.knows_first(first)
+
     def held(self, digest: str) -> bool:
         """Whether the fronts file holds this digest's front: it then needs no parse ahead."""
         return digest in self.table.entries
@@ -441,16 +452,21 @@ class Stored:
     def derived_under(self) -> str:
         """The key every digest has its derived value under, if any (a warm check asks for this
         alone: the file is then verified in pieces for its first line, not held)."""
-        return self._opening[0] if self.fronts_open else _derived_under(self._first)
+        return self._opening[0] if self.fronts_open else _derived_under(self.first)
 
     @cached_property
-    def _first(self) -> bytes:
+    def first(self) -> bytes:
+        """The file's first line: the file is verified in pieces, never held whole."""
         return self.first_line()
+
+    def knows_first(self, first: bytes) -> None:
+        """`first`, as another process of this run read it (`ParseStore.ahead_of_save`)."""
+        self.__dict__["first"] = first
 
     @property
     def held(self) -> bool:
         """Whether the file holds any entry, read whole only if it already is."""
-        return bool(self.fronts) if self.fronts_open else bool(self._first)
+        return bool(self.fronts) if self.fronts_open else bool(self.first)
 
     @property
     def fronts_open(self) -> bool:
@@ -540,8 +556,8 @@ def _read(root: Path) -> bytes:
     return cachedir.read(root, CACHE_FILE, header()) or b""
 
 
-def _first_line(root: Path) -> bytes:
-    return cachedir.first_line(root, CACHE_FILE, header()) or b""
+def _first_line(root: Path, alone: bool = False) -> bytes:
+    return cachedir.first_line(root, CACHE_FILE, header(), alone) or b""
 
 
 # -- the entry format: nested lists, a tag first -------------------------------------------------

@@ -8,6 +8,7 @@ keeps serving.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from headwater import __version__
@@ -45,6 +46,7 @@ class Server:
         self.tools = {tool.name: tool for tool in registered(write)}
         self.write = write
         self.spent_by: str | None = None
+        self.pending: list[Callable[[], None]] = []  # what the tools left for after their answers
 
     # -- lines ---------------------------------------------------------------------------
 
@@ -138,7 +140,15 @@ class Server:
                            Retry.WITH_CHANGES) from None
         if outcome.landed:
             self.spent_by = tool.name
+        if outcome.after is not None:
+            self.pending.append(outcome.after)
         return _result(outcome)
+
+    def settle(self) -> None:
+        """Run what the tools left for after their answer (keeping what a later server reads
+        back), once the answer is written: the agent does not wait for it."""
+        while self.pending:
+            self.pending.pop(0)()
 
     def unknown_tool(self, name: str) -> RpcError:
         names = ", ".join(self.tools)

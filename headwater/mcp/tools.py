@@ -8,7 +8,7 @@ registered has no handler at all.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
@@ -49,6 +49,7 @@ class Outcome:
     structured: dict | None = None
     is_error: bool = False
     landed: bool = False
+    after: Callable[[], None] | None = None  # work for once the answer is written (keeping a cache)
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,9 @@ def _route(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.route.answer import route_answer
     from headwater.reads.route.kept import prime
 
-    prime(snapshot)  # the reader the last server kept, when it is this corpus's (HW-DR-0036)
-    return _read(lambda: route_answer(snapshot, args["task"], read_tree=False), UNFOLDED, structured=True)
+    keep = prime(snapshot)  # the reader the last server kept, when it is this corpus's (HW-DR-0036)
+    outcome = _read(lambda: route_answer(snapshot, args["task"], read_tree=False), UNFOLDED, structured=True)
+    return replace(outcome, after=keep)  # a reader built is kept once the answer is out (HW-DR-0052)
 
 
 def _explain(snapshot: Snapshot, args: dict) -> Outcome:

@@ -87,3 +87,50 @@ def test_init_over_records_that_carry_their_front_matter_says_to_check_next(madr
     ran = hw("init", "--root", str(madr_like))
     assert ran.status == 0, ran.err
     assert ran.out.endswith("\nNext: run `headwater check`\n")
+
+
+def _records(root, statuses: list[str]) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    decisions = root / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, status in enumerate(statuses, start=1):
+        (decisions / f"{n:04d}-record-{n}.md").write_text(RECORD.format(status=status, n=n % 9 + 1))
+
+
+def test_a_rare_status_one_letter_from_a_common_one_is_a_typo_to_report_not_a_state(tmp_path, hw):
+    _records(tmp_path, ["accepted"] * 10 + ["acecpted", "superseded"])
+    ran = hw("init", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  status acecpted (1 of the records) reads as a misspelling of accepted (10): not a state, so "
+            "`check` reports it where it is written\n") in ran.out
+    assert "acecpted" not in (tmp_path / ".headwater/taxonomy.yml").read_text().split("add:", 1)[-1]
+    assert hw("adopt", "--root", str(tmp_path), "--now", "2026-11-30").status == 0
+    report = json.loads(hw("check", "--json", "--root", str(tmp_path), "--now", "2026-11-30").out)
+    assert [(f["rule"], f["path"]) for f in report["findings"]] == [
+        ("facet.value.not_permitted", "docs/decisions/0011-record-11.md")]
+
+
+def test_two_statuses_apart_in_one_letter_and_both_common_are_both_states(tmp_path, hw):
+    _records(tmp_path, ["accepted"] * 10 + ["accepter"] * 3)
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert "misspelling" not in ran.out and "accepted (live), accepter (live)" in ran.out
+
+
+def test_supersession_sets_the_successor_word_most_of_the_records_use(tmp_path, hw):
+    _records(tmp_path, ["accepted"] * 4 + ["replaced"] * 3 + ["superseded"])
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert "  relation supersedes sets `replaced`, the team's word for a record another replaced\n" in ran.out
+    _records(tmp_path / "other", ["accepted"] * 4 + ["replaced"] + ["superseded"] * 3)
+    assert "relation supersedes sets" not in hw("init", "--dry-run", "--root", str(tmp_path / "other")).out
+
+
+@pytest.mark.parametrize(("a", "b", "apart"), [
+    ("imlpemented", "implemented", True), ("implemnted", "implemented", True),
+    ("implementted", "implemented", True), ("implemanted", "implemented", True),
+    ("implemented", "implemented", False), ("implementable", "implemented", False),
+    ("mlpiemented", "implemented", False), ("acceptde", "accepted", True),
+    ("accepetd", "accepted", True), ("acecpetd", "accepted", False), ("rejected", "removed", False)])
+def test_a_typo_is_one_letter_changed_added_dropped_or_two_neighbours_swapped(a, b, apart):
+    from headwater.adoption.overlay_inference import _one_edit
+
+    assert _one_edit(a, b) is apart and _one_edit(b, a) is apart

@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +75,8 @@ TARGETS = (
     Target("check_warm", "`check` warm cache, nothing changed", "s", {1000: 0.15, KEP_SIZE: 0.5}, {10000: 5}),
     Target("check_edit", "`check` warm cache, one document edited", "s", {}, {10000: 6}),
     Target("mcp_first", "`mcp`: spawn → first `route` answer", "s", {10000: 1.0}),
+    Target("mcp_edit", "`mcp`: spawn → first `route` answer, one document edited since the last server", "s",
+           {10000: 1.0}),
     Target("mcp_call", "`route` inside a warm MCP session, per call (p90)", "ms", {1000: 10, 10000: 10}, p90=True),
     Target("check_memory", "peak memory of `check` (cold)", "MB", {10000: 150}),
     Target("warm_memory", "peak memory of `check` (warm)", "MB", {10000: 150}),
@@ -227,6 +230,9 @@ class Bench:
             self.warm_checks(root, size, figures, reps, warmup)
         self.log(f"{size}: mcp")
         figures["mcp_first"], figures["mcp_call"], figures["mcp_memory"] = self.mcp(root, reps, warmup)
+        edited = self.edited_document(root)
+        self.log(f"{size}: mcp, one document edited since the last server ({edited.relative_to(root)})")
+        figures["mcp_edit"], _, _ = self.mcp(root, reps, warmup, before=self.editing(edited, "server"))
         self.log(f"{size}: route and explain as processes")
         route = [self.headwater, "route", "add rate limiting to the ingest service"]
         figures["route_cli"], _ = self.repeat(root, route, reps, warmup)
@@ -245,12 +251,7 @@ class Bench:
         figures["check_warm"], figures["warm_memory"] = self.repeat(root, check, reps, warmup)
         edited = self.edited_document(root)
         self.log(f"{size}: check, warm, one document edited ({edited.relative_to(root)})")
-        original = edited.read_text(encoding="utf-8")
-
-        def edit(index: int) -> None:
-            edited.write_text(original + f"\nEdited for run {index} of the benchmark.\n", encoding="utf-8")
-
-        figures["check_edit"], _ = self.repeat(root, check, reps, warmup, before=edit)
+        figures["check_edit"], _ = self.repeat(root, check, reps, warmup, before=self.editing(edited, "run"))
         if not verdicts:
             for key in ("check_warm", "check_edit"):
                 figures[key].note = figures[key].note or "not built yet: check writes no verdict cache"
@@ -265,9 +266,21 @@ class Bench:
     def edited_document(self, root: Path) -> Path:
         return sorted((root / "docs" / "decisions").iterdir())[len(os.listdir(root / "docs" / "decisions")) // 2]
 
-    def mcp(self, root: Path, reps: int, warmup: bool) -> tuple[Figure, Figure, Figure]:
+    def editing(self, edited: Path, what: str) -> Callable[[int], None]:
+        """Before each rep, `edited` as it was with one line more, another each rep."""
+        original = edited.read_text(encoding="utf-8")
+
+        def edit(index: int) -> None:
+            edited.write_text(original + f"\nEdited for {what} {index} of the benchmark.\n", encoding="utf-8")
+
+        return edit
+
+    def mcp(self, root: Path, reps: int, warmup: bool,
+            before: Callable[[int], None] | None = None) -> tuple[Figure, Figure, Figure]:
         first, calls, memory = Figure(), Figure(), Figure()
         for index in range(reps + (1 if warmup else 0)):
+            if before:
+                before(index)
             done = subprocess.run([sys.executable, str(MEASURE), "mcp", str(root), self.headwater,
                                    str(self.args.calls)], capture_output=True, text=True, check=False,
                                   timeout=self.args.timeout)

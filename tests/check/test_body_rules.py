@@ -162,6 +162,21 @@ def test_a_fragment_is_compared_with_the_github_slugs_of_the_target(prose):
     assert "`#reasons`" in message and f"`{NEXT}` has no heading" in message
 
 
+
+def test_on_the_forge_a_fragment_lands_on_a_heading_in_any_case(prose):
+    # no site roots: the pages are read where GitHub renders them, and it lands `#Consequences`
+    root = prose("See [why](0002-next.md#Consequences) and [here](#A-Record).")
+    assert found(root, "link.fragment.unresolved") == []
+    [(_, _, message)] = found(prose("See [why](0002-next.md#Reasons)."), "link.fragment.unresolved")
+    assert "`#Reasons`" in message
+
+
+def test_on_a_published_site_a_fragment_must_match_the_case_and_the_remedy_names_the_heading(prose):
+    root = _site_roots(prose("See [why](0002-next.md#Consequences)."), "docs")
+    [finding] = [f for f in run(load(root, NOW)).findings if f.rule == "link.fragment.unresolved"]
+    assert "names `#Consequences`" in finding.message
+    assert finding.remediation == "use one of its headings: `#consequences`"
+
 NAMED = """<a name="old-place"></a>
 Text with <span id="inline-one">a span</span>.
 

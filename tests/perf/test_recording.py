@@ -55,7 +55,7 @@ def test_a_folder_a_worker_lists_is_observed_as_the_worker_listed_it(tmp_path):
 
 
 def test_the_claims_of_a_store_are_noted_by_the_digest_of_the_bytes_read(tmp_path):
-    from headwater.writes.minting import CLAIMS, read_claims
+    from headwater.corpus.claims import CLAIMS, read_claims
 
     store = tmp_path / CLAIMS / "decision_id"
     store.mkdir(parents=True)

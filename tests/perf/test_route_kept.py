@@ -3,7 +3,7 @@ kept when it is this corpus's, builds it otherwise, and answers the same bytes e
 kept file that is tampered with, truncated, foreign, symlinked, of another key, or that would
 make anything but route's own classes serves nothing.
 
-Counts, never seconds: whether a server built its reader is counted on `Reader.of`. The corpus is
+Counts, never seconds: whether a server built its reader is counted on `Reader.over`. The corpus is
 the generated 200-document repository of tests/perf/conftest.py, copied per test; the labelled
 sets' tasks run over the Relay fixture and the real corpora unpacked once for the module.
 """
@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from headwater import cachedir, cachekey, writelock
+from headwater.cli.verb_mcp import serve
 from headwater.corpus.document import Document
 from headwater.mcp.protocol import Server
 from headwater.reads.route import kept
@@ -44,22 +45,25 @@ ROUTING = Path(__file__).resolve().parents[2] / "corpus_fixtures" / "routing"
 def builds(monkeypatch) -> list[int]:
     """One element per reader a server built (rather than read back)."""
     built: list[int] = []
-    original = Reader.of
+    original = Reader.over
 
-    def counted(snapshot):
+    def counted(snapshot, folded, tokenizer):
         built.append(1)
-        return original(snapshot)
+        return original(snapshot, folded, tokenizer)
 
-    monkeypatch.setattr(Reader, "of", staticmethod(counted))
+    monkeypatch.setattr(Reader, "over", staticmethod(counted))
     return built
 
 
 def _served(snapshot, tasks=TASKS) -> list[str]:
-    """The MCP route tool's whole response to each task, from one server over `snapshot`."""
+    """The MCP route tool's whole response to each task, from one server over `snapshot`
+    (served as `headwater mcp` serves its standard input)."""
     server = Server(snapshot, write=False)
     requests = ({"jsonrpc": "2.0", "id": ident, "method": "tools/call",
                  "params": {"name": "route", "arguments": {"task": task}}} for ident, task in enumerate(tasks))
-    return [server.handle_line(json.dumps(request).encode()) for request in requests]
+    out = io.BytesIO()
+    serve(server, io.BytesIO(b"".join(json.dumps(request).encode() + b"\n" for request in requests)), out)
+    return out.getvalue().decode("utf-8").splitlines()
 
 
 def _kept_file(root: Path) -> Path:
@@ -147,7 +151,7 @@ class _Planted:
 
 def test_a_file_sealed_with_this_users_key_makes_nothing_but_routes_own_classes(corpus, builds, tmp_path):
     snapshot = load(corpus, TODAY)
-    header = f"headwater route reader {kept.key(snapshot, Tokenizer.of(snapshot.taxonomy))} pickle {kept.PROTOCOL}"
+    header = kept.headers(snapshot, Tokenizer.of(snapshot.taxonomy))[0]
     mark = tmp_path / "made"
     planted = io.BytesIO()
     pickle.Pickler(planted, protocol=kept.PROTOCOL).dump(_Planted(mark))
@@ -165,15 +169,19 @@ def test_the_unpickler_finds_no_class_a_route_module_did_not_define(module, name
         unpickler.find_class(module, name)
 
 
-def test_the_key_names_the_code_the_tokenizer_the_lock_and_every_document_path(corpus, monkeypatch):
+def test_the_key_names_the_code_the_tokenizer_and_the_lock_and_the_listing_every_document_path(
+        corpus, monkeypatch):
     snapshot = load(corpus, TODAY)
     tokenizer = Tokenizer.of(snapshot.taxonomy)
-    first = kept.key(snapshot, tokenizer)
+    first, listed = kept.key(snapshot, tokenizer), kept.listing(snapshot)
     assert kept.key(replace(snapshot, _derived={}), Tokenizer.of(snapshot.taxonomy)) == first
     row = snapshot.census.rows[0]
-    moved = replace(snapshot.census, rows=(replace(row, document=replace(row.document, path="docs/moved.md")),
-                                           *snapshot.census.rows[1:]))
-    assert kept.key(replace(snapshot, census=moved), tokenizer) != first
+    moved = replace(snapshot, census=replace(snapshot.census, rows=(
+        replace(row, document=replace(row.document, path="docs/moved.md")), *snapshot.census.rows[1:])))
+    edited = replace(snapshot, census=replace(snapshot.census, rows=(
+        replace(row, document=replace(row.document, digest="sha256:0")), *snapshot.census.rows[1:])))
+    assert kept.key(moved, tokenizer) == first  # a row is reused by its (path, digest), under the key
+    assert kept.listing(moved) != listed and kept.listing(edited) != listed
     assert kept.key(replace(snapshot, lock=replace(snapshot.lock, digest="sha256:0")), tokenizer) != first
     assert kept.key(snapshot, Tokenizer(frozenset({"the"}))) != first
     monkeypatch.setattr(kept, "code_fingerprint", lambda: "another build of the code")

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from headwater import forked
+from headwater import snapshot as snapshot_module
 from headwater.check import cache as cache_module
 from headwater.check import runner as runner_module
 from headwater.check import spread
@@ -28,6 +29,7 @@ from headwater.check.runner import run as run_checks
 from headwater.corpus import body as body_module
 from headwater.corpus import census as census_module
 from headwater.corpus import parses
+from headwater.corpus.claims import CLAIMS
 from headwater.corpus.parses import CacheUse
 from headwater.snapshot import load
 from tests.conftest import copy_tree
@@ -109,23 +111,24 @@ def _walked_by(monkeypatch, record) -> None:
 
 
 def _reader_dies(monkeypatch, worker_dies: str) -> None:
-    """The census's forked reader dies `never`, `at once`, or `part way` (after two pieces)."""
+    """The census's forked reader dies `never`, `at once`, `part way` (after two pieces), or
+    `after the corpus` (its last piece sent, before what it reads beside the corpus)."""
     monkeypatch.setattr(census_module, "PIECE", 16)  # pieces enough for a worker to die between
     produced = forked._producer
     if worker_dies == "at once":
         monkeypatch.setattr(forked, "_producer", lambda *args: os._exit(1))
-    elif worker_dies == "part way":  # after sending two pieces
+    elif worker_dies in ("part way", "after the corpus"):
 
-        def two_pieces(produce, spool, send):
+        def dying_reader(produce, spool, send):
             def dying(after):
                 for number, piece in enumerate(produce(after)):
-                    if number == 2:
+                    if number == 2 if worker_dies == "part way" else len(piece) != 3:  # not a piece
                         os._exit(1)
                     yield piece
 
             produced(dying, spool, send)
 
-        monkeypatch.setattr(forked, "_producer", two_pieces)
+        monkeypatch.setattr(forked, "_producer", dying_reader)
 
 
 @pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
@@ -150,7 +153,7 @@ def test_a_recorded_warm_load_notes_every_file_the_census_opened_whoever_read_it
     assert len(read) > 100 and read <= opened
 
 
-@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way"])
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way", "after the corpus"])
 def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
         hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
     assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
@@ -162,12 +165,93 @@ def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_cen
     walkers = [int(pid) for pid in record.read_text().split()]
     if worker_dies == "at once":  # the reading is done here instead
         assert walkers == [os.getpid()]
+    elif worker_dies == "after the corpus":  # the corpus came whole: nothing more is walked here
+        assert len(walkers) == 1 and os.getpid() not in walkers
     elif worker_dies == "part way":  # the worker's first pieces are kept, the rest read here
         assert len(walkers) == 2 and walkers[1] == os.getpid() != walkers[0]
     else:
         assert len(walkers) == 1 and os.getpid() not in walkers
     assert beside.census == alone.census and beside.graph.edges == alone.graph.edges
     assert beside.parses.table_hits == len(alone.census.parsed) > 0
+
+
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "part way", "after the corpus"])
+def test_a_warm_load_s_forked_reader_reads_every_claim_store_and_the_rules_read_what_each_holds(
+        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    record = tmp_path / "claims read"
+    read_claims = snapshot_module.read_claims
+
+    def recorded(root, scheme):
+        with record.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return read_claims(root, scheme)
+
+    monkeypatch.setattr(snapshot_module, "read_claims", recorded)
+    _reader_dies(monkeypatch, worker_dies)
+    snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    schemes = sorted(snapshot.taxonomy.schemes)
+    readers = set(record.read_text().split()) if record.exists() else set()
+    assert str(os.getpid()) not in readers  # never read by the load here: a rule asks when it needs them
+    if worker_dies == "never":  # read beside the corpus, by the reader
+        assert set(snapshot.claims_read) == set(schemes) and readers
+    else:  # what a reader that died read is not taken
+        assert snapshot.claims_read == {}
+    held = {scheme: read_claims(corpus, scheme) for scheme in schemes}
+    assert sum(map(len, held.values())) > 100
+    assert {scheme: snapshot.claims(scheme) for scheme in schemes} == held
+
+
+def test_a_recorded_warm_load_observes_each_claim_its_forked_reader_read_by_the_digest_of_its_bytes(
+        hw, corpus, spreading):
+    from headwater import cachedir, observed
+
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    time.sleep(0.06)  # past the coarse clock's tick a recording waits out
+    root = os.path.abspath(corpus)
+    with observed.Recorder(observed.Scope((os.path.join(root, cachedir.CACHE_DIR),))) as recorder:
+        snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    assert snapshot.claims_read, "the forked reader read no claim"
+    observations = recorder.observations({})
+    assert observations is not None
+    seen = {(what, path): state for what, path, state in observations}
+    store = os.path.join(root, CLAIMS)
+    for scheme in snapshot.taxonomy.schemes:
+        folder = os.path.join(store, scheme)
+        assert seen[(observed.LISTED, folder)] == observed.state(observed.LISTED, folder)
+        for name, _ in snapshot.claims(scheme):
+            claim = os.path.join(folder, name)
+            assert seen[(observed.OPENED, claim)] == observed.state(observed.OPENED, claim)
+
+
+def test_a_claim_rewritten_between_warm_runs_is_judged_by_what_it_holds_now(hw, corpus, spreading):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # and keeps a run to replay
+    claim = sorted((corpus / CLAIMS / "decision_id").iterdir())[0]
+    claim.write_text("docs/nowhere.md\n", encoding="utf-8")
+    warm = hw(*CHECK, "--format", "json", "--root", str(corpus))
+    uncached = hw(*CHECK, "--format", "json", "--no-cache", "--root", str(corpus))
+    assert (warm.status, warm.out) == (uncached.status, uncached.out)
+    assert f"the claim of `{claim.name}` names `docs/nowhere.md`" in warm.out
+
+
+def test_what_a_save_reads_of_the_parse_cache_is_read_by_the_forked_reader_and_not_again(
+        hw, corpus, tmp_path, monkeypatch, spreading):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the caches
+    record = tmp_path / "first lines read"
+    first_line = parses._first_line
+
+    def recorded(root, alone=False):
+        with record.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return first_line(root, alone)
+
+    monkeypatch.setattr(parses, "_first_line", recorded)
+    snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True)
+    assert snapshot.save_parses() == []
+    readers = record.read_text().split()
+    assert len(readers) == 1 and readers[0] != str(os.getpid())
+    assert snapshot.parses.stored.first == first_line(corpus) != b""
 
 
 def test_two_files_of_the_same_bytes_both_get_their_front_when_parsed_ahead(corpus, spreading):

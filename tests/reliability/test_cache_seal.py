@@ -84,3 +84,13 @@ def test_this_thread_hashes_the_even_pieces_and_one_helper_the_odd_each_read_onc
     assert sealed == _one_thread(SECRET, b"parsed", b"a header", payload)
     assert sorted(reads, key=lambda read: read[1]) == [(index % 2 == 0, index) for index in range(count)]
     assert len(started) == (count > 1) and raised == []
+
+
+def test_a_seal_hashed_alone_starts_no_thread_and_is_the_seal_of_two(monkeypatch):
+    """A forked reader seals with one thread (`alone`): its process beside has the other core."""
+    payload = bytes(range(256)) * (3 * cachekey.PIECE // 256 + 1)
+    monkeypatch.setattr(cachekey.threading, "Thread", lambda **kw: pytest.fail("a helper thread was started"))
+    view = memoryview(payload)
+    sealed = cachekey.sealed(SECRET, b"parsed", b"a header", rest=len(payload),
+                             read=lambda at, size: view[at:at + size], alone=True)
+    assert sealed == _one_thread(SECRET, b"parsed", b"a header", payload)

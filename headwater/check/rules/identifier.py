@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
@@ -13,7 +12,6 @@ from headwater.check.rules.hits import hit, problem_hit
 from headwater.corpus.document import Document
 from headwater.graph import ProblemKind
 from headwater.taxonomy.model import PLACEHOLDER, Scheme
-from headwater.writes.minting import read_claims
 from headwater.yaml.nodes import Scalar
 
 
@@ -172,12 +170,15 @@ def identifier_claim_missing(ctx: Context, doc: Document):
                 patch=Patch(claim, None, (Create(doc.path + "\n"),)))]
 
 
-def _claims(ctx: Context) -> Iterator[tuple[str, str, str, str | None]]:
-    """(scheme, identifier, claim path, the path it records) for every entry of the store, by path.
-    Every run reads every claim."""
-    for scheme in sorted(ctx.taxonomy.schemes):
-        for name, named in read_claims(ctx.snapshot.root, scheme):
-            yield scheme, name, ctx.claim_path(scheme, name), named
+def _holders(ctx: Context) -> dict[tuple[str, str], list[Document]]:
+    """The documents holding each (scheme, identifier), in path order: asked only where a claim
+    names a path its identifier is not held at, and then once, not once per claim."""
+    holders: dict[tuple[str, str], list[Document]] = {}
+    for doc in ctx.graph.census.documents:
+        scheme = ctx.taxonomy.scheme_of(doc.kind) if doc.id else None
+        if scheme is not None:
+            holders.setdefault((scheme.name, doc.id), []).append(doc)
+    return holders
 
 
 @rule("identifier.claim.stale", 1, Scope.CORPUS, Severity.WARN,
@@ -194,22 +195,25 @@ hold the path of the document that was minted with it.
       tags=("graph", "identifier"),
       reads=(Reads.UNSTATED,))  # it reads what each claim file holds, which no cache key states
 def identifier_claim_stale(ctx: Context, _subject):
-    hits = []
-    for scheme, identifier, claim, named in _claims(ctx):
-        if named is None:
-            hits.append(Hit(claim, 0, 0, f"the claim of `{identifier}` is empty, unreadable or not a "
-                            "regular file, so it names no claimant", f"write the path of the document "
-                            f"that holds `{identifier}` into `{claim}`", identifier))
-            continue
-        holder = ctx.document(named)
-        if holder is not None and holder.id == identifier:
-            continue
-        holders = [d for d in ctx.graph.census.documents if d.id == identifier
-                   and (s := ctx.taxonomy.scheme_of(d.kind)) is not None and s.name == scheme]
-        if len(holders) == 1:
-            hits.append(Hit(claim, 0, 0, f"the claim of `{identifier}` names `{named}`, and the document "
-                            f"that holds it is `{holders[0].path}`", f"write `{holders[0].path}` into "
-                            f"`{claim}`", identifier))
+    hits, documents, holders = [], ctx.graph.documents, None
+    for scheme in sorted(ctx.taxonomy.schemes):
+        # every run reads every claim (a spread load, beside the corpus: `Snapshot.claims`)
+        for identifier, named in ctx.snapshot.claims(scheme):
+            holder = documents.get(named) if named is not None else None
+            if holder is not None and holder.id == identifier:
+                continue  # most claims: checked with no more than this
+            claim = ctx.claim_path(scheme, identifier)
+            if named is None:
+                hits.append(Hit(claim, 0, 0, f"the claim of `{identifier}` is empty, unreadable or not a "
+                                "regular file, so it names no claimant", f"write the path of the document "
+                                f"that holds `{identifier}` into `{claim}`", identifier))
+                continue
+            holders = _holders(ctx) if holders is None else holders
+            held = holders.get((scheme, identifier), [])
+            if len(held) == 1:
+                hits.append(Hit(claim, 0, 0, f"the claim of `{identifier}` names `{named}`, and the document "
+                                f"that holds it is `{held[0].path}`", f"write `{held[0].path}` into "
+                                f"`{claim}`", identifier))
     return hits
 
 

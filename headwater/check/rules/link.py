@@ -55,7 +55,7 @@ def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     return hits
 
 
-@rule("link.fragment.unresolved", 1, Scope.CORPUS, Severity.ERROR,
+@rule("link.fragment.unresolved", 2, Scope.CORPUS, Severity.ERROR,
       short="A link's `#fragment` names no heading or anchor of the document it reaches.",
       full="The fragment of a link into a Markdown document is compared with the GitHub slugs of "
            "that document's headings and the anchors it names itself; none of them is the fragment.",
@@ -63,19 +63,25 @@ def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
 GitHub gives every heading an anchor: lowercased, punctuation dropped, spaces turned to `-`,
 and `-1`, `-2`… on repeats. An author may also name an anchor: an HTML element's `id`, an `a`
 element's `name`, or a heading's `{#id}` as Hugo, kramdown and Pandoc read it (outside code).
-A fragment that matches none of them lands at the top of the page. Use the slug of the heading
-you mean, or drop the fragment.
+A fragment that matches none of them lands at the top of the page. Where the corpus declares
+no site roots its pages are read where the forge renders them, and GitHub lands a fragment in
+any case (`#Summary` on `## Summary`); a published site matches the case exactly. Use the slug
+of the heading you mean, or drop the fragment.
 """,
       tags=LINK_TAGS, reads=(Reads.LINKS,), by_document=True)
 def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
+    any_case = not ctx.snapshot.declaration.site_roots  # read on the forge, which lands any case
     for link, landed in landings(ctx, doc):
         row = ctx.snapshot.census.by_path.get(landed.path or "")
         target = row.document if row is not None else None
         if not landed.fragment or target is None or landed.fragment in target.slugs:
             continue
+        cased = [s for s in sorted(target.slugs) if s.lower() == landed.fragment.lower()]
+        if cased and any_case:
+            continue
         where = "this document" if target.path == doc.path else f"`{target.path}`"
-        slugs = sorted(target.slugs)
+        slugs = cased or sorted(target.slugs)
         remedy = (f"use one of its headings: {ticked('#' + s for s in slugs[:6])}" if slugs
                   else "drop the fragment; the document has no headings")
         hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "

@@ -108,16 +108,24 @@ class Folded:
         lengths = tuple(array("q") for _ in FIELDS)
         for entry in entries:
             documents.append(entry.document)
-            for held, length in zip(entry.counts, lengths, strict=True):
-                for stem in held:
-                    if stem not in known:
-                        known[stem] = len(stems)
-                        stems.append(stem)
-                ids.extend(map(known.__getitem__, held))
-                counts.extend(held.values())
-                sizes.append(len(held))
-                length.append(sum(held.values()))
+            fold(entry, known, stems, (ids, counts, sizes, lengths))
         return Folded(tuple(documents), stems, ids, counts, sizes, lengths)
+
+
+def fold(entry: Entry, known: dict[str, int], stems: list[str],
+         into: tuple[array, array, array, tuple[array, ...]]) -> None:
+    """Append one document's row (`Folded`'s layout) to `into` (ids, counts, sizes, lengths),
+    giving a stem not `known` the next id."""
+    ids, counts, sizes, lengths = into
+    for held, length in zip(entry.counts, lengths, strict=True):
+        for stem in held:
+            if stem not in known:
+                known[stem] = len(stems)
+                stems.append(stem)
+        ids.extend(map(known.__getitem__, held))
+        counts.extend(held.values())
+        sizes.append(len(held))
+        length.append(sum(held.values()))
 
 
 @dataclass(frozen=True)
@@ -134,10 +142,14 @@ class Scorer:
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
-        """Every stem's pseudo-frequencies and IDF. The entries are read once, into `Folded`; then
-        each document's fields add, in FIELDS order, into its pseudo-frequencies stem by stem; a
-        stem's document frequency is the length of its positions."""
-        folded = Folded.of(index.entries)
+        """Every stem's pseudo-frequencies and IDF, the entries read once, into `Folded`."""
+        return Scorer.over(Folded.of(index.entries), index.tokenizer)
+
+    @staticmethod
+    def over(folded: Folded, tokenizer: Tokenizer) -> Scorer:
+        """Each document's fields add, in FIELDS order, into its pseudo-frequencies stem by stem;
+        a stem's document frequency is the length of its positions. A stem of `folded` no
+        document holds (one a refolded row dropped, `refold`) has no IDF."""
         total = len(folded.documents)
         means = [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
         weights = [WEIGHTS[name] for name in FIELDS]
@@ -149,9 +161,9 @@ class Scorer:
                 if size:
                     norm = weights[f] / (1 - B + B * folded.lengths[f][position] / means[f])
                     _pseudo(table, last, position, f, islice(pairs, size), norm)
-        sums = dict(zip(folded.stems, table, strict=True))
+        sums = {stem: found for stem, found in zip(folded.stems, table, strict=True) if found is not None}
         idf = {stem: _idf(total, len(found[0])) for stem, found in sums.items()}
-        return Scorer(folded.documents, index.tokenizer, idf, _idf(total, 0), sums)
+        return Scorer(folded.documents, tokenizer, idf, _idf(total, 0), sums)
 
     def postings(self, stem: str) -> Postings | None:
         """The stem's postings, saturated on its first asking (one pass over the documents that

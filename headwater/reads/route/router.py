@@ -21,9 +21,10 @@ from headwater.reads.route.abstention import CONFIDENT
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route.index import RouteIndex
 from headwater.reads.route.purposes import PurposeWords
-from headwater.reads.route.rank import Scorer
+from headwater.reads.route.rank import Folded, Scorer
 from headwater.reads.route.scope import Ungoverned, ungoverned
 from headwater.reads.route.state import Place, placed, successors, terminal_paths
+from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
@@ -114,12 +115,17 @@ class Reader:
 
     @staticmethod
     def of(snapshot: Snapshot) -> Reader:
+        index = RouteIndex.of(snapshot.census.documents, snapshot.taxonomy, snapshot.declaration.corpus_root)
+        return Reader.over(snapshot, Folded.of(index.entries), index.tokenizer)  # the entries read once
+
+    @staticmethod
+    def over(snapshot: Snapshot, folded: Folded, tokenizer: Tokenizer) -> Reader:
+        """The reader of the census's documents, whose rows `folded` holds in census order."""
         tax = snapshot.taxonomy
-        index = RouteIndex.of(snapshot.census.documents, tax, snapshot.declaration.corpus_root)
-        scorer = Scorer.of(index)  # reads the index's entries, once
+        scorer = Scorer.over(folded, tokenizer)
         served = tuple(tax.purpose_of(d.kind or "") or "" for d in scorer.documents)
         after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
-        return Reader(scorer, PurposeWords.of(tax, index.tokenizer), served, after,
+        return Reader(scorer, PurposeWords.of(tax, tokenizer), served, after,
                       terminal_paths(scorer.documents, tax))
 
 
