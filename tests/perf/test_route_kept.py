@@ -28,7 +28,7 @@ from headwater.cli.verb_mcp import serve
 from headwater.corpus.document import Document
 from headwater.mcp.protocol import Server
 from headwater.reads.route import kept
-from headwater.reads.route.router import Reader
+from headwater.reads.route.router import Reader, route
 from headwater.reads.route.tokens import Tokenizer
 from headwater.snapshot import load
 
@@ -47,9 +47,9 @@ def builds(monkeypatch) -> list[int]:
     built: list[int] = []
     original = Reader.over
 
-    def counted(snapshot, folded, tokenizer):
+    def counted(snapshot, folded, tokenizer, **how):
         built.append(1)
-        return original(snapshot, folded, tokenizer)
+        return original(snapshot, folded, tokenizer, **how)
 
     monkeypatch.setattr(Reader, "over", staticmethod(counted))
     return built
@@ -75,6 +75,20 @@ def test_a_second_server_reads_the_reader_the_first_kept_and_answers_the_same_by
     assert builds == [1] and _kept_file(corpus).is_file()
     assert _served(load(corpus, TODAY)) == first
     assert builds == [1]  # the second server built nothing: the reader was read back
+
+
+def test_a_server_s_first_answer_makes_only_its_task_s_sums_and_the_rest_are_made_as_the_reader_is_kept(corpus):
+    snapshot = load(corpus, TODAY)
+    keep = kept.prime(snapshot)
+    answered = route(snapshot, TASKS[0])
+    reader = snapshot.derived(kept.READER, lambda: None)
+    assert answered.pointers and vars(reader.scorer)["_deferred"]  # answered before every sum was made
+    assert len(reader.scorer.idf) < 20 and not _kept_file(corpus).exists()
+    keep()
+    assert not vars(reader.scorer)["_deferred"] and _kept_file(corpus).is_file()
+    whole = Reader.of(replace(snapshot, _derived={}))
+    assert reader.scorer.idf == whole.scorer.idf and route(snapshot, TASKS[1]) == route(
+        replace(snapshot, _derived={}), TASKS[1])
 
 
 def test_the_kept_reader_is_the_built_one_field_by_field(corpus, builds):

@@ -20,7 +20,9 @@ position, and the tokenizer for the one the lock gives.
 A server after an edit misses the reader, but not what each unchanged document gave it: the
 rows file (`refold`, HW-DR-0052), under the key without the listing, holds every document's row
 named by its (path, digest), and only the documents not found there are counted again; the sums
-are made afresh from the rows, as a whole build makes them. Both files are read back by an
+are made afresh from the rows, as a whole build makes them: a server's first answer makes only
+its task's stems' sums, and the rest are made once that answer is out, as the reader is kept
+(HW-DR-0053). Both files are read back by an
 unpickler that makes nothing but arrays and the classes route's own modules define (the rows'
 two long arrays follow their pickle raw, and are checked against it). A file that is missing,
 symlinked, foreign, tampered with, truncated, of another key, or that does not decode into a
@@ -92,9 +94,11 @@ def reader_and_keeping(snapshot: Snapshot) -> tuple[Reader, Callable[[], None] |
     folded = _refolded(snapshot, rows_header, tokenizer)
     if folded is None:
         folded = Folded.of(_index(snapshot, snapshot.census.documents).entries)
-    built = Reader.over(snapshot, folded, tokenizer)
+    # The answer waits only for the sums its task's stems need; the rest are made as it is kept.
+    built = Reader.over(snapshot, folded, tokenizer, deferring=True)
 
     def keep() -> None:
+        built.scorer.complete()
         _keep(snapshot, header, built)
         _keep_rows(snapshot, rows_header, Rows.of(folded, built.scorer.idf.__contains__))
 

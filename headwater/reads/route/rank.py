@@ -6,8 +6,11 @@ the stem's IDF scales it. The body's share is capped (CAPS): a long proposal tha
 hundred times is about that word no more than a title that says it once, so a body alone never
 carries a stem to saturation. Each stem's pseudo-frequencies are summed once per snapshot, from
 every document's counts read once (HW-DR-0030); a stem is saturated on the first task that holds
-it, then kept. A task's scores add in one list per position, in task order, so each is the same
-sum of the same numbers however the index stores them.
+it, then kept. A server's first answer need not wait for every stem's sums: a scorer made
+`deferring` gathers a stem's sums from the counts when a task first asks for it, the same floats
+in the same order, and is `complete`d once that answer is out (HW-DR-0053). A task's scores add
+in one list per position, in task order, so each is the same sum of the same numbers however the
+index stores them.
 
 Confidence is a property of the task, not of a pointer: the best document's score over the
 task's own IDF mass, where a stem the corpus lacks counts at the maximum IDF. It lies in [0, 1).
@@ -31,10 +34,10 @@ from __future__ import annotations
 
 import math
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import compress, islice, repeat
+from itertools import accumulate, compress, islice, repeat
 from operator import add, ge, itemgetter, mul
 from types import MappingProxyType
 
@@ -139,6 +142,8 @@ class Scorer:
     _sums: dict[str, tuple[array, array, array, dict[int, float]]] = field(compare=False, repr=False)
     _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
     _spread_values: dict[str, array] = field(default_factory=dict, compare=False, repr=False)
+    # while deferring: what gathers a stem's sums on its first asking, until `complete` (empty after)
+    _deferred: list[Gathering] = field(default_factory=list, compare=False, repr=False)
 
     @staticmethod
     def of(index: RouteIndex) -> Scorer:
@@ -151,7 +156,7 @@ class Scorer:
         a stem's document frequency is the length of its positions. A stem of `folded` no
         document holds (one a refolded row dropped, `refold`) has no IDF."""
         total = len(folded.documents)
-        means = [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
+        means = _means(folded)
         weights = [WEIGHTS[name] for name in FIELDS]
         table: list[tuple[array, array, array, dict[int, float]] | None] = [None] * len(folded.stems)
         last = [-1] * len(folded.stems)
@@ -165,10 +170,33 @@ class Scorer:
         idf = {stem: _idf(total, len(found[0])) for stem, found in sums.items()}
         return Scorer(folded.documents, tokenizer, idf, _idf(total, 0), sums)
 
+    @staticmethod
+    def deferring(folded: Folded, tokenizer: Tokenizer) -> Scorer:
+        """`over`'s scorer with no sums made yet: each stem's are gathered from `folded` when a
+        task first asks for it, its IDF with them, until `complete` makes the rest."""
+        return Scorer(folded.documents, tokenizer, {}, _idf(len(folded.documents), 0), {},
+                      _deferred=[Gathering.of(folded)])
+
+    def complete(self) -> None:
+        """Every stem's sums and IDF, as `over` makes them and in its order, where a deferring
+        scorer has not yet made them; nothing for one that was never deferring."""
+        if not self._deferred:
+            return
+        whole = Scorer.over(self._deferred.pop().folded, self.tokenizer)
+        self.idf.clear()
+        self.idf.update(whole.idf)
+        self._sums.clear()
+        self._sums.update((stem, sums) for stem, sums in whole._sums.items() if stem not in self._postings)
+
     def postings(self, stem: str) -> Postings | None:
         """The stem's postings, saturated on its first asking (one pass over the documents that
-        hold it: the sums are already made) and kept."""
+        hold it: the sums are already made, or gathered now while deferring) and kept."""
         found = self._postings.get(stem)
+        if found is None and self._deferred and stem not in self._sums:
+            gathered = self._deferred[0].sums(stem)
+            if gathered is not None:
+                self._sums[stem] = gathered
+                self.idf[stem] = _idf(len(self.documents), len(gathered[0]))
         if found is None and stem in self._sums:
             positions, pseudo, fields, before = self._sums.pop(stem)
             weight = self.idf[stem]
@@ -301,7 +329,53 @@ class Scorer:
         return self.documents[hit.position]
 
 
-def _pseudo(table: list[tuple[array, array, array, dict[int, float]] | None], last: list[int], position: int,
+@dataclass(frozen=True)
+class Gathering:
+    """One stem's sums made from `Folded` alone: its occurrences found in the ids' bytes, each
+    mapped to its document and field by where the rows start, and added as `Scorer.over` adds
+    them, document by document, field by field."""
+
+    folded: Folded
+    known: dict[str, int]  # stem → its id
+    raw: bytes  # the ids, as bytes, searched for one id's
+    ends: list[int]  # per row (document, then field), the offset its stems end at
+    means: list[float]
+
+    @staticmethod
+    def of(folded: Folded) -> Gathering:
+        return Gathering(folded, {stem: at for at, stem in enumerate(folded.stems)}, folded.ids.tobytes(),
+                         list(accumulate(folded.sizes)), _means(folded))
+
+    def sums(self, stem: str) -> tuple[array, array, array, dict[int, float]] | None:
+        """The stem's (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED
+        field), or None where no document holds it."""
+        sid = self.known.get(stem)
+        if sid is None:
+            return None
+        table: dict[int, tuple[array, array, array, dict[int, float]] | None] = {sid: None}
+        last, width, itemsize = {sid: -1}, len(FIELDS), self.folded.ids.itemsize
+        needle, at = array(self.folded.ids.typecode, (sid,)).tobytes(), -1
+        while (at := self.raw.find(needle, at + 1)) >= 0:
+            if at % itemsize:
+                continue  # the id's bytes straddle two ids
+            offset = at // itemsize
+            position, f = divmod(bisect_right(self.ends, offset), width)
+            norm = WEIGHTS[FIELDS[f]] / (1 - B + B * self.folded.lengths[f][position] / self.means[f])
+            _pseudo(table, last, position, f, ((sid, self.folded.counts[offset]),), norm)
+        return table[sid]
+
+
+def _means(folded: Folded) -> list[float]:
+    """Per field, the corpus's mean length (BM25F's b normalises each document's by it)."""
+    total = len(folded.documents)
+    return [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
+
+
+Sums = tuple[array, array, array, dict[int, float]]  # a stem's (positions, pseudo, field bits, before)
+Table = list[Sums | None] | dict[int, Sums | None]
+
+
+def _pseudo(table: Table, last: list[int] | dict[int, int], position: int,
             f: int, counts: Iterable[tuple[int, int]], norm: float) -> None:
     """Add one field of the document at `position` (`last` says, per stem id, the last position
     added): for each (stem id, count), its count times the field's norm, capped, to the stem's

@@ -119,10 +119,12 @@ class Reader:
         return Reader.over(snapshot, Folded.of(index.entries), index.tokenizer)  # the entries read once
 
     @staticmethod
-    def over(snapshot: Snapshot, folded: Folded, tokenizer: Tokenizer) -> Reader:
-        """The reader of the census's documents, whose rows `folded` holds in census order."""
+    def over(snapshot: Snapshot, folded: Folded, tokenizer: Tokenizer, *, deferring: bool = False) -> Reader:
+        """The reader of the census's documents, whose rows `folded` holds in census order;
+        `deferring`, its scorer makes a stem's sums when a task first asks for it, until
+        completed (`Scorer.deferring`)."""
         tax = snapshot.taxonomy
-        scorer = Scorer.over(folded, tokenizer)
+        scorer = (Scorer.deferring if deferring else Scorer.over)(folded, tokenizer)
         served = tuple(tax.purpose_of(d.kind or "") or "" for d in scorer.documents)
         after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
         return Reader(scorer, PurposeWords.of(tax, tokenizer), served, after,
