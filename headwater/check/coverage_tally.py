@@ -70,19 +70,13 @@ class Tally:
             self.documents = other.documents  # taken whole: the other is not kept
         else:
             for document, (reached, skipped) in other.documents.items():
-                counts = self.documents.get(document)
-                if counts is None:
-                    self.documents[document] = [reached, skipped]
-                else:
-                    counts[0] += reached
-                    counts[1] += skipped
+                counts = self.documents.setdefault(document, [0, 0])
+                counts[0] += reached
+                counts[1] += skipped
         for reason, (instances, first) in other.reasons.items():
-            entry = self.reasons.get(reason)
-            if entry is None:
-                self.reasons[reason] = [instances, first]
-            else:
-                entry[0] += instances
-                entry[1] = min(entry[1], first)
+            entry = self.reasons.setdefault(reason, [0, first])
+            entry[0] += instances
+            entry[1] = min(entry[1], first)
 
     def skips(self) -> tuple[SkipCount, ...]:
         return tuple(SkipCount(reason, n) for reason, (n, _) in sorted(self.reasons.items(), key=lambda i: i[1][1]))

@@ -222,6 +222,7 @@ def test_a_server_does_not_wait_for_a_run_holding_the_write_lock_to_keep_its_rea
     assert _served(load(corpus, TODAY)) == answered[0] and builds == [1, 1]
     assert _kept_file(corpus).is_file()  # the next server, the lock free, keeps what it built
 
+
 @pytest.fixture(scope="module")
 def real_roots(tmp_path_factory) -> dict[str, Path]:
     work = tmp_path_factory.mktemp("kept-corpora")

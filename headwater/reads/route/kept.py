@@ -4,7 +4,7 @@
 Building the reader (every document's stem counts folded into the index's columns and sums,
 HW-DR-0030) is most of what an MCP server does before its first answer, and the next server
 over the same corpus would build the same reader again. So the first server to build it keeps
-it, as built and before any task was asked of it, and later ones read it back (HW-DR-0036).
+it, once its first answer is written (HW-DR-0052), and later ones read it back (HW-DR-0036).
 
 The reader is a function of the documents (each one's path and content digest, in census
 order: counts, kinds, states and successors all come from those bytes at those paths), of the
@@ -22,9 +22,9 @@ rows file (`refold`, HW-DR-0052), under the key without the listing, holds every
 named by its (path, digest), and only the documents not found there are counted again; the sums
 are made afresh from the rows, as a whole build makes them: a server's first answer makes only
 its task's stems' sums, and the rest are made once that answer is out, as the reader is kept
-(HW-DR-0053). Both files are read back by an
-unpickler that makes nothing but arrays and the classes route's own modules define (the rows'
-two long arrays follow their pickle raw, and are checked against it). A file that is missing,
+(HW-DR-0053). Both files are read back by an unpickler that makes nothing but arrays and the
+classes route's own modules define (the rows' two long arrays follow their pickle raw, and are
+checked against it). A file that is missing,
 symlinked, foreign, tampered with, truncated, of another key, or that does not decode into a
 reader (rows of the shape `refold` reads) serves nothing: the reader is built afresh and both
 are kept for the next server, so an answer never depends on either file.

@@ -62,6 +62,10 @@ PROSE = "body"  # the field whose words a document may hold only in passing
 SATURATED = CAPS[PROSE] / (K1 + CAPS[PROSE])  # the most the capped body gives one stem, over its IDF
 
 
+Sums = tuple[array, array, array, dict[int, float]]  # a stem's (positions, pseudo, field bits, before)
+Table = list[Sums | None] | dict[int, Sums | None]
+
+
 @dataclass(frozen=True)
 class Hit:
     """One document's position in the index and its score (the prior included)."""
@@ -139,7 +143,7 @@ class Scorer:
     max_idf: float
     # stem → its pseudo-frequencies (positions, sums, field bits, sums before an UNVOUCHED
     # field), until a task first asks for it and they are saturated into `_postings`
-    _sums: dict[str, tuple[array, array, array, dict[int, float]]] = field(compare=False, repr=False)
+    _sums: dict[str, Sums] = field(compare=False, repr=False)
     _postings: dict[str, Postings] = field(default_factory=dict, compare=False, repr=False)
     _spread_values: dict[str, array] = field(default_factory=dict, compare=False, repr=False)
     # while deferring: what gathers a stem's sums on its first asking, until `complete` (empty after)
@@ -158,7 +162,7 @@ class Scorer:
         total = len(folded.documents)
         means = _means(folded)
         weights = [WEIGHTS[name] for name in FIELDS]
-        table: list[tuple[array, array, array, dict[int, float]] | None] = [None] * len(folded.stems)
+        table: list[Sums | None] = [None] * len(folded.stems)
         last = [-1] * len(folded.stems)
         pairs, sizes = zip(folded.ids, folded.counts, strict=True), iter(folded.sizes)
         for position in range(total):
@@ -332,7 +336,7 @@ class Scorer:
 @dataclass(frozen=True)
 class Gathering:
     """One stem's sums made from `Folded` alone: its occurrences found in the ids' bytes, each
-    mapped to its document and field by where the rows start, and added as `Scorer.over` adds
+    mapped to its document and field by where each row's stems end, and added as `Scorer.over` adds
     them, document by document, field by field."""
 
     folded: Folded
@@ -346,13 +350,13 @@ class Gathering:
         return Gathering(folded, {stem: at for at, stem in enumerate(folded.stems)}, folded.ids.tobytes(),
                          list(accumulate(folded.sizes)), _means(folded))
 
-    def sums(self, stem: str) -> tuple[array, array, array, dict[int, float]] | None:
+    def sums(self, stem: str) -> Sums | None:
         """The stem's (positions, pseudo-frequencies, field bits, sums before an UNVOUCHED
         field), or None where no document holds it."""
         sid = self.known.get(stem)
         if sid is None:
             return None
-        table: dict[int, tuple[array, array, array, dict[int, float]] | None] = {sid: None}
+        table: dict[int, Sums | None] = {sid: None}
         last, width, itemsize = {sid: -1}, len(FIELDS), self.folded.ids.itemsize
         needle, at = array(self.folded.ids.typecode, (sid,)).tobytes(), -1
         while (at := self.raw.find(needle, at + 1)) >= 0:
@@ -369,10 +373,6 @@ def _means(folded: Folded) -> list[float]:
     """Per field, the corpus's mean length (BM25F's b normalises each document's by it)."""
     total = len(folded.documents)
     return [max(1e-9, sum(lengths) / total) if total else 1.0 for lengths in folded.lengths]
-
-
-Sums = tuple[array, array, array, dict[int, float]]  # a stem's (positions, pseudo, field bits, before)
-Table = list[Sums | None] | dict[int, Sums | None]
 
 
 def _pseudo(table: Table, last: list[int] | dict[int, int], position: int,
