@@ -1,8 +1,6 @@
 """The parts of HW-DR-0050's measurement (tests/benchmarks/route_anchor.py) that need no corpus:
 where a link lands, which texts become a page's anchor field, and route's constants put back."""
 
-import importlib
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -11,14 +9,12 @@ from headwater.corpus.body import Link
 from headwater.reads.route import abstention, rank
 from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, Tokenizer
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 CONTENT = "site/content"
 
 
 @pytest.fixture
-def anchor(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return importlib.import_module("route_anchor")
+def anchor(benchmark_script):
+    return benchmark_script("route_anchor")
 
 
 def _doc(path: str, body: str = "", links: tuple[tuple[str, str], ...] = ()) -> SimpleNamespace:

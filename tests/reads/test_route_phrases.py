@@ -1,17 +1,12 @@
 """The phrase reader behind HW-DR-0054's measurement (tests/benchmarks/route_phrases.py)."""
 
-import importlib
-from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
 
 @pytest.fixture
-def measure(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return importlib.import_module("route_phrases")
+def measure(benchmark_script):
+    return benchmark_script("route_phrases")
 
 
 def test_a_phrase_is_two_neighbouring_stems_in_either_order(measure):

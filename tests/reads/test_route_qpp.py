@@ -1,19 +1,14 @@
 """The parts of HW-DR-0046's measurement (tests/benchmarks/route_qpp.py) that need no corpus: the
 gate chosen out of sample, the rank-average, clarity and RM3's expanded task."""
 
-import importlib
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
 
 @pytest.fixture
-def qpp(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return importlib.import_module("route_qpp")
+def qpp(benchmark_script):
+    return benchmark_script("route_qpp")
 
 
 def _task(group: str, kind: str, value: float) -> dict:

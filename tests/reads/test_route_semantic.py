@@ -3,21 +3,16 @@ model: the gate's tally, the two hybrids' orders, what of a document is embedded
 when the optional packages are absent."""
 
 import datetime as dt
-import importlib
-from pathlib import Path
 
 import pytest
 
 from headwater.snapshot import load
 from tests.reads.test_route_lead import _corpus
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
 
 @pytest.fixture
-def semantic(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return importlib.import_module("route_semantic")
+def semantic(benchmark_script):
+    return benchmark_script("route_semantic")
 
 
 def test_a_gate_counts_the_traps_and_right_answers_under_each_cut_at_the_traps_quantiles(semantic):

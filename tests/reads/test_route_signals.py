@@ -1,17 +1,12 @@
 """The abbreviation reader behind HW-DR-0039's vocabulary measurement (tests/benchmarks/route_signals.py)."""
 
-import importlib
-from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
 
 @pytest.fixture
-def signals(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    return importlib.import_module("route_signals")
+def signals(benchmark_script):
+    return benchmark_script("route_signals")
 
 
 def test_an_abbreviation_a_page_declares_is_read_with_the_words_its_letters_spell(signals, tmp_path):

@@ -1,22 +1,17 @@
 """The constants setter behind HW-DR-0054's search of route's BM25F constants (tests/benchmarks/route_weights.py)."""
 
-import importlib
-from pathlib import Path
 
 import pytest
 
 from headwater.reads.route import rank, router
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
 
 @pytest.fixture
-def search(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
+def search(benchmark_script, monkeypatch):
     for name in ("WEIGHTS", "K1", "B", "SATURATED"):  # put back whatever a test sets
         monkeypatch.setattr(rank, name, getattr(rank, name))
     monkeypatch.setattr(router, "CONFIDENT", router.CONFIDENT)
-    return importlib.import_module("route_weights")
+    return benchmark_script("route_weights")
 
 
 def test_route_as_it_is_is_what_the_search_starts_from_and_sets_back(search):
