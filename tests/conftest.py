@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -9,6 +10,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -71,6 +73,13 @@ def cache_key_home(tmp_path_factory):
         del os.environ["HEADWATER_KEY_HOME"]
     else:
         os.environ["HEADWATER_KEY_HOME"] = previous
+
+
+@pytest.fixture
+def benchmark_script(monkeypatch) -> Callable[[str], ModuleType]:
+    """Import a script of tests/benchmarks by name, its folder on the path for this test alone."""
+    monkeypatch.syspath_prepend(str(REPO / "tests" / "benchmarks"))
+    return importlib.import_module
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -141,6 +142,7 @@ class Bench:
         self.headwater = str(Path(sys.executable).parent / "headwater")
         self.results: dict[int, dict[str, Figure]] = self.saved()
         self.reps: dict[int, tuple[int, bool]] = {}  # size → (timed runs, with a warm-up)
+        self.began = Usage()  # what other work took of the cores is told against this
 
     @property
     def store(self) -> Path:
@@ -371,6 +373,51 @@ def machine() -> str:
             f"Python {platform.python_version()}")
 
 
+def busy_seconds(stat: str | None = None) -> float | None:
+    """CPU seconds all cores have spent busy since boot (user, nice, system, irq, softirq and the
+    time a hypervisor gave another guest), from the first line of /proc/stat; None off Linux."""
+    try:
+        line = stat if stat is not None else Path("/proc/stat").read_text().splitlines()[0]
+        user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, line.split()[1:9])
+    except (OSError, IndexError, ValueError):
+        return None
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_seconds() -> float:
+    """CPU seconds of this process and every process it waited for (theirs include their own)."""
+    mine, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + theirs.ru_utime + theirs.ru_stime
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Where the machine's cores stood as the runs began: wall, busy and own CPU seconds."""
+
+    wall: float = field(default_factory=time.monotonic)
+    busy: float | None = field(default_factory=busy_seconds)
+    own: float = field(default_factory=own_seconds)
+
+    def others(self, cores: int, now: Usage | None = None) -> float | None:
+        """The share of every core's time since then that processes other than these runs took."""
+        now = now or Usage()
+        if self.busy is None or now.busy is None or now.wall <= self.wall:
+            return None
+        return max(0.0, (now.busy - self.busy) - (now.own - self.own)) / ((now.wall - self.wall) * cores)
+
+
+def shared(others: float | None) -> str:
+    """The sentence that says how far other work shared the machine, and what to read therefore."""
+    noisy = "so wall times carry noise: read the CPU seconds and the ratios to the floor of the same run beside them."
+    if others is None:
+        return f"Whether other work shared the machine was not measured (no /proc/stat), {noisy}"
+    if others < 0.05:
+        return (f"Other processes took {others:.0%} of the cores' time the system saw while it ran (a virtual "
+                "machine does not see what its host runs beside it); the ratios to the floor of the same run "
+                "stand beside the wall times.")
+    return f"Other processes took {others:.0%} of the cores' time while it ran, {noisy}"
+
+
 def revision() -> str:
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
                           check=False)
@@ -433,9 +480,7 @@ def speed_section(bench: Bench, command: str) -> str:
         "## Speed",
         "",
         f"Measured {dt.date.today().isoformat()} on {machine()}; headwater at `{revision()}`. "
-        "The machine was shared with other work while it ran (load average "
-        f"{os.getloadavg()[0]:.1f} at the end), so wall times carry noise: read the CPU seconds "
-        "and the ratios to the floor of the same run beside them.",
+        + shared(bench.began.others(os.cpu_count() or 1)),
         f"Reproduce with `{command}` (flags: `--sizes`, `--big`, `--reps`, `--big-reps`, `--calls`, "
         "`--timeout`, `--work`, `--no-markdownlint`, `--no-kep`, `--identity-up-to`, `--fresh`); figures "
         "of a size not "
