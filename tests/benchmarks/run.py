@@ -392,7 +392,7 @@ def own_seconds() -> float:
 
 @dataclass(frozen=True)
 class Usage:
-    """Where the machine's cores stood as the runs began: wall, busy and own CPU seconds."""
+    """Where the machine's cores stood at one moment (by default, now): wall, busy and own CPU seconds."""
 
     wall: float = field(default_factory=time.monotonic)
     busy: float | None = field(default_factory=busy_seconds)
