@@ -29,11 +29,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real_corpora import REAL, SETS, unpack  # noqa: E402
 from route_quality import BUDGET, TODAY  # noqa: E402
+from route_weights import ranking_alone  # noqa: E402
 
 from headwater.corpus.document import Document  # noqa: E402
 from headwater.reads.route.router import Reader, route  # noqa: E402
 from headwater.reads.route.tokens import Tokenizer  # noqa: E402
-from headwater.reads.terms import terms  # noqa: E402
 from headwater.snapshot import Snapshot, load  # noqa: E402
 
 RANKED = 40  # pages of the ranking the boost reorders
@@ -89,13 +89,10 @@ def measured(snapshot: Snapshot, corpus: str, labels: dict) -> list[Task]:
     tasks = []
     for task, offer in cases:
         answer = route(snapshot, task, BUDGET)
-        stems = tuple(stem for _, stem in scorer.tokenizer.task_words(terms(task)))
-        found = [(stem, postings) for stem in stems if (postings := scorer.postings(stem)) is not None]
-        scores = scorer._summed(found) if found else []
-        order = sorted((p for p in range(len(scores)) if scores[p] > 0), key=lambda p: -scores[p])[:RANKED]
         asked = phrases(scorer.tokenizer.stems(task))
-        ranked = tuple((scorer.documents[p].path, scores[p], holds(scorer.documents[p].path, asked, True),
-                        holds(scorer.documents[p].path, asked, False)) for p in order)
+        ranked = tuple((scorer.documents[p].path, score, holds(scorer.documents[p].path, asked, True),
+                        holds(scorer.documents[p].path, asked, False))
+                       for p, score in ranking_alone(scorer, task)[:RANKED])
         guessed = tuple(o.document.path for o in answer.pointers if not o.evidence.anchors)
         tasks.append(Task(corpus, offer, guessed, ranked))
     return tasks

@@ -57,6 +57,15 @@ def setting(constants: Constants) -> None:
     rank.SATURATED = rank.CAPS[rank.PROSE] / (rank.K1 + rank.CAPS[rank.PROSE])
 
 
+def ranking_alone(scorer: rank.Scorer, task: str) -> list[tuple[int, float]]:
+    """(position, BM25F score) of every document a task's stems reach, best first: route's order
+    before its abstention rule, floor, purpose prior or successor placement."""
+    stems = tuple(stem for _, stem in scorer.tokenizer.task_words(terms(task)))
+    found = [(stem, postings) for stem in stems if (postings := scorer.postings(stem)) is not None]
+    scores = scorer._summed(found) if found else []
+    return sorted(((p, scores[p]) for p in range(len(scores)) if scores[p] > 0), key=lambda ranked: -ranked[1])
+
+
 def hits(offer: tuple[str, ...], pointers: list[str]) -> tuple[bool, bool]:
     """(at five, at one): every page asked for among the first five; the first page asked for first."""
     return all(path in pointers[:BUDGET] for path in offer), pointers[:1] == [offer[0]]
@@ -78,11 +87,8 @@ class Corpus:
         scorer = rank.Scorer.over(self.folded, self.tokenizer)
         at5 = at1 = 0
         for task, offer in (case for case in self.cases if case[1] is not None and (only is None or case[0] in only)):
-            stems = tuple(stem for _, stem in self.tokenizer.task_words(terms(task)))
-            found = [(stem, postings) for stem in stems if (postings := scorer.postings(stem)) is not None]
-            scores = scorer._summed(found) if found else []
-            order = sorted((p for p in range(len(scores)) if scores[p] > 0), key=lambda p: -scores[p])
-            five, one = hits(offer, [scorer.documents[p].path for p in order[:BUDGET]])
+            first = ranking_alone(scorer, task)[:BUDGET]
+            five, one = hits(offer, [scorer.documents[p].path for p, _ in first])
             at5, at1 = at5 + five, at1 + one
         return at5, at1
 

@@ -23,7 +23,7 @@ def test_the_share_of_others_is_what_the_cores_were_busy_with_beyond_the_runs_ow
     began = harness.Usage(wall=100.0, busy=1000.0, own=10.0)
     # 10 s on 2 cores: 12 busy seconds, 8 of them the runs' own, so others took 4 of 20
     assert began.others(2, harness.Usage(wall=110.0, busy=1012.0, own=18.0)) == pytest.approx(0.2)
-    assert began.others(2, harness.Usage(wall=110.0, busy=1008.0, own=18.0)) == 0.0  # never below nothing
+    assert began.others(2, harness.Usage(wall=110.0, busy=1006.0, own=18.0)) == 0.0  # never below nothing
     assert began.others(2, harness.Usage(wall=110.0, busy=None, own=18.0)) is None
 
 

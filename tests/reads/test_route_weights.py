@@ -1,9 +1,12 @@
 """The constants setter behind HW-DR-0054's search of route's BM25F constants (tests/benchmarks/route_weights.py)."""
 
 
+import datetime as dt
+
 import pytest
 
 from headwater.reads.route import rank, router
+from headwater.snapshot import load
 
 
 @pytest.fixture
@@ -34,3 +37,17 @@ def test_the_search_keeps_a_change_only_when_it_judges_better(search):
     chosen = search.searched({**search.AS_IT_IS, "title": 6}, {"title": (1, 2, 3)}, judged)
     assert chosen["title"] == 2
     assert search.searched({"title": 2}, {"title": (1, 3)}, judged) == {"title": 2}
+    assert search.searched({"title": 2}, {"title": (1, 3)}, lambda _: 0) == {"title": 2}  # a tie keeps it
+
+
+def test_the_ranking_alone_is_every_document_a_task_reaches_best_first_and_route_offers_from_its_head(
+        search, copy_fixture):
+    snapshot = load(copy_fixture("routing"), dt.date(2026, 11, 1))
+    task = "why do we retry deliveries with backoff"
+    reader = snapshot.derived("route.reader", lambda: router.Reader.of(snapshot))
+    ranked = search.ranking_alone(reader.scorer, task)
+    scores = [score for _, score in ranked]
+    assert scores and scores == sorted(scores, reverse=True) and min(scores) > 0
+    offered = [o.document.path for o in router.route(snapshot, task, 5).pointers]
+    assert offered[0] in [reader.scorer.documents[p].path for p, _ in ranked[:2]]
+    assert search.ranking_alone(reader.scorer, "the of and") == []
