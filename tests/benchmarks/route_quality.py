@@ -102,19 +102,29 @@ def score(offer_of, labelled: dict, budget: int = BUDGET) -> Score:
     return Score(hits1 / on, hits / on, sum(ranks) / on, silent / on, guessed / len(off))
 
 
+class Rankers:
+    """Route and the BM25 baseline over one snapshot, each built once for every set scored on it
+    (route's index over the KEPs' bodies takes seconds to build, and reads never change it)."""
+
+    def __init__(self, root: Path) -> None:
+        self.snapshot = load(root, TODAY)
+        self.bm25 = Bm25(self.snapshot)
+
+    def measure(self, labelled: dict, budget: int = BUDGET) -> dict[str, Score]:
+        return {ROUTE: score(lambda t, b: route_offer(self.snapshot, t, b), labelled, budget),
+                BM25: score(self.bm25.offer, labelled, budget)}
+
+
 def measure_at(root: Path, labelled: dict, budget: int = BUDGET) -> dict[str, Score]:
-    snapshot = load(root, TODAY)
-    bm25 = Bm25(snapshot)
-    return {ROUTE: score(lambda t, b: route_offer(snapshot, t, b), labelled, budget),
-            BM25: score(bm25.offer, labelled, budget)}
+    return Rankers(root).measure(labelled, budget)
 
 
 def measure_real(work: Path, budget: int = BUDGET) -> dict[str, tuple[str, dict[str, Score], dict]]:
     """Per labelled set whose archive is present: (title, results, labels); each corpus unpacked
-    once under `work`."""
-    roots = {c.name: unpack(c, work) for c in REAL if c.archive.is_file()}
-    return {s.key: (titled(s), measure_at(roots[s.corpus.name], s.labels, budget), s.labels)
-            for s in SETS if s.corpus.name in roots}
+    and loaded once under `work`."""
+    rankers = {c.name: Rankers(unpack(c, work)) for c in REAL if c.archive.is_file()}
+    return {s.key: (titled(s), rankers[s.corpus.name].measure(s.labels, budget), s.labels)
+            for s in SETS if s.corpus.name in rankers}
 
 
 def table(title: str, results: dict[str, Score], labelled: dict, budget: int = BUDGET) -> str:
