@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -105,6 +107,8 @@ def _inline_where_read(state) -> None:
 _HTML_ANCHOR = re.compile(r"""<(?:[A-Za-z][^>]*?\sid|a\s(?:[^>]*?\s)?name)\s*=\s*["']([^"'\s]+)["']""")
 # `## Title {#x}`: the heading attribute Hugo, kramdown and Pandoc read as the heading's own id
 _HEADING_ID = re.compile(r"\{#([^\s}]+)\}\s*$")
+# `[label]: target` or `[label]: <target>`, a link reference definition (up to three spaces in)
+_DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(?:<([^>\n]*)>|(\S+))")
 
 
 def github_slug(text: str) -> str:
@@ -123,6 +127,7 @@ def parse(body: str, first_line: int) -> Body:
     anchors: list[str] = []
     seen: dict[str, int] = {}
     source_lines = body.splitlines()
+    defined = cache(lambda: _definitions(source_lines))  # read only if a reference link is found
     quoted = 0  # block-quote depth: quoted prose is someone else's words
     for index, token in enumerate(tokens):
         quoted += (token.type == "blockquote_open") - (token.type == "blockquote_close")
@@ -138,7 +143,7 @@ def parse(body: str, first_line: int) -> Body:
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
             anchors.extend(_HEADING_ID.findall(text))
         if token.type == "inline" and token.children and token.map:
-            links.extend(_links(token, first_line, source_lines))
+            links.extend(_links(token, first_line, source_lines, defined))
             code.extend(_spans(token, first_line, source_lines))
             anchors.extend(_HTML_ANCHOR.findall("".join(
                 child.content for child in token.children if child.type == "html_inline")))
@@ -169,9 +174,11 @@ def _plain_text(inline) -> str:
     return "".join(child.content for child in inline.children if child.type in ("text", "code_inline"))
 
 
-def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
-    """Each link with its text and where its target is written. Links come in source order, so
-    each search resumes where the last one matched: one pass over the block, however many links."""
+def _links(inline, first_line: int, source_lines: list[str],
+           defined: Callable[[], dict[str, tuple[int, int]]]) -> list[Link]:
+    """Each link with its text and where its target is written: inline, in the block (links come
+    in source order, so each search resumes where the last one matched: one pass over the block,
+    however many links); for a reference link, where its definition writes it."""
     found = []
     children = inline.children
     start, end = inline.map
@@ -182,8 +189,12 @@ def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
         if child.type == "link_open":
             href, text_parts = str(child.attrs.get("href", "")), []
         elif child.type == "link_close" and text_parts is not None:
-            line, column, cursor = _locate(href, cursor, start, end, source_lines)
-            if not _footnote(text_parts, href, source_lines[line]):
+            located = _locate(href, cursor, end, source_lines)
+            if located is not None:
+                line, column = cursor = located
+                found.append(Link(href, "".join(text_parts), first_line + line, column))
+            elif not (text_parts[:1] and text_parts[0].startswith("^")):  # `[^1]`: a footnote (GFM)
+                line, column = _written(href, defined()) or (start, 1)
                 found.append(Link(href, "".join(text_parts), first_line + line, column))
             text_parts = None
         elif text_parts is not None:
@@ -191,25 +202,43 @@ def _links(inline, first_line: int, source_lines: list[str]) -> list[Link]:
     return found
 
 
-def _footnote(text_parts: list[str], href: str, line: str) -> bool:
-    """`[^1]` is a footnote reference (GFM), even where CommonMark reads a definition for it."""
-    return bool(text_parts[:1]) and text_parts[0].startswith("^") and not _target_column(line, href)
+def _locate(href: str, cursor: tuple[int, int], end: int, source_lines: list[str]) -> tuple[int, int] | None:
+    """markdown-it maps blocks to lines only; the line and column where an inline link's target
+    is written, from the cursor on within its block, or None (a reference link).
 
-
-def _locate(href: str, cursor: tuple[int, int], start: int, end: int,
-            source_lines: list[str]) -> tuple[int, int, tuple[int, int]]:
-    """markdown-it maps blocks to lines only; find the link target's own line and column, from
-    the cursor on, and where the next search starts.
-
-    The first `](`, optional whitespace and `<`, then the href, within the block's lines: a
-    plain string scan, since a regex compiled per distinct href would cost more than the parse.
+    The first `](`, optional whitespace and `<`, then the href as markdown-it gives it or as it
+    was written before markdown-it percent-encoded it: a plain string scan, since a regex
+    compiled per distinct href would cost more than the parse.
     """
     line, at = cursor
+    spellings = _spellings(href)
     for offset in range(line, min(end, len(source_lines))):
-        column = _target_column(source_lines[offset], href, at if offset == line else 0)
-        if column:
-            return offset, column, (offset, column)
-    return start, 1, cursor
+        for spelling in spellings:
+            column = _target_column(source_lines[offset], spelling, at if offset == line else 0)
+            if column:
+                return offset, column
+    return None
+
+
+def _spellings(href: str) -> tuple[str, ...]:
+    written = unquote(href)
+    return (href,) if written == href else (href, written)
+
+
+def _definitions(source_lines: list[str]) -> dict[str, tuple[int, int]]:
+    """Where each link reference definition writes its target (line offset, 1-based column), the
+    first definition of a target where several write it."""
+    found: dict[str, tuple[int, int]] = {}
+    for offset, line in enumerate(source_lines):
+        match = _DEFINITION.match(line) if "]:" in line else None
+        if match:
+            group = 1 if match.group(1) is not None else 2
+            found.setdefault(match.group(group), (offset, match.start(group) + 1))
+    return found
+
+
+def _written(href: str, definitions: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
+    return next((definitions[s] for s in _spellings(href) if s in definitions), None)
 
 
 def _target_column(line: str, href: str, begin: int = 0) -> int:

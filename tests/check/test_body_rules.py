@@ -63,6 +63,13 @@ def test_a_link_to_nothing_is_reported_at_the_link(prose):
     assert "`docs/decisions/0009-plan.md`" in message
 
 
+def test_reference_links_sharing_a_broken_definition_are_one_finding_where_the_definition_writes_it(prose):
+    root = prose("See [the plan][plan] and, again, [the plan][plan].\n\n[plan]: 0009-plan.md")
+    [(line, column, message)] = found(root, "link.path.unresolved")
+    assert line == lines_of(root) and column == len("[plan]: ") + 1
+    assert "`docs/decisions/0009-plan.md`" in message
+
+
 def test_a_link_that_climbs_above_the_repository_is_unresolved(prose):
     [(_, _, message)] = found(prose("See [the host](../../../etc/passwd)."), "link.path.unresolved")
     assert "climbs above the repository" in message

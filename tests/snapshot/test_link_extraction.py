@@ -63,9 +63,21 @@ def test_a_stray_bracket_paren_before_a_link_is_not_taken_for_its_target():
     assert body.links == (Link("x.md", "a", 5, 17), Link("y.md", "b", 5, 31))
 
 
-def test_a_reference_link_is_placed_at_the_start_of_its_block():
-    body = parse("Intro\n[a][ref]\n\n[ref]: docs/ref.md\n", 5)
+def test_a_reference_link_is_placed_where_its_definition_writes_the_target():
+    body = parse("Intro\n[a][ref], [b][] and [ref]\n\n[b]:   <docs/b.md>\n  [ref]: docs/ref.md \"Title\"\n", 5)
+    assert body.links == (Link("docs/ref.md", "a", 9, 10), Link("docs/b.md", "b", 8, 9),
+                          Link("docs/ref.md", "ref", 9, 10))
+
+
+def test_a_reference_link_whose_definition_is_not_found_on_its_own_line_stays_at_its_block():
+    body = parse("Intro\n[a][ref]\n\n> [ref]: docs/ref.md\n", 5)
     assert body.links == (Link("docs/ref.md", "a", 5, 1),)
+
+
+def test_a_target_markdown_it_percent_encodes_is_found_as_it_was_written():
+    body = parse('Intro\nsee [the table](#params") and [b](docs/été.md), [c][c]\n\n[c]: <docs/c d\u00e9.md>\n', 5)
+    assert [(link.href, link.line, link.column) for link in body.links] == [
+        ("#params%22", 6, 16), ("docs/%C3%A9t%C3%A9.md", 6, 34), ("docs/c%20d%C3%A9.md", 8, 7)]
 
 
 def test_a_link_text_is_its_words_without_their_markup():

@@ -17,6 +17,12 @@ def _at(doc: Document, link: Link, message: str, remediation: str, subject: str)
     return Hit(doc.path, link.line, link.column, message, remediation, subject)
 
 
+def _once(hits: list[Hit]) -> list[Hit]:
+    """Reference links that share a definition are placed where it writes the target, so each
+    finds the same thing in the same place: that is one finding, fixed once."""
+    return list(dict.fromkeys(hits))
+
+
 def _relative(doc: Document, path: str) -> str:
     return posixpath.relpath(path, posixpath.dirname(doc.path) or ".")
 
@@ -24,7 +30,7 @@ def _relative(doc: Document, path: str) -> str:
 LINK_TAGS = ("body", "link")
 
 
-@rule("link.path.unresolved", 1, Scope.CORPUS, Severity.ERROR,
+@rule("link.path.unresolved", 2, Scope.CORPUS, Severity.ERROR,
       short="A relative link names no file, or climbs above the repository.",
       full="A link without a scheme resolves against the document's directory, or, when it opens "
            "with `/`, against each of the declaration's `corpus.site_roots` (the repository root when "
@@ -52,10 +58,10 @@ def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
                      f"{' or '.join(f'`{p}`' for p in (landed.path, *landed.elsewhere))}, and no file stands at any")
             hits.append(_at(doc, link, f"the link `{link.href}` reaches {where}",
                             "point the link at the file's current path, or delete it", link.href))
-    return hits
+    return _once(hits)
 
 
-@rule("link.fragment.unresolved", 2, Scope.CORPUS, Severity.ERROR,
+@rule("link.fragment.unresolved", 3, Scope.CORPUS, Severity.ERROR,
       short="A link's `#fragment` names no heading or anchor of the document it reaches.",
       full="The fragment of a link into a Markdown document is compared with the GitHub slugs of "
            "that document's headings and the anchors it names itself; none of them is the fragment.",
@@ -86,7 +92,7 @@ def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
                   else "drop the fragment; the document has no headings")
         hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "
                         "has no heading with that slug", remedy, link.href))
-    return hits
+    return _once(hits)
 
 
 def _opens(landed: str, carrier: str) -> bool:
@@ -94,7 +100,7 @@ def _opens(landed: str, carrier: str) -> bool:
     return landed == carrier or carrier == f"{landed}/README.md"
 
 
-@rule("link.identifier.mismatch", 2, Scope.CORPUS, Severity.ERROR,
+@rule("link.identifier.mismatch", 3, Scope.CORPUS, Severity.ERROR,
       short="A link's text is one document's identifier, but the link reaches another.",
       full="The text of the link is exactly the identifier of a document, and the path the link "
            "reaches is not that document.",
@@ -115,7 +121,7 @@ def link_identifier_mismatch(ctx: Context, doc: Document) -> list[Hit]:
                         f"link reaches `{landed.path}`",
                         f"point the link at `{_relative(doc, carrier)}`, or change its text",
                         f"{text}>{landed.path}"))
-    return hits
+    return _once(hits)
 
 
 RULES = (link_path_unresolved, link_fragment_unresolved, link_identifier_mismatch)
