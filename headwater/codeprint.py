@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from functools import cache
 from pathlib import Path
 
 CODE_ROOT = Path(__file__).resolve().parent  # the `headwater` package: every module it holds
@@ -21,6 +22,7 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+@cache  # what this process runs does not change while it runs: read once, by every key that names it
 def program_fingerprint() -> str:
     """The code's fingerprint, the interpreter's version and byte order, and the name and version of
     every distribution on the import path (each one's `.dist-info` folder): a dependency upgraded,

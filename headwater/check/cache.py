@@ -1,15 +1,17 @@
 """The verdict cache: a section of rules whose inputs did not change answers from the last run.
 
-One record per subject (a document, an edge, the corpus), under a key of the engine version,
-the lock digest, the layout of its sections (every rule id and version) and a digest of the
-subject: a document's path, kind and bytes; an edge's two ends and what its target binds;
-every census row for the corpus. Inside, each section (`instances.Section`) keeps its
-verdicts under a stamp of what else its rules read: the run date for rules that read the
-clock, which document carries each identifier, the claim store, the `--change` manifest, an
-anchor's content revision, what stands where a document's links land (and the declared site
-roots that place them). A stale stamp re-runs that section alone. Rules whose inputs cannot be
-stated are never cached. Suppressions apply after the rules, so the cache holds raw verdicts;
-skips are verdicts of the same inputs and are kept with them.
+One record per subject (a document, an edge, the corpus), under a key of the program that judged
+(its code, interpreter and installed distributions, `codeprint`: a rule or parser changed within
+one release, or a dependency upgraded, may judge otherwise, so it serves nothing), the lock
+digest, the layout of its sections (every rule id and version) and a digest of the subject: a
+document's path, kind and bytes; an edge's two ends and what its target binds; every census row
+for the corpus. Inside, each section (`instances.Section`) keeps its verdicts under a stamp of
+what else its rules read: the run date for rules that read the clock, which document carries
+each identifier, the claim store, the `--change` manifest, an anchor's content revision, what
+stands where a document's links land (and the declared site roots that place them). A stale
+stamp re-runs that section alone. Rules whose inputs cannot be stated are never cached.
+Suppressions apply after the rules, so the cache holds raw verdicts; skips are verdicts of the
+same inputs and are kept with them.
 
 One file, `.headwater/cache/checks`: a header line, then `<key>\\t<record>` per line; and beside
 it `checks-since`, of the same shape, with the records a run made or used that the first file
@@ -32,7 +34,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from headwater import __version__, cachedir
+from headwater import cachedir
 from headwater.check import links
 from headwater.check.context import CLAIMS, Context
 from headwater.check.finding import Finding, Severity
@@ -49,6 +51,7 @@ from headwater.check.instances import (
 )
 from headwater.check.patches import Patch
 from headwater.check.rule import Reads, Scope
+from headwater.codeprint import program_fingerprint
 from headwater.corpus.census import Outcome
 from headwater.graph import Bound, Edge
 
@@ -377,7 +380,7 @@ class Records:
     @cached_property
     def prefixes(self) -> dict[Scope, str]:
         """The part of every key of a subject kind that does not depend on the subject."""
-        return {kind: _digest(SEP.join((HEADER, __version__, self.ctx.snapshot.lock.digest, kind.value,
+        return {kind: _digest(SEP.join((HEADER, program_fingerprint(), self.ctx.snapshot.lock.digest, kind.value,
                                         *(",".join(f"{r.id}@{r.version}" for r in s.rules) for s in sections))), 8)
                 for kind, sections in self.layout.items()}
 

@@ -202,6 +202,18 @@ def reads_document(path: str):
     return reads
 
 
+def test_a_verdict_another_program_judged_is_not_served(hw, quickstart, monkeypatch):
+    """A rule or the parser changed within one release, or a dependency upgraded, is another
+    program (`codeprint`): what the last one judged may differ, so none of it is served."""
+    first = check(hw, quickstart)
+    everything = sum(counted(first.err))
+    replay_memo(quickstart).unlink(missing_ok=True)  # so the verdict cache is what answers
+    monkeypatch.setattr("headwater.check.cache.program_fingerprint", lambda: "another program")
+    again = check(hw, quickstart)
+    assert counted(again.err) == (0, everything)
+    assert again.status == first.status == 0 and again.out == first.out
+
+
 def test_editing_one_document_re_runs_only_what_read_it(hw, quickstart):
     check(hw, quickstart)
     everything = sum(counted(check(hw, quickstart).err))
