@@ -190,11 +190,11 @@ def _links(inline, first_line: int, source_lines: list[str],
             href, text_parts = str(child.attrs.get("href", "")), []
         elif child.type == "link_close" and text_parts is not None:
             located = _locate(href, cursor, end, source_lines)
-            if located is not None:
-                line, column = cursor = located
-                found.append(Link(href, "".join(text_parts), first_line + line, column))
-            elif not (text_parts[:1] and text_parts[0].startswith("^")):  # `[^1]`: a footnote (GFM)
-                line, column = _written(href, defined()) or (start, 1)
+            cursor = located or cursor
+            # `[^1]` written with no target of its own is a footnote reference (GFM), even where
+            # CommonMark reads a definition for it
+            if located or not text_parts[:1] or not text_parts[0].startswith("^"):
+                line, column = located or _written(href, defined()) or (start, 1)
                 found.append(Link(href, "".join(text_parts), first_line + line, column))
             text_parts = None
         elif text_parts is not None:
