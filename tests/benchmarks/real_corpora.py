@@ -1,13 +1,17 @@
 """The real corpora the labelled route sets are written over, unpacked into a temporary directory.
 
-Each archive in ../shared/corpora/ unpacks to one folder; this module lays the corpus's own
-taxonomy package (tests/route_sets/<name>/package) beside it, declares it, and resolves the
-lock, so the folder is a repository headwater can read. Nothing is written into the project tree.
+Each archive in ../shared/corpora/ unpacks to one folder. For the documentation snapshots this
+module lays the corpus's own taxonomy package (tests/route_sets/<name>/package) beside it,
+declares it, and resolves the lock; the ADR repositories are bound as a team adopting headwater
+binds them, by `headwater init` and `headwater adopt` (the taxonomy and front matter those write).
+Either way the folder is a repository headwater can read. Nothing is written into the project tree.
 """
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,8 +29,8 @@ ARCHIVES = REPO.parent / "shared" / "corpora"
 @dataclass(frozen=True)
 class RealCorpus:
     name: str  # the archive's name, and the folder of its labels and package here
-    package: str
-    corpus_root: str
+    package: str | None  # None: bound by `init` and `adopt`, as a team adopting headwater binds it
+    corpus_root: str = ""
     exclude: tuple[tuple[str, str], ...] = ()  # (pattern, reason)
     sidecars: bool = False  # KEP metadata lives in kep.yaml beside each README
 
@@ -49,6 +53,8 @@ KEPS = RealCorpus("kubernetes-enhancements", "kubernetes/keps", "keps",
                             "the blank cloud provider template, not a proposal")),
                   sidecars=True)
 REAL = (DAPR, KEPS)
+ADOPTED = (RealCorpus("madr", None), RealCorpus("adr-tools", None), RealCorpus("log4brains", None))
+ADOPTED_ON = "2026-11-01"  # the date `adopt` writes where a record's own date is missing
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,7 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("kubernetes-enhancements-sixth", KEPS, "sixth.yml", "seen"),
         LabelledSet("dapr-docs-sixth", DAPR, "sixth.yml", "seen"),
         LabelledSet("kubernetes-enhancements-seventh", KEPS, "seventh.yml", "seen"))
+ADOPTED_SETS = tuple(LabelledSet(corpus.name, corpus, "labels.yml", "held out") for corpus in ADOPTED)
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:
@@ -89,6 +96,8 @@ def unpack(corpus: RealCorpus, into: Path) -> Path:
         extra = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
         archive.extractall(into, **extra)
     root = into / corpus.name
+    if corpus.package is None:
+        return _adopted(root)
     shutil.copytree(HERE / corpus.name / "package", root / ".headwater" / "packages" / corpus.name)
     overlay = HERE / corpus.name / "overlay.yml"
     if overlay.is_file():
@@ -103,6 +112,14 @@ def unpack(corpus: RealCorpus, into: Path) -> Path:
     resolution = resolve(root)
     assert not resolution.problems, resolution.problems
     (root / LOCK).write_text(resolution.lock_text(), encoding="utf-8")
+    return root
+
+
+def _adopted(root: Path) -> Path:
+    for verb in (("init",), ("adopt", "--now", ADOPTED_ON)):
+        ran = subprocess.run([sys.executable, "-m", "headwater", *verb, "--root", str(root)],
+                             capture_output=True, text=True, timeout=300)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
     return root
 
 

@@ -1,8 +1,10 @@
-"""Route quality, measured: `route` against plain BM25 over title + summary + path, on fourteen
-labelled sets — the Relay fixture (corpus_fixtures/routing) and thirteen over two real documentation
+"""Route quality, measured: `route` against plain BM25 over title + summary + path, on seventeen
+labelled sets — the Relay fixture (corpus_fixtures/routing), thirteen over two real documentation
 snapshots unpacked at run time (tests/route_sets: dapr-docs labels.yml, tuned on, held-out.yml,
 third.yml, fourth.yml, fifth.yml and sixth.yml, seen; kubernetes-enhancements labels.yml,
-held-out.yml, third.yml, fourth.yml, fifth.yml, sixth.yml and seventh.yml, seen).
+held-out.yml, third.yml, fourth.yml, fifth.yml, sixth.yml and seventh.yml, seen) and one over each
+of three ADR repositories, bound as a team adopting headwater binds them, by `init` and `adopt`
+(tests/route_sets: madr, adr-tools and log4brains labels.yml, held out).
 
 Run `python tests/benchmarks/route_quality.py` to print the tables recorded in BENCHMARKS.md.
 Per set, at budget 5:
@@ -30,7 +32,7 @@ from rank_bm25 import BM25Okapi
 from ruamel.yaml import YAML
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from real_corpora import REAL, SETS, LabelledSet, unpack  # noqa: E402
+from real_corpora import ADOPTED, ADOPTED_SETS, REAL, SETS, LabelledSet, unpack  # noqa: E402
 
 from headwater.reads.route.router import route  # noqa: E402
 from headwater.reads.route.tokens import Tokenizer  # noqa: E402
@@ -122,9 +124,9 @@ def measure_at(root: Path, labelled: dict, budget: int = BUDGET) -> dict[str, Sc
 def measure_real(work: Path, budget: int = BUDGET) -> dict[str, tuple[str, dict[str, Score], dict]]:
     """Per labelled set whose archive is present: (title, results, labels); each corpus unpacked
     and loaded once under `work`."""
-    rankers = {c.name: Rankers(unpack(c, work)) for c in REAL if c.archive.is_file()}
+    rankers = {c.name: Rankers(unpack(c, work)) for c in (*REAL, *ADOPTED) if c.archive.is_file()}
     return {s.key: (titled(s), rankers[s.corpus.name].measure(s.labels, budget), s.labels)
-            for s in SETS if s.corpus.name in rankers}
+            for s in (*SETS, *ADOPTED_SETS) if s.corpus.name in rankers}
 
 
 def table(title: str, results: dict[str, Score], labelled: dict, budget: int = BUDGET) -> str:

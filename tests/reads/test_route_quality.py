@@ -1,11 +1,13 @@
-"""Route quality on fourteen labelled sets — the Relay fixture, and over real snapshots unpacked
+"""Route quality on seventeen labelled sets — the Relay fixture, and over real snapshots unpacked
 once per session dapr-docs (tuned), four more dapr-docs sets and six kubernetes-enhancements sets
 (all seen; dapr-docs third.yml and kubernetes-enhancements fourth.yml were held out until
 HW-DR-0031, dapr-docs fourth.yml and kubernetes-enhancements fifth.yml, written blind and run once
 on HW-DR-0031, until HW-DR-0033; dapr-docs fifth.yml and kubernetes-enhancements sixth.yml, written
 blind and run once on HW-DR-0033, until HW-DR-0039 read their failures; dapr-docs sixth.yml and
 kubernetes-enhancements seventh.yml, written blind and run once on HW-DR-0033 as HW-DR-0039 kept it,
-until HW-DR-0046 measured predictors over them) — against plain BM25 over title + summary + path.
+until HW-DR-0046 measured predictors over them; one set each over the madr, adr-tools and
+log4brains ADR repositories, bound by `init` and `adopt`, written blind and run once, held out) —
+against plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
 above BM25. Where BM25 already hits 0.92 or more (Relay: 0.97), no ranker can clear it by 0.08
@@ -25,14 +27,16 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "BENCHMARKS.md"
 SETS = ("routing", "dapr-docs", "dapr-docs-held-out", "kubernetes-enhancements",
         "kubernetes-enhancements-held-out", "kubernetes-enhancements-third", "dapr-docs-third",
         "kubernetes-enhancements-fourth", "dapr-docs-fourth", "kubernetes-enhancements-fifth",
-        "dapr-docs-fifth", "kubernetes-enhancements-sixth", "dapr-docs-sixth", "kubernetes-enhancements-seventh")
+        "dapr-docs-fifth", "kubernetes-enhancements-sixth", "dapr-docs-sixth", "kubernetes-enhancements-seventh",
+        "madr", "adr-tools", "log4brains")
 SIZES = {"routing": (30, 15), "dapr-docs": (40, 15), "dapr-docs-held-out": (40, 15),
          "kubernetes-enhancements": (30, 15), "kubernetes-enhancements-held-out": (30, 15),
          "kubernetes-enhancements-third": (30, 15), "dapr-docs-third": (40, 15),
          "kubernetes-enhancements-fourth": (30, 15), "dapr-docs-fourth": (40, 15),
          "kubernetes-enhancements-fifth": (30, 15), "dapr-docs-fifth": (40, 15),
          "kubernetes-enhancements-sixth": (30, 15), "dapr-docs-sixth": (40, 15),
-         "kubernetes-enhancements-seventh": (30, 15)}
+         "kubernetes-enhancements-seventh": (30, 15), "madr": (30, 15), "adr-tools": (15, 15),
+         "log4brains": (15, 15)}
 CEILING = 0.92  # from here up BM25 + 0.08 is 1.0 or more: only a perfect route would meet it
 
 
@@ -83,6 +87,7 @@ DAPR_THIRD, KEPS_FOURTH = "dapr-docs-third", "kubernetes-enhancements-fourth"
 DAPR_FOURTH, KEPS_FIFTH = "dapr-docs-fourth", "kubernetes-enhancements-fifth"
 DAPR_FIFTH, KEPS_SIXTH = "dapr-docs-fifth", "kubernetes-enhancements-sixth"
 DAPR_SIXTH, KEPS_SEVENTH = "dapr-docs-sixth", "kubernetes-enhancements-seventh"
+ADRS = ("madr", "adr-tools", "log4brains")
 
 
 @pytest.mark.parametrize("name", ["routing", "dapr-docs", DAPR_HELD_OUT,
@@ -96,20 +101,26 @@ DAPR_SIXTH, KEPS_SEVENTH = "dapr-docs-sixth", "kubernetes-enhancements-seventh"
                                   _unmet(DAPR_FIFTH, "3 of 22 off-topic tasks get a pointer (0.14)"),
                                   _unmet(KEPS_SIXTH, "7 of 20 off-topic tasks get a pointer (0.35)"),
                                   DAPR_SIXTH,
-                                  _unmet(KEPS_SEVENTH, "4 of 22 off-topic tasks get a pointer (0.18)")])
+                                  _unmet(KEPS_SEVENTH, "4 of 22 off-topic tasks get a pointer (0.18)"), *ADRS])
 def test_at_most_five_percent_of_off_topic_tasks_get_a_guessed_pointer(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].false_pointer_rate <= 0.05
 
 
-@pytest.mark.parametrize("name", SETS)
+SILENT_ON_ADRS = {"madr": "route hits 0.19 at 5, silent on 0.81 of the on-topic tasks, against BM25's 0.50",
+                  "adr-tools": "route hits 0.11 at 5, silent on 0.89 of the on-topic tasks, against BM25's 0.67",
+                  "log4brains": "route hits 0.28 at 5, silent on 0.72 of the on-topic tasks, against BM25's 0.67"}
+UNMET_ON_ADRS = [_unmet(name, why) for name, why in SILENT_ON_ADRS.items()]
+
+
+@pytest.mark.parametrize("name", [*(name for name in SETS if name not in ADRS), *UNMET_ON_ADRS])
 def test_route_hits_at_5_at_least_as_often_as_bm25(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= results[_quality().BM25].hit
 
 
-@pytest.mark.parametrize("name", [*(name for name in SETS if name != "dapr-docs"),
-                                  _unmet("dapr-docs", "hit@5 is 0.87 against BM25's 0.80")])
+@pytest.mark.parametrize("name", [*(name for name in SETS if name != "dapr-docs" and name not in ADRS),
+                                  _unmet("dapr-docs", "hit@5 is 0.87 against BM25's 0.80"), *UNMET_ON_ADRS])
 def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_one(measured, name):
     """Where BM25 hits CEILING or more, route must only match it: no ranker beats 0.97 by 0.08."""
     _, results, _ = _set(measured, name)
@@ -126,7 +137,7 @@ def test_route_hits_at_5_at_least_eight_points_above_bm25_where_that_fits_under_
                                   _unmet(KEPS_FOURTH, "hit@5 is 0.80"),
                                   _unmet(DAPR_FOURTH, "hit@5 is 0.83"), _unmet(KEPS_FIFTH, "hit@5 is 0.89"),
                                   _unmet(DAPR_FIFTH, "hit@5 is 0.81"), KEPS_SIXTH,
-                                  _unmet(DAPR_SIXTH, "hit@5 is 0.83"), KEPS_SEVENTH])
+                                  _unmet(DAPR_SIXTH, "hit@5 is 0.83"), KEPS_SEVENTH, *UNMET_ON_ADRS])
 def test_route_hits_at_5_on_nine_tasks_in_ten(measured, name):
     _, results, _ = _set(measured, name)
     assert results[_quality().ROUTE].hit >= 0.90
