@@ -6,7 +6,8 @@ on HW-DR-0031, until HW-DR-0033; dapr-docs fifth.yml and kubernetes-enhancements
 blind and run once on HW-DR-0033, until HW-DR-0039 read their failures; dapr-docs sixth.yml and
 kubernetes-enhancements seventh.yml, written blind and run once on HW-DR-0033 as HW-DR-0039 kept it,
 until HW-DR-0046 measured predictors over them; one set each over the madr, adr-tools and
-log4brains ADR repositories, bound by `init` and `adopt`, written blind and run once, held out) —
+log4brains ADR repositories, bound by `init` and `adopt`, written blind, run once untouched, then
+seen by a sweep of the absent words' weight that changed no rule) —
 against plain BM25 over title + summary + path.
 
 The bars are the route issue's: hit@5 ≥ 0.90, false-pointer rate ≤ 5%, hit@5 at least 0.08
