@@ -54,7 +54,7 @@ KEPS = RealCorpus("kubernetes-enhancements", "kubernetes/keps", "keps",
                   sidecars=True)
 REAL = (DAPR, KEPS)
 ADOPTED = (RealCorpus("madr", None), RealCorpus("adr-tools", None), RealCorpus("log4brains", None))
-ADOPTED_ON = "2026-11-01"  # the date `adopt` writes where a record's own date is missing
+ADOPTED_ON = "2026-11-01"  # the run date `adopt` reads the records on, so no measurement depends on the day
 
 
 @dataclass(frozen=True)
