@@ -86,3 +86,14 @@ def test_findings_come_sorted_by_path_line_column_rule_and_message():
     assert keys == sorted(keys)
     assert all(f.remediation for f in findings)
     assert all(f.column == 0 for f in findings if f.line == 0)
+
+
+def test_a_state_a_relation_sets_is_reported_once_where_both_halves_are_written_and_at_the_half_written(copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")  # supersedes and superseded_by both written
+    both = [(f.path, f.line) for f in findings(root) if f.rule == "lifecycle.state.not_set_by_edge"]
+    assert both == [("docs/decisions/0002-next.md", 10)]  # the source's own half
+    source = root / "docs/decisions/0002-next.md"
+    source.write_text(source.read_text(encoding="utf-8").replace("relations:\n  supersedes: ACME-DR-0001\n", ""),
+                      encoding="utf-8")
+    alone = [(f.path, f.line) for f in findings(root) if f.rule == "lifecycle.state.not_set_by_edge"]
+    assert alone == [("docs/decisions/0001-base.md", 10)]  # the inverse half, written alone, still reports it

@@ -95,22 +95,26 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
                      f"{ctx.label(dependent)} to a terminal state too")]
 
 
-@rule("lifecycle.state.not_set_by_edge", 2, Scope.EDGE, Severity.ERROR,
+@rule("lifecycle.state.not_set_by_edge", 3, Scope.EDGE, Severity.ERROR,
       short="A relation that sets its target's state finds the target in another state.",
       full="The relation declares `on_target.set_state` (for example `supersedes` sets "
            "`superseded`), and the target does not stand at that state. Error when the target "
-           "is live, warning when it is terminal; silent while either end is at its initial state.",
+           "is live, warning when it is terminal; silent while either end is at its initial state. "
+           "Where both halves are written, the half the source writes reports it.",
       help="""
 Writing `supersedes: X` makes `X` superseded; the target's own state facet must say so, with
 the date it entered that state. The fix sets both on a live target.
 """,
       tags=("graph", "lifecycle"),
       routes=lambda ctx, edge: edge.relation.set_state is not None,
-      patch=True, reads_clock=True)  # the patch dates the state it sets
+      patch=True, reads_clock=True,  # the patch dates the state it sets
+      reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return no_far_document(edge)
+    if edge.inverse and _written_forward(ctx, edge, source, target):
+        return []  # one fact, one finding: the source's own half reports it
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:
         return Skip("the target declares no state, which the facet rules report")
@@ -127,6 +131,13 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
                      f"still {state}; `{edge.relation.name}` sets its target to {wanted}",
                      f"set {remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
                      patch=Patch(target.path, target.digest, edits) if live else None)]
+
+
+def _written_forward(ctx: Context, edge: Edge, source: Document, target: Document) -> bool:
+    """Whether the source also writes the relation itself, naming the target (`new --relates`
+    writes both halves)."""
+    return any(e.relation.name == edge.relation.name and not e.inverse and e.target.path == target.path
+               for e in ctx.graph.outbound.get(source.path, ()))
 
 
 @rule("lifecycle.dependency.on_initial", 1, Scope.EDGE, Severity.WARN,
