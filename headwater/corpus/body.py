@@ -241,7 +241,7 @@ def _written(href: str, definitions: dict[str, tuple[int, int]]) -> tuple[int, i
     return next((definitions[s] for s in _spellings(href) if s in definitions), None)
 
 
-def _target_column(line: str, href: str, begin: int = 0) -> int:
+def _target_column(line: str, href: str, begin: int) -> int:
     """The 1-based column just inside the first `](` from `begin` where `href` is written, or 0."""
     opening = line.find("](", begin)
     while opening >= 0:
