@@ -97,3 +97,51 @@ def test_a_state_a_relation_sets_is_reported_once_where_both_halves_are_written_
                       encoding="utf-8")
     alone = [(f.path, f.line) for f in findings(root) if f.rule == "lifecycle.state.not_set_by_edge"]
     assert alone == [("docs/decisions/0001-base.md", 10)]  # the inverse half, written alone, still reports it
+
+
+def _relate(root: Path, path: str, relation: str) -> None:
+    """Add `relation` (an indented YAML line) under the document's `relations:`."""
+    document = root / path
+    front, body = document.read_text(encoding="utf-8").split("\n---\n", 1)
+    front = (front.replace("\nrelations:", f"\nrelations:\n{relation}", 1) if "\nrelations:" in front
+             else f"{front}\nrelations:\n{relation}")
+    document.write_text(f"{front}\n---\n{body}", encoding="utf-8")
+
+
+CURRENT = "docs/decisions/0003-rate-limit-per-tenant.md"
+SUPERSEDED = "docs/decisions/0001-store-attempts-in-postgres.md"
+
+
+def _resting(root: Path) -> list[tuple[str, int, str]]:
+    return [(f.path, f.line, f.message) for f in findings(root) if f.rule == "lifecycle.dependency.on_terminal"]
+
+
+RESTS = "`ACME-DR-0003` (current) rests through `traces_to` on `ACME-DR-0001`, which is superseded"
+
+
+def test_a_live_document_tracing_to_a_terminal_one_is_reported_at_the_half_the_terminal_one_writes(copy_fixture):
+    root = copy_fixture("quickstart")
+    _relate(root, SUPERSEDED, "  traced_by: [ACME-DR-0003]")  # written by the document rested on, alone
+    assert _resting(root) == [(SUPERSEDED, 10, RESTS)]
+
+
+def test_a_live_document_tracing_to_a_terminal_one_with_both_halves_written_is_reported_once(copy_fixture):
+    root = copy_fixture("quickstart")
+    _relate(root, SUPERSEDED, "  traced_by: [ACME-DR-0003]")
+    _relate(root, CURRENT, "  traces_to: [ACME-DR-0001]")
+    assert _resting(root) == [(CURRENT, 10, RESTS)]  # at the source's own half
+
+
+def test_an_inverse_half_reads_the_relation_in_its_own_direction(copy_fixture):
+    root = copy_fixture("quickstart")
+    # `traced_by: ACME-DR-0001` in a current decision says the superseded one traces to it: the
+    # superseded document rests on the current one, and nothing live rests on anything terminal
+    _relate(root, "docs/decisions/0002-deliver-at-least-once.md", "  traced_by: [ACME-DR-0001]")
+    assert _resting(root) == []
+
+
+def test_an_evidenced_claim_resting_on_asserted_evidence_with_both_halves_written_is_reported_once(copy_fixture):
+    root = copy_fixture("rules/warrant.evidence.unsupported/fail")  # ACME-DR-0001 traces_to ACME-DR-0002
+    _relate(root, "docs/decisions/0002-next.md", "  traced_by: [ACME-DR-0001]")
+    unsupported = [(f.path, f.line) for f in findings(root) if f.rule == "warrant.evidence.unsupported"]
+    assert unsupported == [("docs/decisions/0001-base.md", 10)]

@@ -9,7 +9,13 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, SetScalar, replace_value
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical, no_far_document
+from headwater.check.rules.edge_ends import (
+    NOT_A_DOCUMENT,
+    at_edge,
+    canonical,
+    no_far_document,
+    told_by_forward_half,
+)
 from headwater.check.rules.hits import hit, ticked
 from headwater.check.rules.prior import prior_front, prior_row
 from headwater.corpus.census import Outcome, Row, excluded_by
@@ -64,28 +70,35 @@ def _set_facet(doc: Document, facet: str, value: str):
 
 
 def _resting(ctx: Context, edge: Edge) -> tuple[Document | None, Document | None]:
-    """(the end that rests, the end it rests on): the non-governing end on the governing one."""
+    """(the end that rests, the end it rests on): the non-governing end on the governing one, and
+    where neither governs, the relation's own source on its target, however the half is spelled
+    (`traced_by: X` written in Y says X traces to Y: X rests on Y)."""
     near, far = ctx.document(edge.source), ctx.far(edge)
-    if ctx.taxonomy.governs_reading(edge.relation, edge.inverse) == "source":
+    reading = ctx.taxonomy.governs_reading(edge.relation, edge.inverse)
+    if reading == "source" or (reading == "neither" and edge.inverse):
         return far, near
     return near, far
 
 
-@rule("lifecycle.dependency.on_terminal", 1, Scope.EDGE, Severity.WARN,
+@rule("lifecycle.dependency.on_terminal", 2, Scope.EDGE, Severity.WARN,
       short="A live document rests on a document in a terminal state.",
       full="Through a `lifecycle_sensitive` relation, a live document rests on one that is "
            "superseded or retired; the non-governing end rests on the governing end, and "
-           "where neither governs, the source rests on the target.",
+           "where neither governs, the relation's source rests on its target, whichever end "
+           "writes it. Where both halves are written, the half the source writes reports it.",
       help="""
 A document that rests on a superseded or deprecated one may be carrying a rule that no longer
 holds. Re-point the relation at the document that holds now, or retire the dependent too.
 """,
       tags=("graph", "lifecycle"),
-      routes=lambda ctx, edge: edge.relation.lifecycle_sensitive)
+      routes=lambda ctx, edge: edge.relation.lifecycle_sensitive,
+      reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
 def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
     dependent, base = _resting(ctx, edge)
     if dependent is None or base is None:
         return no_far_document(edge)
+    if told_by_forward_half(ctx, edge):
+        return []
     state_of_base = ctx.state(base)
     if not (ctx.taxonomy.is_live(ctx.state(dependent)) and ctx.taxonomy.is_terminal(state_of_base)):
         return []
@@ -113,8 +126,8 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return no_far_document(edge)
-    if edge.inverse and _written_forward(ctx, edge, source, target):
-        return []  # one fact, one finding: the source's own half reports it
+    if told_by_forward_half(ctx, edge):
+        return []
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:
         return Skip("the target declares no state, which the facet rules report")
@@ -131,13 +144,6 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
                      f"still {state}; `{edge.relation.name}` sets its target to {wanted}",
                      f"set {remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
                      patch=Patch(target.path, target.digest, edits) if live else None)]
-
-
-def _written_forward(ctx: Context, edge: Edge, source: Document, target: Document) -> bool:
-    """Whether the source also writes the relation itself, naming the target (`new --relates`
-    writes both halves)."""
-    return any(e.relation.name == edge.relation.name and not e.inverse and e.target.path == target.path
-               for e in ctx.graph.outbound.get(source.path, ()))
 
 
 @rule("lifecycle.dependency.on_initial", 1, Scope.EDGE, Severity.WARN,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
-from headwater.check.rule import Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical
+from headwater.check.rule import Reads, Scope, rule
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical, told_by_forward_half
 from headwater.check.rules.hits import hit, ticked
 from headwater.check.rules.prior import prior_front
 from headwater.corpus.document import Document
@@ -76,23 +76,27 @@ def warrant_acceptance_unpaired(ctx: Context, doc: Document):
 UNSUPPORTING = ("asserted",)
 
 
-@rule("warrant.evidence.unsupported", 1, Scope.EDGE, Severity.WARN,
+@rule("warrant.evidence.unsupported", 2, Scope.EDGE, Severity.WARN,
       short="A document claims `evidence_basis: evidenced` and rests it on an `asserted` document.",
       full="Through a relation of the `evidence` family, a document whose provenance says "
            "`evidence_basis: evidenced` points at evidence whose warrant is `asserted` (or is no "
            "warrant at all). The relation's target is the evidence; a relation that declares "
-           "`evidence_at: from` makes its source the evidence instead.",
+           "`evidence_at: from` makes its source the evidence instead. Where both halves are "
+           "written, the half the source writes reports it.",
       help="""
 An asserted document is neither external nor audited, so it cannot support an evidenced claim.
 Point at an artifact somebody can audit, have a person read the evidence and set its warrant,
 or write `evidence_basis: reconstructed` and say what the account was reconstructed from.
 """,
       tags=("graph", "warrant"),
-      routes=lambda ctx, edge: edge.relation.family == "evidence" and edge.target.bound is Bound.DOCUMENT)
+      routes=lambda ctx, edge: edge.relation.family == "evidence" and edge.target.bound is Bound.DOCUMENT,
+      reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
 def warrant_evidence_unsupported(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return Skip(NOT_A_DOCUMENT)
+    if told_by_forward_half(ctx, edge):
+        return []
     claimant, evidence = (target, source) if edge.relation.evidence_at == "from" else (source, target)
     if claimant.provenance("evidence_basis") != "evidenced":
         return []
