@@ -145,3 +145,11 @@ def test_an_evidenced_claim_resting_on_asserted_evidence_with_both_halves_writte
     _relate(root, "docs/decisions/0002-next.md", "  traced_by: [ACME-DR-0001]")
     unsupported = [(f.path, f.line) for f in findings(root) if f.rule == "warrant.evidence.unsupported"]
     assert unsupported == [("docs/decisions/0001-base.md", 10)]
+
+
+def test_two_current_decisions_that_conflict_written_at_both_ends_are_one_finding_at_the_first_path(copy_fixture):
+    root = copy_fixture("quickstart")  # conflicts_with is symmetric: each end writes it, as it must
+    _relate(root, CURRENT, "  conflicts_with: [ACME-DR-0002]")
+    _relate(root, "docs/decisions/0002-deliver-at-least-once.md", "  conflicts_with: [ACME-DR-0003]")
+    invalid = [(f.path, f.line) for f in findings(root) if f.rule == "relation.pair.invalid"]
+    assert invalid == [("docs/decisions/0002-deliver-at-least-once.md", 10)]

@@ -1,6 +1,6 @@
 """The ends of an edge, for the rules that judge edges: the hit at an edge, its ends in the
-relation's own direction, whether its other half is written too, and the skip when the far end is
-no document."""
+relation's own direction, whether its other half, also written, reports what it states, and the
+skip when the far end is no document."""
 
 from __future__ import annotations
 
@@ -30,14 +30,16 @@ def canonical(ctx: Context, edge: Edge) -> tuple[Document | None, Document | Non
     return (far, near) if edge.inverse else (near, far)
 
 
-def told_by_forward_half(ctx: Context, edge: Edge) -> bool:
-    """Whether this is an inverse half (`superseded_by`, `traced_by`) whose relation its source
-    also writes, naming this document: `new --relates` writes both. A rule that judges the pair
-    as one fact reports it at the source's half alone; one finding, one fix. Its verdict then
-    reads which document carries each identifier, by which the halves bind (`Reads.IDS`)."""
-    if not edge.inverse:
+def told_at_other_half(ctx: Context, edge: Edge) -> bool:
+    """Whether the fact this half states is reported at the relation's other half, also written:
+    an inverse half (`superseded_by`, `traced_by`) whose source writes the relation naming this
+    document (`new --relates` writes both), or the later-sorting half of a symmetric pair
+    (`conflicts_with` written at both ends, as the relation requires). A rule that judges the pair
+    as one fact reports it once; one finding, one fix. Its verdict then reads which document
+    carries each identifier, by which the halves bind (`Reads.IDS`)."""
+    far = ctx.far(edge)
+    symmetric = edge.relation.reciprocal == "symmetric"
+    if far is None or not (edge.inverse or (symmetric and far.path < edge.source)):
         return False
-    source = ctx.far(edge)
-    return source is not None and any(
-        e.relation.name == edge.relation.name and not e.inverse and e.target.path == edge.source
-        for e in ctx.graph.outbound.get(source.path, ()))
+    return any(e.relation.name == edge.relation.name and not e.inverse and e.target.path == edge.source
+               for e in ctx.graph.outbound.get(far.path, ()))

@@ -14,7 +14,7 @@ from headwater.check.rules.edge_ends import (
     at_edge,
     canonical,
     no_far_document,
-    told_by_forward_half,
+    told_at_other_half,
 )
 from headwater.check.rules.hits import hit, ticked
 from headwater.check.rules.prior import prior_front, prior_row
@@ -97,7 +97,7 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
     dependent, base = _resting(ctx, edge)
     if dependent is None or base is None:
         return no_far_document(edge)
-    if told_by_forward_half(ctx, edge):
+    if told_at_other_half(ctx, edge):
         return []
     state_of_base = ctx.state(base)
     if not (ctx.taxonomy.is_live(ctx.state(dependent)) and ctx.taxonomy.is_terminal(state_of_base)):
@@ -126,7 +126,7 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return no_far_document(edge)
-    if told_by_forward_half(ctx, edge):
+    if told_at_other_half(ctx, edge):
         return []
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:

@@ -10,7 +10,7 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
 from headwater.check.patches import AddToList, Patch, ReplaceSpan, replace_value
 from headwater.check.rule import Precision, Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, no_far_document
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, no_far_document, told_at_other_half
 from headwater.check.rules.hits import at, problem_hit, ticked
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
@@ -151,20 +151,24 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
                      patch=Patch(far.path, far.digest, (AddToList(("relations", name), near.id),)))]
 
 
-@rule("relation.pair.invalid", 2, Scope.EDGE, Severity.WARN,
+@rule("relation.pair.invalid", 3, Scope.EDGE, Severity.WARN,
       short="Both ends of a relation hold a combination the relation declares invalid.",
       full="The relation declares `invalid_when.both`, and both documents it joins hold those "
-           "facet values (for example two `current` decisions that conflict).",
+           "facet values (for example two `current` decisions that conflict). Where both halves "
+           "are written, one of them reports it.",
       help="""
 Some pairs cannot both hold: two decisions that conflict cannot both be current. Settle which
 one holds, and move the other to a terminal state (or supersede it).
 """,
       tags=("graph", "relation", "lifecycle"),
-      routes=lambda ctx, edge: bool(edge.relation.invalid_when_both))
+      routes=lambda ctx, edge: bool(edge.relation.invalid_when_both),
+      reads=(Reads.SUBJECT, Reads.IDS))  # whether the other half is written binds by identifier
 def relation_pair_invalid(ctx: Context, edge: Edge):
     near, far = ctx.document(edge.source), ctx.far(edge)
     if far is None:
         return no_far_document(edge)
+    if told_at_other_half(ctx, edge):
+        return []
     condition = edge.relation.invalid_when_both
     if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
         return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
 from headwater.check.rule import Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical, told_by_forward_half
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, canonical, told_at_other_half
 from headwater.check.rules.hits import hit, ticked
 from headwater.check.rules.prior import prior_front
 from headwater.corpus.document import Document
@@ -95,7 +95,7 @@ def warrant_evidence_unsupported(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return Skip(NOT_A_DOCUMENT)
-    if told_by_forward_half(ctx, edge):
+    if told_at_other_half(ctx, edge):
         return []
     claimant, evidence = (target, source) if edge.relation.evidence_at == "from" else (source, target)
     if claimant.provenance("evidence_basis") != "evidenced":
