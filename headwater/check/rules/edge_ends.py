@@ -8,6 +8,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Hit, Skip
 from headwater.corpus.document import Document
 from headwater.graph import Edge
+from headwater.taxonomy.model import Relation
 
 NOT_A_DOCUMENT = "the target is not a document, which `relation.target.unresolved` reports if it binds nothing"
 
@@ -41,5 +42,10 @@ def told_at_other_half(ctx: Context, edge: Edge) -> bool:
     symmetric = edge.relation.reciprocal == "symmetric"
     if far is None or not (edge.inverse or (symmetric and far.path < edge.source)):
         return False
-    return any(e.relation.name == edge.relation.name and not e.inverse and e.target.path == edge.source
-               for e in ctx.graph.outbound.get(far.path, ()))
+    return has_half(ctx, far, edge.relation, False, edge.source)
+
+
+def has_half(ctx: Context, holder: Document, relation: Relation, inverse: bool, other: str) -> bool:
+    """Whether `holder` writes `relation` (its inverse spelling, if `inverse`) naming the path `other`."""
+    return any(e.relation.name == relation.name and e.inverse == inverse and e.target.path == other
+               for e in ctx.graph.outbound.get(holder.path, ()))

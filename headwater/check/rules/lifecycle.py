@@ -97,11 +97,11 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
     dependent, base = _resting(ctx, edge)
     if dependent is None or base is None:
         return no_far_document(edge)
-    if told_at_other_half(ctx, edge):
-        return []
     state_of_base = ctx.state(base)
     if not (ctx.taxonomy.is_live(ctx.state(dependent)) and ctx.taxonomy.is_terminal(state_of_base)):
         return []
+    if told_at_other_half(ctx, edge):
+        return []  # one fact, one finding: the other half reports it
     return [at_edge(edge, f"{ctx.label(dependent)} ({ctx.state(dependent)}) rests through "
                      f"`{edge.relation.name}` on {ctx.label(base)}, which is {state_of_base}",
                      f"re-point the relation at the document that holds now, or move "
@@ -126,14 +126,14 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return no_far_document(edge)
-    if told_at_other_half(ctx, edge):
-        return []
     wanted, state = edge.relation.set_state, ctx.state(target)
     if state is None:
         return Skip("the target declares no state, which the facet rules report")
     roles = (ctx.taxonomy.state_role(ctx.state(source) or ""), ctx.taxonomy.state_role(state))
     if state == wanted or "initial" in roles:
         return []
+    if told_at_other_half(ctx, edge):
+        return []  # one fact, one finding: the other half reports it
     live = ctx.taxonomy.is_live(state)
     facet = ctx.taxonomy.facet_for_role("state")
     entered = ctx.taxonomy.facet_for_role("state_entered")

@@ -10,13 +10,13 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
 from headwater.check.patches import AddToList, Patch, ReplaceSpan, replace_value
 from headwater.check.rule import Precision, Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, no_far_document, told_at_other_half
+from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, has_half, no_far_document, told_at_other_half
 from headwater.check.rules.hits import at, problem_hit, ticked
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
 from headwater.taxonomy.canonical import scalar
-from headwater.taxonomy.model import Expectation, Relation
+from headwater.taxonomy.model import Expectation
 
 DECLARATION_PROBLEMS = {
     ProblemKind.RELATIONS_NOT_A_MAPPING: "write `relations:` as a mapping from relation names to targets",
@@ -117,11 +117,6 @@ def relation_endpoint_not_permitted(ctx: Context, edge: Edge):
             for problem in problems if problem]
 
 
-def _has_half(ctx: Context, holder: Document, relation: Relation, inverse: bool, other: str) -> bool:
-    return any(e.relation.name == relation.name and e.inverse == inverse and e.target.path == other
-               for e in ctx.graph.outbound.get(holder.path, ()))
-
-
 @rule("relation.reciprocity.missing", 3, Scope.EDGE, Severity.ERROR,
       short="A relation that must be written at both ends lacks its far half.",
       full="The relation is `reciprocal: required` (the far document writes the inverse) or "
@@ -142,7 +137,7 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
         return Skip("the declaring document has no identifier the far half could name")
     symmetric = edge.relation.reciprocal == "symmetric"
     inverse = edge.inverse if symmetric else not edge.inverse
-    if _has_half(ctx, far, edge.relation, inverse, near.path):
+    if has_half(ctx, far, edge.relation, inverse, near.path):
         return []
     name = edge.relation.name if symmetric or edge.inverse else edge.relation.inverse
     half = f"`{name}: {near.id}`"
@@ -167,11 +162,11 @@ def relation_pair_invalid(ctx: Context, edge: Edge):
     near, far = ctx.document(edge.source), ctx.far(edge)
     if far is None:
         return no_far_document(edge)
-    if told_at_other_half(ctx, edge):
-        return []
     condition = edge.relation.invalid_when_both
     if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
         return []
+    if told_at_other_half(ctx, edge):
+        return []  # one fact, one finding: the other half reports it
     held = ", ".join(f"`{f}: {v}`" for f, v in condition.items())
     return [at_edge(edge, f"{_written(edge)} joins two documents that both hold {held}, which "
                      f"`{edge.relation.name}` declares invalid",

@@ -95,14 +95,14 @@ def warrant_evidence_unsupported(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
         return Skip(NOT_A_DOCUMENT)
-    if told_at_other_half(ctx, edge):
-        return []
     claimant, evidence = (target, source) if edge.relation.evidence_at == "from" else (source, target)
     if claimant.provenance("evidence_basis") != "evidenced":
         return []
     warrant = evidence.warrant
     if warrant in WARRANTS and warrant not in UNSUPPORTING:
         return []
+    if told_at_other_half(ctx, edge):
+        return []  # one fact, one finding: the other half reports it
     said = f"whose warrant is `{warrant}`" if warrant else "which states no warrant"
     return [at_edge(edge, f"{ctx.label(claimant)} claims `evidence_basis: evidenced` and rests it, "
                      f"through `{edge.relation.name}`, on {ctx.label(evidence)}, {said}",
