@@ -4,7 +4,8 @@ snapshots unpacked at run time (tests/route_sets: dapr-docs labels.yml, tuned on
 third.yml, fourth.yml, fifth.yml and sixth.yml, seen; kubernetes-enhancements labels.yml,
 held-out.yml, third.yml, fourth.yml, fifth.yml, sixth.yml and seventh.yml, seen) and one over each
 of three ADR repositories, bound as a team adopting headwater binds them, by `init` and `adopt`
-(tests/route_sets: madr, adr-tools and log4brains labels.yml, seen).
+(tests/route_sets: madr, adr-tools and log4brains labels.yml, seen; their second.yml is held
+out, not scored here until a rule that changes route on them is fixed, HW-DR-0057).
 
 Run `python tests/benchmarks/route_quality.py` to print the tables recorded in BENCHMARKS.md.
 Per set, at budget 5:
