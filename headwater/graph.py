@@ -120,7 +120,6 @@ class Edge:
 class Graph:
     """Every edge of one snapshot, the identifiers they bind by, and what failed to bind."""
 
-    taxonomy: Taxonomy
     census: Census
     edges: tuple[Edge, ...]
     ids: dict[str, str]  # identifier → path of the typed document carrying it (first by path)
@@ -152,8 +151,7 @@ class Graph:
         return tuple(e for e in self.edges if e.target.bound is Bound.UNBOUND)
 
     def document_by_id(self, identifier: str) -> Document | None:
-        path = self.ids.get(identifier)
-        return self.documents.get(path) if path else None
+        return self.documents[self.ids[identifier]] if identifier in self.ids else None
 
     @cached_property
     def nx(self) -> networkx.MultiDiGraph:
@@ -185,12 +183,12 @@ class Spelling:
     far_kinds: tuple[str, ...]
 
 
-def build(taxonomy: Taxonomy, census: Census, tree: SourceTree, federation: Federation | None = None) -> Graph:
-    builder = _Builder(taxonomy, census, tree, federation or Federation())
+def build(taxonomy: Taxonomy, census: Census, tree: SourceTree, federation: Federation) -> Graph:
+    builder = _Builder(taxonomy, census, tree, federation)
     builder.index()
     for document in census.documents:
         builder.edges_of(document)
-    return Graph(taxonomy, census, tuple(builder.edges), builder.ids, builder.near_miss,
+    return Graph(census, tuple(builder.edges), builder.ids, builder.near_miss,
                  tuple(builder.problems), builder.anchors)
 
 
@@ -209,14 +207,13 @@ class _Builder:
         self.spellings: dict[str, Spelling | None] = {}  # by the name written under `relations:`
         self.keyed = tuple(self.spelling(key, relation, inverse) for relation, key, inverse in taxonomy.relation_keys)
 
-    def problem(self, kind: ProblemKind, doc: Document, node: Node | None, subject: str, message: str) -> None:
-        line, column = (node.line, node.column) if node is not None else (0, 0)
-        self.problems.append(Problem(kind, doc.path, line, column, subject, message))
+    def problem(self, kind: ProblemKind, doc: Document, node: Node, subject: str, message: str) -> None:
+        self.problems.append(Problem(kind, doc.path, node.line, node.column, subject, message))
 
     # -- identity ------------------------------------------------------------------------
 
     def index(self) -> None:
-        claimed: dict[str, list[Document]] = defaultdict(list)
+        claimed: dict[str, list[tuple[Document, Scalar]]] = defaultdict(list)
         for document in self.census.documents:
             node = document.id_node
             if node is None:
@@ -226,14 +223,15 @@ class _Builder:
                 self.problem(ProblemKind.ID_NOT_A_SCALAR, document, node, key, f"`{key}` is not a single value")
                 continue
             if document.id:  # the scalar's text, stripped: kept on the document before any fork
-                claimed[document.id].append(document)
+                claimed[document.id].append((document, node))
         for identifier, holders in claimed.items():
-            self.ids[identifier] = holders[0].path
-            self.paths_with_ids[holders[0].path] = identifier
+            first = holders[0][0].path
+            self.ids[identifier] = first
+            self.paths_with_ids[first] = identifier
             if len(holders) > 1:
-                for doc in holders:
-                    others = ", ".join(d.path for d in holders if d is not doc)
-                    self.problem(ProblemKind.DUPLICATE_ID, doc, doc.id_node, identifier,
+                for doc, node in holders:
+                    others = ", ".join(d.path for d, _ in holders if d is not doc)
+                    self.problem(ProblemKind.DUPLICATE_ID, doc, node, identifier,
                                  f"`{identifier}` is also declared by {others}")
         for document in self.census.parsed:
             if document.kind is None and document.id and document.id not in self.ids:
@@ -326,9 +324,7 @@ class _Builder:
             return Target(Bound.UNBOUND, ", ".join(raws), reason="a list whose every item must be a pattern")
         if not isinstance(node, Scalar) or not node.text.strip():
             return Target(Bound.UNBOUND, "", reason="an empty target names nothing")
-        raw = node.text.strip()
-        if raw in self.ids:
-            return Target(Bound.DOCUMENT, raw, path=self.ids[raw], id=raw)
+        raw = node.text.strip()  # not an identifier a document carries: `edge` bound those
         if raw in self.federation.documents:
             return Target(Bound.DOCUMENT, raw, id=raw, remote=self.federation.documents[raw])
         if far_kinds and not far_anchors and ":" in raw:
@@ -345,10 +341,9 @@ class _Builder:
 
     def missing_document(self, raw: str) -> str:
         try:
-            path = normalize(raw)
+            identifier = self.paths_with_ids.get(normalize(raw))
         except OutsidePath:
-            path = ""
-        identifier = self.paths_with_ids.get(path)
+            identifier = None
         if identifier:
             return f"`{raw}` is a path; a document target is an identifier: write `{identifier}`"
         return f"no document carries `{raw}`"

@@ -93,3 +93,27 @@ def test_top_level_relation_keys_are_edges_and_a_final_requiring_a_withdrawn_is_
     report = json.loads(hw("check", "--json", "--root", str(eips), *NOW).out)
     terminal = [f for f in report["findings"] if f["rule"] == "lifecycle.dependency.on_terminal"]
     assert [f["path"] for f in terminal] == ["EIPS/eip-1559.md"] and "2718" in terminal[0]["message"]
+
+
+def test_a_keyed_list_splits_at_each_numbers_own_column_and_an_inverse_key_writes_the_inverse_half(eips, hw):
+    from headwater.clock import run_date
+    from headwater.graph import Bound, ProblemKind
+    from headwater.snapshot import load
+
+    (eips / ".headwater/overlay.yml").write_text(KEYED)
+    assert hw("taxonomy", "resolve", "--root", str(eips)).status == 0
+    one = (eips / "EIPS/eip-1559.md").read_text()
+    keyed = "requires: 2718,  2930 ,7,\nsuperseded-by: 2718\n"
+    (eips / "EIPS/eip-1559.md").write_text(one.replace("---\n\n", keyed + "---\n\n", 1))
+    two = (eips / "EIPS/eip-2718.md").read_text()
+    (eips / "EIPS/eip-2718.md").write_text(two.replace("---\n\n", "requires: [[1559]]\n---\n\n", 1))
+    graph = load(eips, run_date(NOW[1])).graph
+    edges = [(e.source, e.written_as, e.inverse, e.target.bound, e.target.raw, e.line, e.column) for e in graph.edges]
+    assert edges == [  # in the order the taxonomy names the keys
+        ("EIPS/eip-1559.md", "superseded-by", True, Bound.DOCUMENT, "2718", 6, 16),
+        ("EIPS/eip-1559.md", "requires", False, Bound.DOCUMENT, "2718", 5, 11),
+        ("EIPS/eip-1559.md", "requires", False, Bound.UNBOUND, "2930", 5, 18),  # eip-2930 carries no number
+        ("EIPS/eip-1559.md", "requires", False, Bound.UNBOUND, "7", 5, 24),
+    ]
+    assert [(p.kind, p.path, p.line, p.column) for p in graph.problems] == [
+        (ProblemKind.LIST_TARGET, "EIPS/eip-2718.md", 5, 12)]

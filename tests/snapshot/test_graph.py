@@ -1,8 +1,12 @@
 """The graph: documents, anchors, typed edges with target outcomes, the identifier index."""
 
+import re
+
 from headwater.clock import run_date
-from headwater.graph import Bound, ProblemKind
+from headwater.federation.pinned import Federation, Pinned, RemoteDocument, Unread
+from headwater.graph import Bound, ProblemKind, build
 from headwater.snapshot import load
+from headwater.taxonomy.pins import Family, Pin
 
 TODAY = run_date("2026-11-01")
 
@@ -139,3 +143,129 @@ def test_every_target_that_binds_nothing_says_why_in_its_own_words(quickstart):
     assert "ACME-DR-0002" not in graph.ids and graph.near_miss == {"ACME-DR-0099": "docs/notes/meeting-2026-09.md"}
     assert graph.document_by_id("ACME-DR-0003").path == "docs/decisions/0003-rate-limit-per-tenant.md"
     assert graph.document_by_id("ACME-DR-0002") is None
+
+
+DECISION = "docs/decisions/0003-rate-limit-per-tenant.md"
+
+
+def _relations(quickstart, written: str):
+    """The quickstart's third decision with its `constrains` line replaced by `written`."""
+    doc = quickstart / DECISION
+    doc.write_text(doc.read_text().replace("  constrains: ACME-SPEC-0002\n", written))
+    return load(quickstart, TODAY).graph
+
+
+def test_each_graph_problem_names_its_subject_where_it_is_written_and_says_why(quickstart):
+    for name in ("0001-store-attempts-in-postgres.md", "0002-deliver-at-least-once.md"):
+        other = quickstart / "docs/decisions" / name
+        other.write_text(re.sub(r"id: ACME-DR-000[12]", "id: ACME-DR-0003", other.read_text(), count=1))
+    graph = _relations(quickstart, "  rhymes_with: ACME-DR-0001\n  traces_to:\n    - cue: no target\n"
+                                   "    - ACME-DR-0001\n    - ' ACME-DR-0001'\n")
+    first, second = "docs/decisions/0001-store-attempts-in-postgres.md", "docs/decisions/0002-deliver-at-least-once.md"
+    declared = "`ACME-DR-0003` is also declared by"
+    assert [(p.kind, p.path, p.line, p.column, p.subject, p.message) for p in graph.problems] == [
+        (ProblemKind.DUPLICATE_ID, first, 2, 5, "ACME-DR-0003", f"{declared} {second}, {DECISION}"),
+        (ProblemKind.DUPLICATE_ID, second, 2, 5, "ACME-DR-0003", f"{declared} {first}, {DECISION}"),
+        (ProblemKind.DUPLICATE_ID, DECISION, 2, 5, "ACME-DR-0003", f"{declared} {first}, {second}"),
+        (ProblemKind.UNKNOWN_RELATION, DECISION, 11, 3, "rhymes_with",
+         "`rhymes_with` is not a relation the taxonomy declares"),
+        (ProblemKind.ENTRY_WITHOUT_TO, DECISION, 13, 7, "traces_to", "an entry under `traces_to` has no `to`"),
+        (ProblemKind.DUPLICATE_TARGET, DECISION, 15, 7, "ACME-DR-0001", "`traces_to` names `ACME-DR-0001` twice"),
+    ]
+    assert graph.ids["ACME-DR-0003"] == first  # the first by path
+
+
+def test_a_relations_block_that_is_no_mapping_is_one_problem_at_the_block(quickstart):
+    doc = quickstart / DECISION
+    text = doc.read_text()
+    doc.write_text(text.replace(text[text.index("relations:\n"):text.index("---\n\n")],
+                                "relations:\n  - governs\n  - ACME-SPEC-0002\n"))
+    graph = load(quickstart, TODAY).graph
+    assert [(p.kind, p.path, p.line, p.column, p.subject, p.message) for p in graph.problems] == [
+        (ProblemKind.RELATIONS_NOT_A_MAPPING, DECISION, 10, 3, "relations",
+         "`relations:` must map relation names to targets")]
+    assert not [e for e in graph.edges if e.source == DECISION]
+
+
+def test_a_document_without_an_identifier_leaves_the_others_indexed(quickstart):
+    first = quickstart / "docs/decisions/0001-store-attempts-in-postgres.md"
+    first.write_text(first.read_text().replace("id: ACME-DR-0001\n", "", 1))
+    note = quickstart / "docs/notes/meeting-2026-09.md"
+    note.write_text("---\nowner: j.doe\n---\n" + note.read_text())
+    graph = load(quickstart, TODAY).graph
+    assert sorted(graph.ids) == ["ACME-DR-0002", "ACME-DR-0003", "ACME-SPEC-0001", "ACME-SPEC-0002"]
+    assert graph.near_miss == {}  # an untyped file carrying no identifier is no near miss
+    assert graph.document_by_id("ACME-DR-0001") is None
+
+
+def test_an_entry_keeps_its_scalar_attributes_and_not_its_target(quickstart):
+    graph = _relations(quickstart, "  constrains:\n    - to: ACME-SPEC-0002\n      cue: the contract\n"
+                                   "      tags: [a, b]\n      weight: {x: 1}\n")
+    (edge,) = [e for e in graph.edges if e.source == DECISION and e.written_as == "constrains"]
+    assert [(name, value.text) for name, value in edge.attributes] == [("cue", "the contract")]
+
+
+def test_each_target_records_how_it_bound_and_the_anchor_it_made(quickstart):
+    graph = _relations(quickstart, "  traces_to:\n    - src/queue/retry.py\n    - src/queue/nothing.py\n"
+                                   "    - [src/a.py, ../up.py]\n    - [1, 2, {a: b}]\n    - ACME-DR-draft\n"
+                                   "    - [src/queue/retry.py, src/queue/backoff.py]\n")
+    targets = [(e.target.bound, e.target.raw, e.target.path, e.target.id, e.target.reason)
+               for e in graph.edges if e.source == DECISION and e.written_as == "traces_to"]
+    assert targets == [
+        (Bound.ANCHOR, "src/queue/retry.py", None, None, ""),
+        (Bound.UNBOUND, "src/queue/nothing.py", None, None, "`src/queue/nothing.py` matches nothing in the repository"),
+        (Bound.UNBOUND, "src/a.py, ../up.py", None, None, "`../up.py` climbs above the repository or is absolute"),
+        (Bound.UNBOUND, "1, 2", None, None, "a list whose every item must be a pattern"),
+        (Bound.UNBOUND, "ACME-DR-draft", None, None, "no document carries `ACME-DR-draft`"),
+        (Bound.ANCHOR, "src/queue/retry.py, src/queue/backoff.py", None, None, ""),
+    ]
+    anchored = {e.target.raw: e.target.anchor for e in graph.edges if e.source == DECISION and e.target.anchor}
+    assert {raw: (a.kind, a.patterns, a.matched) for raw, a in anchored.items()} == {
+        "src/queue/retry.py": ("code_path", ("src/queue/retry.py",), ("src/queue/retry.py",)),
+        "src/queue/nothing.py": ("code_path", ("src/queue/nothing.py",), ()),
+        "src/ingest/rate_limit.py": ("code_path", ("src/ingest/rate_limit.py",), ("src/ingest/rate_limit.py",)),
+        "src/queue/retry.py, src/queue/backoff.py": ("code_path", ("src/queue/backoff.py", "src/queue/retry.py"),
+                                                     ("src/queue/backoff.py", "src/queue/retry.py")),
+    }
+    assert graph.nx.nodes[("code_path", ("src/queue/retry.py",))]["type"] == "anchor"
+
+
+def _pin(name: str) -> Pin:
+    return Pin(Family.HARVEST, name, f".headwater/harvested/{name}.json", None, None, 1, 1)
+
+
+def test_a_target_in_another_corpus_binds_to_its_export_or_says_which_pin_lacks_it(quickstart):
+    remote = RemoteDocument("platform", "docs/decisions/0100-deliver.md", "decision", "ACME-DR-0100", "Deliver",
+                            "rationale", None, "current", False, "asserted", "0" * 64)
+    federation = Federation((Pinned(_pin("platform"), {}, {"platform:ACME-DR-0100": remote}),),
+                            (Unread(_pin("later"), "the pin has no `digest`"),))
+    _relations(quickstart, "  constrains:\n    - platform:ACME-DR-0100\n    - platform:ACME-DR-0999\n"
+                           "    - platform:ACME:1\n    - later:ACME-DR-0001\n    - other:ACME-DR-0001\n")
+    snapshot = load(quickstart, TODAY)
+    graph = build(snapshot.taxonomy, snapshot.census, snapshot.tree, federation)
+    targets = [(e.target.bound, e.target.raw, e.target.id, e.target.remote, e.target.reason)
+               for e in graph.edges if e.source == DECISION and e.written_as == "constrains"]
+    assert targets == [
+        (Bound.DOCUMENT, "platform:ACME-DR-0100", "platform:ACME-DR-0100", remote, ""),
+        (Bound.UNBOUND, "platform:ACME-DR-0999", None, None,
+         "the pinned export `platform` carries no document `ACME-DR-0999`"),
+        (Bound.UNBOUND, "platform:ACME:1", None, None, "the pinned export `platform` carries no document `ACME:1`"),
+        (Bound.UNBOUND, "later:ACME-DR-0001", None, None,
+         "the pin `later` binds nothing, so `ACME-DR-0001` cannot be read there"),
+        (Bound.UNBOUND, "other:ACME-DR-0001", None, None,
+         "no document carries `other:ACME-DR-0001`, and no harvest is named `other`"),
+    ]
+
+
+def test_a_relation_and_its_inverse_to_one_target_are_two_halves_and_an_inverse_reaches_its_sources(quickstart):
+    graph = _relations(quickstart, "  constrains: ACME-DR-0001\n  traces_to: ACME-DR-0001\n  traced_by:\n"
+                                   "    - ACME-DR-0001\n    - src/queue/retry.py\n")
+    edges = [(e.written_as, e.inverse, e.target.bound, e.target.reason)
+             for e in graph.edges if e.source == DECISION and e.written_as != "governs"]
+    assert edges == [
+        ("constrains", False, Bound.DOCUMENT, ""),
+        ("traces_to", False, Bound.DOCUMENT, ""),
+        ("traced_by", True, Bound.DOCUMENT, ""),
+        ("traced_by", True, Bound.UNBOUND, "no document carries `src/queue/retry.py`"),  # only documents trace
+    ]
+    assert not graph.problems
