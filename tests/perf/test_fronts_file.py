@@ -282,3 +282,17 @@ def test_a_cache_file_cut_short_or_no_file_at_all_reads_as_empty_and_never_waits
     else:
         os.mkfifo(path)
     assert cachedir.read(corpus, "parsed", header()) is None
+
+
+def test_an_entry_is_served_only_at_places_and_offsets_inside_what_the_file_holds():
+    from headwater.yaml.nodes import Map, Scalar
+
+    front = Map((), 1, 1)
+    held = fronts.Fronts({"first": (0, 1, 0), "whole": (12, 3, 0), "past": (0, 1, 2), "scalar": (0, 1, 1),
+                          "beyond": (13, 3, 0), "before": (-1, 1, 0), "typed": ("0", 1, 0),
+                          "line": (0, "1", 0), "negative": (0, 1, -1)},
+                         [front, Scalar("x", 1, 1)])
+    assert held.opened("first", 12) == (front, 0, 1)  # the first node, a body from the first character
+    assert held.opened("whole", 12) == (front, 12, 3)  # a file that is all front matter: an empty body
+    assert [held.opened(name, 12) for name in ("past", "scalar", "beyond", "before", "typed", "line", "negative",
+                                               "absent")] == [None] * 8

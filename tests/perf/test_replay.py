@@ -441,3 +441,17 @@ def test_a_run_given_the_root_as_dot_observes_each_document_by_the_digest_it_rea
     assert hashed_again(".") == hashed_again(str(root))
     assert not any("/./" in path for _, path, _ in _observations(root))
     assert REPLAYED.match(hw("check", "--root", ".", "--now", NOW, "--verbose").err)
+
+
+@pytest.mark.parametrize("target", ["src/queue/later.py", "tools/later.py"])
+def test_a_file_created_where_a_link_found_nothing_is_not_replayed_over(hw, copy_fixture, target):
+    """A link's target outside the census is looked at, not listed: the look is an observation."""
+    root = copy_fixture("quickstart").resolve()
+    source = root / "docs/decisions/0003-rate-limit-per-tenant.md"
+    source.write_text(source.read_text(encoding="utf-8") + f"\nSee [it](../../{target}).\n", encoding="utf-8")
+    assert "link.path.unresolved" in _check(hw, root).out
+    _recorded(hw, root)
+    (root / target).parent.mkdir(exist_ok=True)
+    (root / target).write_text("pass\n", encoding="utf-8")
+    warm = _check(hw, root, "--verbose")
+    assert not REPLAYED.search(warm.err) and "link.path.unresolved" not in warm.out
