@@ -125,30 +125,35 @@ def cases_of(corpus: RealCorpus) -> list[weights.Case]:
     return found
 
 
-def measured(corpus: RealCorpus, root: Path, by_word: Callable[[str], float] | None) -> list[str]:
-    snapshot = load(root, TODAY)
-    measuring = weights.Corpus(snapshot, cases_of(corpus))
-    total = len(snapshot.census.documents)
-    row = [corpus.name, str(total), str(measuring.routed(weights.AS_IT_IS))]
+def measured(name: str, measuring: weights.Corpus, by_word: Callable[[str], float] | None) -> list[str]:
+    """As it is, an absent word as the rarest held one, and an absent word by English frequency."""
+    total = len(measuring.snapshot.census.documents)
+    row = [name, str(total), str(measuring.routed(weights.AS_IT_IS))]
     rank.UNSEEN = rank._idf(total, 1) / rank._idf(total, 0)
-    row.append(f"{measuring.routed(weights.AS_IT_IS)} at {rank.UNSEEN:.2f}")
-    rank.UNSEEN = 1.0
+    try:
+        row.append(f"{measuring.routed(weights.AS_IT_IS)} at {rank.UNSEEN:.2f}")
+    finally:
+        rank.UNSEEN = 1.0
     row.append(str(weighed(measuring, by_word)) if by_word else "not measured")
     return row
 
 
-def stated_rows(corpus: RealCorpus, root: Path) -> list[str]:
-    """Ranking alone and route whole with the problem statement as the lead, then vouching."""
-    before = weights.Corpus(load(root, TODAY), cases_of(corpus)).ranking(weights.AS_IT_IS)
-    stated(root)
-    measuring = weights.Corpus(load(root, TODAY), cases_of(corpus))
-    row = [corpus.name, f"{before} → {measuring.ranking(weights.AS_IT_IS)}", str(measuring.routed(weights.AS_IT_IS))]
+def vouched(measuring: weights.Corpus) -> tuple[int, int, int]:
+    """Route whole with the lead judged as the other fields are."""
     vouching(True)
     try:
-        row.append(str(measuring.routed(weights.AS_IT_IS)))
+        return measuring.routed(weights.AS_IT_IS)
     finally:
         vouching(False)
-    return row
+
+
+def stated_rows(corpus: RealCorpus, root: Path, before: weights.Corpus) -> list[str]:
+    """Ranking alone and route whole with the problem statement as the lead, then vouching."""
+    ranked = before.ranking(weights.AS_IT_IS)
+    stated(root)
+    measuring = weights.Corpus(load(root, TODAY), cases_of(corpus))  # the lead the new lock declares
+    return [corpus.name, f"{ranked} → {measuring.ranking(weights.AS_IT_IS)}", str(measuring.routed(weights.AS_IT_IS)),
+            str(vouched(measuring))]
 
 
 def main() -> int:
@@ -162,16 +167,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         for corpus in (c for c in (*REAL, *ADOPTED) if c.archive.is_file()):
             root = unpack(corpus, Path(work))
-            lines.append("| " + " | ".join(measured(corpus, root, by_word)) + " |")
+            measuring = weights.Corpus(load(root, TODAY), cases_of(corpus))
+            lines.append("| " + " | ".join(measured(corpus.name, measuring, by_word)) + " |")
             if corpus in ADOPTED:
-                stated_lines.append("| " + " | ".join(stated_rows(corpus, root)) + " |")
+                stated_lines.append("| " + " | ".join(stated_rows(corpus, root, measuring)) + " |")
             else:
-                measuring = weights.Corpus(load(root, TODAY), cases_of(corpus))
-                vouching(True)
-                try:
-                    stated_lines.append(f"| {corpus.name} | — | — | {measuring.routed(weights.AS_IT_IS)} |")
-                finally:
-                    vouching(False)
+                stated_lines.append(f"| {corpus.name} | — | — | {vouched(measuring)} |")
             print(lines[-1], flush=True)
     sys.stdout.write("\n".join(lines + stated_lines) + "\n")
     return 0

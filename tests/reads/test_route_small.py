@@ -38,7 +38,7 @@ def test_a_weighed_table_weighs_only_the_words_it_lacks_and_never_an_excused_one
     assert table.get("queue", 9.0) == 2.5
     assert (table.get("the", 8.0), table.get("lunr", 8.0)) == (2.0, 8.0)
     assert table.get("why", 0.0) == 0.0  # a word a matched purpose declares adds nothing, as route has it
-    assert "the" not in table and table["queue"] == 2.5
+    assert table.get("lunr") is None and "the" not in table and table["queue"] == 2.5  # a dict otherwise
 
 
 def test_the_english_weight_is_none_without_its_package(small, monkeypatch):
