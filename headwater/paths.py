@@ -89,7 +89,8 @@ def _under_root(absolute: str, root: Path) -> str:
 
 
 def _leaves_through_symlink(relative: str, root: Path) -> bool:
-    """True when some component of the path is a symlink whose target is outside the root."""
+    """True when some component of the path is a symlink whose target is outside the root. Every
+    link on the way is judged: one that stays inside may lead to a folder holding one that leaves."""
     if not relative:
         return False
     real_root = os.path.realpath(root)
@@ -98,11 +99,15 @@ def _leaves_through_symlink(relative: str, root: Path) -> bool:
         current = current / segment
         sys.audit("headwater.probe", current)  # what replays a run looks here again (HW-DR-0037)
         if current.is_symlink():
-            target = os.path.realpath(current)
-            return not (target == real_root or target.startswith(real_root.rstrip("/") + "/"))
-        if not current.exists():
+            if not _within(os.path.realpath(current), real_root):
+                return True
+        elif not current.exists():
             return False
     return False
+
+
+def _within(target: str, real_root: str) -> bool:
+    return target == real_root or target.startswith(real_root.rstrip("/") + "/")
 
 
 def symlink_on_the_way(relative: str, root: Path) -> str | None:

@@ -16,10 +16,11 @@ def escape(quickstart, tmp_path):
     secret.mkdir()
     (secret / "plans.md").write_text("---\nid: ACME-DR-0999\n---\n")
     os.symlink(secret, quickstart / "docs" / "out")
+    os.symlink(quickstart / "docs", quickstart / "docs" / "in")  # inside, on the way to the one out
     return quickstart
 
 
-@pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md"])
+@pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md", "docs/in/out/plans.md"])
 @pytest.mark.parametrize("verb", ["explain", "show"])
 def test_explain_and_show_never_follow_a_path_out(escape, hw, verb, argument):
     inside = hw(verb, "docs/decisions/0001-store-attempts-in-postgres.md", "--root", str(escape))
@@ -32,7 +33,7 @@ def test_explain_and_show_never_follow_a_path_out(escape, hw, verb, argument):
     assert "ACME-DR-0999" not in ran.err
 
 
-@pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md", "a\x00b"])
+@pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md", "docs/in/out/plans.md", "a\x00b"])
 def test_mcp_path_tools_answer_outside_and_read_nothing(escape, argument):
     from tests.mcp.conftest import Session
 

@@ -62,3 +62,14 @@ def test_a_path_through_a_symlink_that_leaves_the_root_is_outside(tmp_path):
     os.symlink(tmp_path / "elsewhere", root / "docs" / "out")
     with pytest.raises(OutsidePath):
         relative_to_root("docs/out/secret.md", root)
+
+
+def test_a_path_through_a_symlink_inside_the_root_to_one_that_leaves_it_is_outside(tmp_path):
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", root / "docs" / "out")
+    os.symlink(root / "docs", root / "in")  # stays inside: on its own, it is a path of the corpus
+    assert relative_to_root("in/decisions.md", root) == "in/decisions.md"
+    with pytest.raises(OutsidePath):
+        relative_to_root("in/out/secret.md", root)
