@@ -16,6 +16,8 @@ import stat
 import sys
 from pathlib import Path
 
+from headwater.observed import PROBE
+
 
 class NotInPlace(OSError):
     """A path that is a symlink, leads through one, or is not a regular file: never read."""
@@ -28,7 +30,7 @@ def read(base: Path, relative: str) -> bytes:
     if os.path.isabs(relative) or any(part in ("", ".", "..") for part in parts):
         raise NotInPlace(errno.EINVAL, "not a path inside the repository")
     for depth in range(1, len(parts)):  # what a replay looks at again (HW-DR-0037): each folder on the way
-        sys.audit("headwater.probe", os.path.join(base, *parts[:depth]))
+        sys.audit(PROBE, os.path.join(base, *parts[:depth]))
     directory = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for part in parts[:-1]:

@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+from headwater.observed import PROBE
+
 NAME_MAX = 255  # bytes in one path component, on every file system headwater runs on
 
 
@@ -97,7 +99,7 @@ def _leaves_through_symlink(relative: str, root: Path) -> bool:
     current = Path(root)
     for segment in relative.split("/"):
         current = current / segment
-        sys.audit("headwater.probe", current)  # what replays a run looks here again (HW-DR-0037)
+        sys.audit(PROBE, current)  # what replays a run looks here again (HW-DR-0037)
         if current.is_symlink():
             if not _within(os.path.realpath(current), real_root):
                 return True
@@ -117,7 +119,7 @@ def symlink_on_the_way(relative: str, root: Path) -> str | None:
     for segment in relative.split("/") if relative else []:
         current = current / segment
         walked.append(segment)
-        sys.audit("headwater.probe", current)  # what replays a run looks here again (HW-DR-0037)
+        sys.audit(PROBE, current)  # what replays a run looks here again (HW-DR-0037)
         if current.is_symlink():
             return "/".join(walked)
         if not current.exists():

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.observed import PROBE
 
 STATE = ".headwater"
 DECLARATION = f"{STATE}/taxonomy.yml"  # what binds a repository to a taxonomy (read by `taxonomy.declaration`)
@@ -26,7 +27,7 @@ def refuse_linked(root: Path) -> None:
     """Refuse when the state folder, its cache, its claim store, a scheme's claims, the packages
     folder or a vendored package is a symlink."""
     for relative in (*GUARDED, *_inside(root, CLAIM_STORE), *_inside(root, PACKAGES)):
-        sys.audit("headwater.probe", root / relative)  # what replays a run looks here again (HW-DR-0037)
+        sys.audit(PROBE, root / relative)  # what replays a run looks here again (HW-DR-0037)
         if os.path.islink(root / relative):
             raise Refusal(f"`{relative}` is a symlink, and headwater reads and writes its state only in place")
 
@@ -34,7 +35,7 @@ def refuse_linked(root: Path) -> None:
 def _inside(root: Path, folder: str) -> list[str]:
     where = root / folder
     for probed in (root / STATE, where):
-        sys.audit("headwater.probe", probed)
+        sys.audit(PROBE, probed)
     if os.path.islink(root / STATE) or os.path.islink(where) or not where.is_dir():
         return []
     return [f"{folder}/{name}" for name in sorted(os.listdir(where))]

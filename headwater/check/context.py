@@ -12,6 +12,7 @@ from typing import Any
 from headwater.check.change_manifest import Change
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, Graph
+from headwater.observed import PROBE
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -85,5 +86,5 @@ class Context:
 
     def claim_exists(self, scheme: str, identifier: str) -> bool:
         claim = self.snapshot.root / self.claim_path(scheme, identifier)
-        sys.audit("headwater.probe", claim)  # looked at again by a replay (HW-DR-0037)
+        sys.audit(PROBE, claim)  # looked at again by a replay (HW-DR-0037)
         return os.path.lexists(claim)

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 from headwater.check.context import Context
 from headwater.corpus.body import Link
 from headwater.corpus.document import Document
+from headwater.observed import PROBE
 
 SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 INDEX_PAGES = ("_index", "index", "readme")  # served at their folder's own address
@@ -112,7 +113,7 @@ def stands(ctx: Context, path: str) -> bool:
         return True
     known = ctx.standing.get(path)
     if known is None:
-        sys.audit("headwater.probe", ctx.snapshot.root / path)  # looked at again by a replay (HW-DR-0037)
+        sys.audit(PROBE, ctx.snapshot.root / path)  # looked at again by a replay (HW-DR-0037)
         known = ctx.standing[path] = os.path.lexists(ctx.snapshot.root / path)
     return known
 

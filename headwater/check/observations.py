@@ -21,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.observed import PROBE
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -63,7 +64,7 @@ class Observations:
 
 def read_observations(root: Path) -> Observations:
     path = root / OBSERVATIONS
-    sys.audit("headwater.probe", path)  # looked at again by a replay (HW-DR-0037)
+    sys.audit(PROBE, path)  # looked at again by a replay (HW-DR-0037)
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:

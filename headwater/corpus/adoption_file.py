@@ -12,6 +12,7 @@ from pathlib import Path
 
 from headwater.clock import parse_date
 from headwater.errors import Refusal
+from headwater.observed import PROBE
 from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Scalar, Seq
 
@@ -54,7 +55,7 @@ def _task(item, where: str) -> Task:
 
 def read_tasks(root: Path) -> tuple[Task, ...]:
     """The tasks of `.headwater/adoption.yml`, or none when it is absent; refused when malformed."""
-    sys.audit("headwater.probe", root / ADOPTION)  # what replays a run looks here again (HW-DR-0037)
+    sys.audit(PROBE, root / ADOPTION)  # what replays a run looks here again (HW-DR-0037)
     if not (root / ADOPTION).is_file():
         return ()
     top = load_in_place(root, ADOPTION)

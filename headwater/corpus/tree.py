@@ -16,6 +16,7 @@ from headwater.corpus.census import excluded_by
 from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
 from headwater.inplace import read_regular
+from headwater.observed import PROBE
 from headwater.paths import symlink_on_the_way
 from headwater.patterns import Pattern, compile_pattern, is_wild
 from headwater.taxonomy.declaration import Exclusion
@@ -34,7 +35,7 @@ class SourceTree:
         self._linked = lru_cache(maxsize=None)(lambda parent: symlink_on_the_way(parent, self.repo))
 
     def _list(self, prefix: str) -> tuple[str, ...]:
-        sys.audit("headwater.probe", os.path.join(self.repo, prefix))  # looked at again by a replay (HW-DR-0037)
+        sys.audit(PROBE, os.path.join(self.repo, prefix))  # looked at again by a replay (HW-DR-0037)
         if prefix and (symlink_on_the_way(prefix, self.repo) or not (self.repo / prefix).is_dir()):
             return ()  # a subtree reached through a symlink is not the repository's to list
         entries = walk(self.repo, prefix)
@@ -49,7 +50,7 @@ class SourceTree:
         if parent and self._linked(parent):
             return False
         full = os.path.join(self.repo, path)
-        sys.audit("headwater.probe", full)
+        sys.audit(PROBE, full)
         return os.path.lexists(full)
 
     def matches(self, pattern: str) -> tuple[str, ...]:
@@ -72,7 +73,7 @@ class SourceTree:
         return self._lines(path)
 
     def _revision_lines(self, path: str) -> tuple[str, ...]:
-        sys.audit("headwater.probe", os.path.join(self.repo, path))
+        sys.audit(PROBE, os.path.join(self.repo, path))
         try:
             directory = stat.S_ISDIR(os.lstat(os.path.join(self.repo, path)).st_mode)  # one lstat, no pathlib
         except OSError:
@@ -89,7 +90,7 @@ class SourceTree:
         try:
             data = read_regular(full)
         except OSError:
-            sys.audit("headwater.probe", full)  # what stands there instead: a link, or nothing readable
+            sys.audit(PROBE, full)  # what stands there instead: a link, or nothing readable
             try:
                 return "link:" + sha256_hex(os.fsencode(os.readlink(full))) if os.path.islink(full) else "unreadable"
             except OSError:

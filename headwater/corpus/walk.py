@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from headwater.observed import PROBE
+
 SKIPPED_DIRECTORIES = frozenset({b".git"})
 
 
@@ -42,7 +44,7 @@ def walk(repo: Path, start: str) -> list[Entry]:
     """Entries under `repo/start` (repository-relative `start`; "" is the repository)."""
     base = repo / start if start else repo
     prefix = os.fsencode(start + "/") if start else b""
-    sys.audit("headwater.probe", base)  # what replays a run looks here again (HW-DR-0037)
+    sys.audit(PROBE, base)  # what replays a run looks here again (HW-DR-0037)
     if not base.is_dir():
         raw = os.fsencode(start or ".")
         return [Entry(display(raw), raw, EntryKind.MISSING_ROOT)]
@@ -80,7 +82,7 @@ def _classify(child: os.DirEntry, relative: bytes, stack: list) -> Entry | None:
     except UnicodeDecodeError:
         return Entry(display(raw), raw, EntryKind.UNDECODABLE_NAME)
     if link:
-        sys.audit("headwater.probe", child.path)  # its target is in the row's reason
+        sys.audit(PROBE, child.path)  # its target is in the row's reason
         try:
             target = os.readlink(child.path).decode("utf-8", "backslashreplace")
         except OSError:

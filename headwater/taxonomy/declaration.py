@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.observed import PROBE
 from headwater.patterns import opening_wildcard
 from headwater.statefolder import DECLARATION, refuse_linked
 from headwater.taxonomy.pins import Pin, read_pins
@@ -42,7 +43,7 @@ class Declaration:
 def read_declaration(root: Path) -> Declaration:
     path = root / DECLARATION
     refuse_linked(root)
-    sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
+    sys.audit(PROBE, path)  # what replays a run looks here again (HW-DR-0037)
     if not path.exists():
         raise Refusal(
             f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "

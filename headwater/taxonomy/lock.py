@@ -9,6 +9,7 @@ from pathlib import Path
 from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import sha256_hex
+from headwater.observed import PROBE
 from headwater.taxonomy.declaration import LOCK
 from headwater.taxonomy.model import Taxonomy
 from headwater.yaml.files import decode, load_text
@@ -48,7 +49,7 @@ def body_of(text: str) -> str:
 
 def read_lock(root: Path) -> Lock:
     path = root / LOCK
-    sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
+    sys.audit(PROBE, path)  # what replays a run looks here again (HW-DR-0037)
     if not path.is_file():
         raise Refusal(f"{LOCK} is missing. Run `headwater taxonomy resolve` to write it")
     try:

@@ -9,6 +9,7 @@ from pathlib import Path
 from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
+from headwater.observed import PROBE
 from headwater.statefolder import PACKAGES
 from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, to_plain
@@ -21,7 +22,7 @@ def embedded_root() -> Path:
     """Where the packages shipped inside the installed engine are."""
     here = Path(__file__).resolve().parent.parent
     installed = here / "embedded"
-    sys.audit("headwater.probe", installed)  # what replays a run looks here again (HW-DR-0037)
+    sys.audit(PROBE, installed)  # what replays a run looks here again (HW-DR-0037)
     return installed if installed.is_dir() else here.parent / "taxonomy"
 
 
@@ -44,7 +45,7 @@ class Package:
 
     def bundle_names(self) -> list[str]:
         directory = self.directory / self.bundles_dir
-        sys.audit("headwater.probe", directory)
+        sys.audit(PROBE, directory)
         if not directory.is_dir():
             return []
         return sorted(p.parent.name for p in directory.glob("*/bundle.yml"))
@@ -89,7 +90,7 @@ def candidates(root: Path) -> list[Package]:
     """Vendored packages first (sorted by directory), then the embedded ones."""
     found = []
     vendored = root / VENDORED
-    sys.audit("headwater.probe", vendored)
+    sys.audit(PROBE, vendored)
     if vendored.is_dir():
         for manifest in sorted(vendored.glob("*/package.yml")):
             found.append(read_package(manifest.parent, f"{VENDORED}/{manifest.parent.name}"))
@@ -113,7 +114,7 @@ def release_members(directory: Path) -> list[tuple[str, str]]:
     """(path, `sha256:<hex>`) for every file of a package except `release.yml`, by path."""
     members = []
     for path in sorted(directory.rglob("*")):
-        sys.audit("headwater.probe", path)
+        sys.audit(PROBE, path)
         if path.is_file() and not path.is_symlink():
             relative = path.relative_to(directory).as_posix()
             if relative != "release.yml" and "__pycache__" not in relative:

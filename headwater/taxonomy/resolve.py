@@ -14,6 +14,7 @@ from pathlib import Path
 from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
+from headwater.observed import PROBE
 from headwater.taxonomy import canonical
 from headwater.taxonomy.declaration import DECLARATION, Declaration, read_declaration
 from headwater.taxonomy.dialect import Inert, inert
@@ -98,7 +99,7 @@ def bundle_order(package: Package, selected: tuple[str, ...]) -> list[str]:
     requires: dict[str, list[str]] = {}
     for name in sorted(set(selected)):
         path = package.directory / package.bundle_file(name)
-        sys.audit("headwater.probe", path)  # what replays a run looks here again (HW-DR-0037)
+        sys.audit(PROBE, path)  # what replays a run looks here again (HW-DR-0037)
         if not path.is_file():
             known = ", ".join(package.bundle_names()) or "none"
             raise Refusal(f"{DECLARATION}: the package has no bundle `{name}` (bundles: {known})")
@@ -125,7 +126,7 @@ def gather_sources(root: Path, declaration: Declaration, package: Package) -> li
         sources.append(package_source(package, package.bundle_file(name)))
     if declaration.overlay:
         overlay = root / declaration.overlay
-        sys.audit("headwater.probe", overlay)
+        sys.audit(PROBE, overlay)
         if not overlay.is_file():
             raise Refusal(f"{DECLARATION}: the overlay {declaration.overlay} does not exist")
         try:

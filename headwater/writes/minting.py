@@ -18,6 +18,7 @@ from pathlib import Path
 from headwater import atomic
 from headwater.corpus.claims import CLAIMS
 from headwater.errors import Refusal
+from headwater.observed import PROBE
 from headwater.taxonomy.model import Scheme
 
 ATTEMPTS = 1000  # more collisions than this in one run means something else is wrong
@@ -38,7 +39,7 @@ def claim_path(scheme: Scheme, identifier: str) -> str:
 
 def claimed(root: Path, scheme: Scheme) -> list[str]:
     directory = root / CLAIMS / scheme.name
-    sys.audit("headwater.probe", directory)  # what replays a run looks here again (HW-DR-0037)
+    sys.audit(PROBE, directory)  # what replays a run looks here again (HW-DR-0037)
     if not directory.is_dir():
         return []
     return sorted(name for name in os.listdir(directory) if not name.startswith("."))

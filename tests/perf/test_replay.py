@@ -146,7 +146,7 @@ LISTED = {  # a look the recording covers another way, and why
 
 
 def _unannounced(path: Path) -> list[str]:
-    """Lines of `path` that stat, test or read a link with no `headwater.probe` just before."""
+    """Lines of `path` that stat, test or read a link with no `sys.audit(PROBE, …)` just before."""
     lines = path.read_text(encoding="utf-8").splitlines()
     found = []
     for number, line in enumerate(lines):
@@ -154,7 +154,7 @@ def _unannounced(path: Path) -> list[str]:
             continue
         before = "\n".join(lines[max(0, number - 4):number + 1])
         announced_inside = ("self.exists(", "super().exists(")  # `SourceTree.exists` announces its own look
-        if "headwater.probe" not in before and not any(a in line for a in announced_inside):
+        if "sys.audit(PROBE, " not in before and not any(a in line for a in announced_inside):
             found.append(f"{number + 1}: {line.strip()}")
     return found
 

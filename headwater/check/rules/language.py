@@ -16,6 +16,7 @@ from headwater.check.rules.hits import lock_hit
 from headwater.check.rules.prose import NOT_PROSE, Run, blank, runs
 from headwater.check.spelling import TAGS, american
 from headwater.corpus.document import Document
+from headwater.observed import PROBE
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 
@@ -200,7 +201,7 @@ def _outside_problem(ctx: Context, raw: str) -> str | None:
     if not matched:
         return f"`{raw}` matches no file of the repository"
     for m in matched:
-        sys.audit("headwater.probe", ctx.snapshot.root / m)  # looked at again by a replay (HW-DR-0037)
+        sys.audit(PROBE, ctx.snapshot.root / m)  # looked at again by a replay (HW-DR-0037)
     linked = [m for m in matched if os.path.islink(ctx.snapshot.root / m)]
     return f"`{raw}` matches `{linked[0]}`, a symbolic link, which is never read" if linked else None
 
