@@ -92,3 +92,18 @@ def test_a_killed_write_leaves_a_recognizable_temp_file_that_the_next_write_run_
     assert fixed.returncode == 0 and "headwater: fixed" in fixed.stderr
     assert not [p for p in root.rglob(f"{TEMP_PREFIX}*")]
     assert not os.path.lexists(planted)
+
+
+def test_holding_interrupts_off_across_a_write_leaves_blocked_what_the_caller_blocked():
+    from headwater import writelock
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with writelock.steady():
+            assert {signal.SIGINT, signal.SIGTERM} <= signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before | {signal.SIGINT}
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    with writelock.steady():
+        pass
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before  # and unblocked what it blocked itself
