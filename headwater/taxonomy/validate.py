@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, SECTION_ROLES, STATE_ROLES, Kind, Taxonomy
 from headwater.taxonomy.validate_dialect import dialect_problems
@@ -207,6 +208,8 @@ def _shelves(tax: Taxonomy) -> list[str]:
         where = f"shelves.{shelf.name}"
         if opening_wildcard(shelf.path):
             problems.append(f"{where}.path: `{shelf.path}` opens with a wildcard, and no literal segment bounds it")
+        problems += [f"{where}.{member}: {problem}" for member, text in (("path", shelf.path), ("layout", shelf.layout))
+                     if text is not None and (problem := _unplain(text))]  # `new` writes where these say
         if shelf.homogeneous:
             if shelf.kind not in tax.kinds:
                 problems.append(f"{where}.kind: names `{shelf.kind}`, which is not a kind")
@@ -221,6 +224,15 @@ def _shelves(tax: Taxonomy) -> list[str]:
                 elif tax.kinds[kind].abstract:
                     problems.append(f"{where}.kinds: `{kind}` is abstract, and no document is")
     return problems
+
+
+def _unplain(text: str) -> str | None:
+    """Why a path written in the taxonomy is not one `new` may write at, or None."""
+    try:
+        normal = normalize(text)
+    except OutsidePath:
+        return f"`{text}` leaves the repository, and so would a document `new` placed by it"
+    return None if normal == text else f"`{text}` reads as `{normal}`; write it so"
 
 
 def _schemes(tax: Taxonomy) -> list[str]:

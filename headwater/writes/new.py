@@ -25,7 +25,7 @@ from headwater.corpus.census import Classifier, Outcome, excluded_by
 from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.inplace import read_regular
-from headwater.paths import NAME_MAX
+from headwater.paths import NAME_MAX, inside
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
 from headwater.writes import edges as edges_module
@@ -154,6 +154,9 @@ def path_for(plan: Plan, sequence: int) -> str:
     facets = {f.name: f.value for f in plan.shape.facets}
     name = placement.file_name(plan.placement, plan.slug, sequence, facets)
     path = placement.document_path(plan.placement, name)
+    if inside(path) != path:  # a facet's value written into the layout (`--facet team=../..`)
+        raise Refusal(f"the shelf `{plan.placement.shelf.name}` names this document `{path}`, which is not a plain "
+                      "path inside the repository, so nothing was written")
     snapshot = plan.snapshot
     if os.path.lexists(snapshot.root / path):
         raise Refusal(f"{path} already exists, and `new` never writes over a file")

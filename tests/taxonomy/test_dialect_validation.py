@@ -48,6 +48,16 @@ override:
 """) == ["shelves.decisions.layout: names the mutable facet `status`, whose value moves"]
 
 
+def test_a_shelf_path_or_layout_that_new_could_not_write_at_plainly_is_refused(repo):
+    assert problems(repo, """\
+override:
+  shelves.decisions.layout: "../../{seq:04d}-{slug}.md"
+  shelves.specifications.path: "./docs/specifications/**"
+""") == ["shelves.decisions.layout: `../../{seq:04d}-{slug}.md` leaves the repository, and so would a document "
+         "`new` placed by it",
+         "shelves.specifications.path: `./docs/specifications/**` reads as `docs/specifications/**`; write it so"]
+
+
 def test_an_obligation_with_two_dispositions_is_refused_by_its_shape(repo):
     found = problems(repo, """\
   obligations.OB-1:

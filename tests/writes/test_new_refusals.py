@@ -48,6 +48,17 @@ def _risk_facet(hw, root):
                        "  kinds.decision.facets: {require: [risk]}\n")
 
 
+def _climbing_layout(hw, root):
+    _relock(root, 'layout: "{seq:04d}-{slug}.md"', 'layout: "../../{seq:04d}-{slug}.md"')
+
+
+def _area_in_layout(hw, root):
+    _overlay(hw, root, "  facets.area: {type: string}\n"
+                       "  kinds.decision.facets: {require: [area]}\n"
+                       "override:\n"
+                       "  shelves.decisions.layout: \"{area}-{seq:04d}-{slug}.md\"\n")
+
+
 REFUSALS = [
     ("unknown kind lists the kinds", None, ["memo", "--title", "x"],
      "`memo` is not a kind this taxonomy declares; the kinds are decision, specification"),
@@ -87,6 +98,10 @@ REFUSALS = [
      "`--facet` takes FACET=VALUE"),
     ("a title with no letters", None, ["decision", "--title", "!!!"], "no letters or digits"),
     ("a bad run date", None, ["decision", "--title", "x", "--now", "2026-13-01"], "`--now` takes a calendar date"),
+    ("a layout in the lock that climbs out, before any id is claimed", _climbing_layout, ["decision", "--title", "x"],
+     "names this document `docs/decisions/../../0004-x.md`, which is not a plain path inside the repository"),
+    ("a facet whose value in the layout climbs out", _area_in_layout,
+     ["decision", "--title", "x", "--facet", "area=../../../up"], "which is not a plain path inside the repository"),
 ]
 
 
