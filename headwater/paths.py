@@ -53,7 +53,7 @@ def relative_to_root(text: str, root: Path) -> str:
     leaves the root (absolute elsewhere, `..` above it, `~`, a symlink leading out, NUL,
     undecodable bytes) raises OutsidePath.
     """
-    if "\x00" in text or not is_text(text):
+    if not is_text(text):  # a NUL is `normalize`'s to refuse
         raise OutsidePath(text)
     candidate = text.strip().replace("\\", "/")
     if candidate.startswith("/"):

@@ -49,6 +49,13 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/corpus/body.py": ("tests/snapshot/test_link_extraction.py", "tests/snapshot/test_body_inline_pass.py",
                                  "tests/check/test_body_rules.py", "tests/perf/test_parse_cache.py",
                                  "tests/snapshot/test_body_blocks.py"),
+    "headwater/paths.py": ("tests/snapshot/test_patterns_and_paths.py", "tests/reliability/test_properties.py",
+                           "tests/reliability/test_confinement.py", "tests/writes/test_new_refusals.py"),
+    "headwater/statefolder.py": ("tests/reliability/test_symlinked_state.py",
+                                 "tests/reliability/test_state_files_in_place.py"),
+    "headwater/cachedir.py": ("tests/reliability/test_cache_seal.py", "tests/reliability/test_planted_cache.py",
+                              "tests/reliability/test_atomic_writes.py", "tests/perf/test_fronts_file.py",
+                              "tests/perf/test_parse_cache.py"),
     "headwater/writes/batch.py": ("tests/writes/test_batch.py", "tests/reliability/test_write_faults.py",
                                   "tests/check/test_fix.py"),
 }

@@ -74,3 +74,30 @@ def test_fix_never_creates_a_claim_through_a_symlinked_scheme_folder(hw, copy_fi
     ran = hw("check", "--fix", "--no-cache", "--root", str(root), *NOW)
     refused_in_one_sentence(ran, ".headwater/ids/decision_id")
     assert listing(outside) == before
+
+
+def test_a_symlinked_state_folder_is_refused_before_its_claims_or_packages_are_listed(quickstart):
+    from headwater import observed
+    from headwater.errors import Refusal
+    from headwater.statefolder import refuse_linked
+
+    outside = quickstart.parent / "state"
+    shutil.move(quickstart / ".headwater", outside)
+    (outside / "packages" / "vendored").mkdir(parents=True)
+    os.symlink(outside, quickstart / ".headwater")
+    with observed.Recorder(observed.Scope(())) as recorder, pytest.raises(Refusal, match="`.headwater` is a symlink"):
+        refuse_linked(quickstart)
+    through = (str(outside), str(quickstart / ".headwater"))  # the folder the link leads to, by either name
+    assert not [path for path in recorder.noted[observed.LISTED] if path.startswith(through)]
+
+
+def test_every_state_folder_judged_is_announced_to_the_recorder(quickstart):
+    from headwater import observed
+    from headwater.statefolder import GUARDED, refuse_linked
+
+    schemes = sorted(p.name for p in (quickstart / ".headwater" / "ids").iterdir())
+    assert schemes  # the quickstart keeps claims, so a scheme's folder is judged too
+    with observed.Recorder(observed.Scope(())) as recorder:
+        refuse_linked(quickstart)
+    judged = {str(quickstart / relative) for relative in (*GUARDED, *(f".headwater/ids/{s}" for s in schemes))}
+    assert judged <= recorder.noted[observed.PROBED]
