@@ -45,6 +45,8 @@ def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
 
 def _missing(snapshot: Snapshot, argument: str) -> str:
     text = argument.strip()
+    if not text:
+        return "the target is empty: name a document by its identifier or its path"
     remote = snapshot.federation.documents.get(text)
     if remote is not None:
         return (f"`{argument}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
@@ -56,6 +58,10 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         relative = relative_to_root(argument, snapshot.root)
     except OutsidePath:
         return outside_sentence(argument)
+    if not relative:
+        return f"`{argument}` is the repository's root, not a document"
+    if (snapshot.root / relative).is_dir():
+        return f"`{argument}` is a folder, not a document: name one of the documents in it"
     root = snapshot.census.root
     inside = not root or relative == root or relative.startswith(root + "/")
     if not inside:

@@ -41,6 +41,10 @@ def test_a_path_typed_any_way_answers_as_its_plain_form(quickstart, hw, spelling
         ("src/queue/retry.py", "`src/queue/retry.py` is outside every corpus root this repository declares"),
         ("../elsewhere.md", "../elsewhere.md is outside this repository, or is not a path it can read"),
         ("/etc/passwd", "/etc/passwd is outside this repository, or is not a path it can read"),
+        (" ", "the target is empty: name a document by its identifier or its path"),
+        ("./", "`./` is the repository's root, not a document"),
+        ("docs/decisions", "`docs/decisions` is a folder, not a document: name one of the documents in it"),
+        ("src", "`src` is a folder, not a document: name one of the documents in it"),
     ],
 )
 @pytest.mark.parametrize("verb", [["explain"], ["explain", "--json"], ["show"]])
