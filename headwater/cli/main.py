@@ -148,6 +148,8 @@ def parse(argv: list[str]) -> Invocation | Result:
 
 def _root_of(verb: Verb, args: argparse.Namespace) -> Path:
     if args.root:
+        if not Path(args.root).is_dir():  # a typo here is not a repository that needs `init`
+            raise Refusal(f"`--root {args.root}` is not a directory")
         return Path(args.root)
     return init_root(Path.cwd()) if verb.name == "init" else discover(Path.cwd())
 

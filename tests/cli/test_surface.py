@@ -31,6 +31,17 @@ def test_a_verb_missing_its_operand_names_itself_and_gives_an_example(hw):
                        'Try `headwater route "add rate limiting to the ingest API"`\n')
 
 
+@pytest.mark.parametrize("verb", [["check"], ["route", "retry"], ["init"], ["mcp"], ["explain", "ACME-DR-0001"]])
+@pytest.mark.parametrize("where", ["missing", "a-file"])
+def test_a_root_that_is_no_directory_is_named_not_mistaken_for_an_unbound_repository(hw, tmp_path, verb, where):
+    root = tmp_path / where
+    if where == "a-file":
+        root.write_text("not a repository\n")
+    ran = hw(*verb, "--root", str(root))
+    assert (ran.status, ran.out, ran.err) == (1, "", f"headwater: `--root {root}` is not a directory\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([where] if where == "a-file" else [])
+
+
 def test_wide_is_refused_where_nothing_is_laid_out(hw):
     assert hw("taxonomy", "kinds", "--wide").err == \
         "headwater: `--wide` sets a layout width, and `taxonomy kinds` lays nothing out\n"
