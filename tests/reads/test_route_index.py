@@ -4,7 +4,7 @@ import datetime as dt
 from collections import Counter
 
 from headwater.reads.route.index import FIELDS, RouteIndex
-from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, SHORT, Tokenizer
+from headwater.reads.route.tokens import ENGLISH_STOP_WORDS, LONGEST, SHORT, Tokenizer
 from headwater.snapshot import load
 
 
@@ -27,6 +27,27 @@ def test_a_numeral_is_its_own_stem_as_snowball_gives_it_and_a_long_text_counts_a
     assert len(words.split()) > SHORT  # counted first, where a short text is not
     assert tokenizer.counts(words) == dict(Counter(tokenizer.stems(words))) == {"retri": 16, "queue": 16, "0042": 8}
     assert list(tokenizer.counts(words)) == list(tokenizer.counts(words.split("the")[0] + "retry 0042"))
+
+
+def test_a_run_longer_than_any_word_is_its_own_stem_and_never_reaches_snowball(monkeypatch):
+    import snowballstemmer
+
+    handed: list[int] = []
+    real = snowballstemmer.stemmer("english")
+
+    class Recording:
+        def stemWord(self, word: str) -> str:  # noqa: N802 (Snowball's name)
+            handed.append(len(word))
+            return real.stemWord(word)
+
+    monkeypatch.setattr(snowballstemmer, "stemmer", lambda language: Recording())
+    tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
+    longest = "a" * (LONGEST - 1) + "s"  # Snowball's time grows as the square of a run of `y`s: 256,000 took 9 s
+    assert tokenizer.stem(longest) == real.stemWord(longest) != longest
+    enormous = "y" * 100_000
+    assert tokenizer.counts(f"retries {enormous} {enormous}") == {"retri": 1, enormous: 2}
+    assert tokenizer.task_words((enormous,)) == ((enormous, enormous),)
+    assert handed == [LONGEST, len("retries")] and enormous not in tokenizer._stems
 
 
 def test_the_built_in_stop_list_drops_grammar_but_keeps_question_words():

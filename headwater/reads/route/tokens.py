@@ -24,7 +24,8 @@ from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
 SHORT = 32  # words: a text this long or shorter (a title, a summary, a path) is not counted first
-VERSION = 2  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
+LONGEST = 64  # characters: a longer run is no English word, and Snowball's time on one grows as its square
+VERSION = 3  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
     "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
@@ -68,8 +69,8 @@ class Tokenizer:
     def stem(self, word: str) -> str:
         found = self._stems.get(word)
         if found is None:
-            if word.isascii() and word.isdigit():  # Snowball leaves a numeral as it is: no call, no entry
-                return word
+            if len(word) > LONGEST or (word.isascii() and word.isdigit()):  # as it is: no call, no entry
+                return word  # (Snowball leaves a numeral as it is)
             found = self._stems[word] = self._stemmer.stemWord(word)
         return found
 
