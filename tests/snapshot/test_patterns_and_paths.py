@@ -108,8 +108,8 @@ def test_a_name_of_the_longest_length_a_file_system_holds_is_a_path_and_one_byte
         relative_to_root(f"docs/{longest}a", tmp_path)
 
 
-@pytest.mark.parametrize("typed", ["../x.md", "/etc/passwd", "docs/\x00.md", "docs/../../x.md", "in/out/x.md",
-                                   f"docs/{'a' * (NAME_MAX + 1)}"])
+@pytest.mark.parametrize("typed", ["../x.md", "/etc/passwd", "docs/\x00.md", "docs/\udcff.md", "docs/../../x.md",
+                                   "in/out/x.md", f"docs/{'a' * (NAME_MAX + 1)}"])
 def test_a_refusal_names_the_path_as_typed(tmp_path, typed):
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "repo").mkdir()
