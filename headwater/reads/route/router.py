@@ -207,11 +207,11 @@ def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],
 
 def _named_anchors(task: str, targets: Targets, known: tuple[Callable[[str], bool], ...]
                    ) -> tuple[str, ...]:
-    found: list[str] = []
-    for word in task.split():
+    found: dict[str, None] = {}
+    for word in dict.fromkeys(task.split()):  # a word said twice names one path: read it once
         path = read_path(word, *known)
         if path and path not in found and targets.reaches(path):
-            found.append(path)
+            found[path] = None
     return tuple(found)
 
 
