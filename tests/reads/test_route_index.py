@@ -16,10 +16,10 @@ def test_plurals_and_inflections_share_a_stem():
 
 
 def test_a_numeral_is_its_own_stem_as_snowball_gives_it_and_a_long_text_counts_as_a_short_one():
-    import snowballstemmer
+    import Stemmer
 
     tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
-    snowball = snowballstemmer.stemmer("english")
+    snowball = Stemmer.Stemmer("english")
     assert [tokenizer.stem(n) for n in ("0042", "7", "2026")] == [snowball.stemWord(n) for n in ("0042", "7", "2026")]
     assert tokenizer.stem("\u0663\u0664") == snowball.stemWord("\u0663\u0664")  # a non-ASCII numeral asks Snowball
     assert "0042" not in tokenizer._stems
@@ -30,19 +30,19 @@ def test_a_numeral_is_its_own_stem_as_snowball_gives_it_and_a_long_text_counts_a
 
 
 def test_a_run_longer_than_any_word_is_its_own_stem_and_never_reaches_snowball(monkeypatch):
-    import snowballstemmer
+    import Stemmer
 
     handed: list[int] = []
-    real = snowballstemmer.stemmer("english")
+    real = Stemmer.Stemmer("english")
 
     class Recording:
         def stemWord(self, word: str) -> str:  # noqa: N802 (Snowball's name)
             handed.append(len(word))
             return real.stemWord(word)
 
-    monkeypatch.setattr(snowballstemmer, "stemmer", lambda language: Recording())
+    monkeypatch.setattr(Stemmer, "Stemmer", lambda language: Recording())
     tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
-    longest = "a" * (LONGEST - 1) + "s"  # Snowball's time grows as the square of a run of `y`s: 256,000 took 9 s
+    longest = "a" * (LONGEST - 1) + "s"
     assert tokenizer.stem(longest) == real.stemWord(longest) != longest
     enormous = "y" * 100_000
     assert tokenizer.counts(f"retries {enormous} {enormous}") == {"retri": 1, enormous: 2}
@@ -78,3 +78,11 @@ def test_the_index_reads_title_summary_headings_outside_fences_path_segments_and
     assert "jitter" in fields["headings"] and "zebra" not in fields["headings"]
     assert set(fields["path"]) == {"specif", "queue", "retri"}  # no `docs`, no `md`
     assert "random" in fields["body"] and "jitter" in fields["body"] and "behavior" not in fields["body"]
+
+
+def test_the_key_of_kept_counts_names_the_stemmer_s_release(monkeypatch):
+    import Stemmer
+
+    before = Tokenizer(ENGLISH_STOP_WORDS).key
+    monkeypatch.setattr(Stemmer, "version", lambda: "9.9.9")  # a release that may stem a word anew
+    assert Tokenizer(ENGLISH_STOP_WORDS).key != before

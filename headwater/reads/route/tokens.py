@@ -1,5 +1,7 @@
 """Route's one tokenizer, for tasks and documents alike: alphanumeric runs, lowercased, stop
-words dropped, Snowball English stems.
+words dropped, Snowball English stems (PyStemmer, Snowball's C build: a real corpus's tens of
+thousands of distinct words stem in a tenth of a second, where the pure-Python build took two,
+HW-DR-0058).
 
 The stop words are the taxonomy's function words (`regimes.language.<n>.function_words`) when it
 declares any, else the built-in English list below. Question words (why, how, what) are not stop
@@ -13,18 +15,16 @@ VERSION with any change to how text becomes stems, and every kept count reads as
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
-from pathlib import Path
 
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import Taxonomy
 
 SHORT = 32  # words: a text this long or shorter (a title, a summary, a path) is not counted first
-LONGEST = 64  # characters: a longer run is no English word, and Snowball's time on one grows as its square
+LONGEST = 64  # characters: a longer run is no English word, so it is neither stemmed nor kept in the memo
 VERSION = 3  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
@@ -53,18 +53,18 @@ class Tokenizer:
 
     @cached_property
     def key(self) -> str:
-        """Names this tokenizer's mapping: its version, its stop words and the stemmer's code."""
-        named = hashlib.sha256("\n".join([str(VERSION), *sorted(self.stop_words)]).encode("utf-8"))
-        spec = importlib.util.find_spec("snowballstemmer")  # found without importing it
-        for folder in (spec.submodule_search_locations or []) if spec is not None else []:
-            named.update((Path(folder) / "english_stemmer.py").read_bytes())
-        return named.hexdigest()[:16]
+        """Names this tokenizer's mapping: its version, its stop words and the stemmer's release
+        (a Snowball release may stem a word anew: 3.1 did `internal`)."""
+        import Stemmer
+
+        named = [str(VERSION), f"PyStemmer {Stemmer.version()}", *sorted(self.stop_words)]
+        return hashlib.sha256("\n".join(named).encode("utf-8")).hexdigest()[:16]
 
     @cached_property
     def _stemmer(self):
-        import snowballstemmer  # on the first stem: a check whose bodies are all cached stems nothing
+        import Stemmer  # on the first stem: a check whose bodies are all cached stems nothing
 
-        return snowballstemmer.stemmer("english")
+        return Stemmer.Stemmer("english")
 
     def stem(self, word: str) -> str:
         found = self._stems.get(word)
