@@ -2,16 +2,17 @@
 
 Every value a renderer interpolates (a path, a front-matter value, a message built from them)
 passes through here, so a file name or a field cannot clear a screen, hide text, plant an OSC 8
-link, start a heading, open HTML or a comment, or break out of a table cell or a code span.
-Control characters (C0 but tab, DEL, C1) are shown as `\\u{1b}`, the notation `route` uses for
-the task it quotes.
+link, reorder what a reader sees, start a heading, open HTML or a comment, or break out of a table
+cell or a code span. Control characters (C0 but tab, DEL, C1) and the bidirectional embeddings,
+overrides and isolates (U+202A–U+202E, U+2066–U+2069, which make text display in another order
+than it reads) are shown as `\\u{1b}`, the notation `route` uses for the task it quotes.
 """
 
 from __future__ import annotations
 
 import re
 
-CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 MARKDOWN_SPECIAL = re.compile(r"([\\|<>])")
 BACKTICKS = re.compile("`+")
 

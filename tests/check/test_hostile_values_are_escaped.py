@@ -23,7 +23,7 @@ def hostile(quickstart):
     shutil.copy(decisions / "0001-store-attempts-in-postgres.md", decisions / HOSTILE_NAME)  # ACME-DR-0001 twice
     doc = decisions / "0003-rate-limit-per-tenant.md"
     text = doc.read_text()
-    summary = 'summary: "Limit \\e[2J\\e]8;;https://evil.example\\aclick\\e]8;;\\a\\x9b twice"'
+    summary = 'summary: "Limit \\e[2J\\e]8;;https://evil.example\\aclick\\e]8;;\\a\\x9b twice \\u202Eevil\\u2066"'
     doc.write_text(re.sub(r"^summary: .*$", lambda _: summary, text, count=1, flags=re.M))
     shutil.copy(decisions / "0001-store-attempts-in-postgres.md", decisions / f"{ESCAPES}.md")
     return quickstart
@@ -57,7 +57,8 @@ def test_the_text_report_explain_and_route_show_control_characters_escaped(hw, h
     routed = hw("route", "why limit src/ingest/rate_limit.py", "--no-color", "--root", str(hostile))
     for ran in (text, explained, routed):
         assert ran.status == 0 and ran.out
-        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", ran.out), repr(ran.out)
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", ran.out), repr(ran.out)
     assert "docs/decisions/\\u{1b}[2J\\u{1b}]8;;evil\\u{7}click\\u{1b}]8;;\\u{7}\\u{9b}.md" in text.out
     assert "summary Limit \\u{1b}[2J\\u{1b}]8;;https://evil.example\\u{7}click" in explained.out
+    assert "twice \\u{202e}evil\\u{2066}" in explained.out  # shown in the order it is written
     assert "\\u{1b}[2J\\u{1b}]8;;https://evil.example\\u{7}click" in routed.out
