@@ -21,6 +21,7 @@ from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import propose
 from headwater.corpus.census import Classifier, Outcome
+from headwater.corpus.claims import claim_text
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.hashing import digest
 from headwater.inplace import read_regular
@@ -168,9 +169,9 @@ def adoption(snapshot: Snapshot) -> Adoption:
             key = taxonomy.identifier_key(record.kind)
             edits.append(SetScalar((key,), minted))
             said.append(f"{key} {minted}")
-            claim = claim_path(scheme, minted)
-            if not (snapshot.root / claim).exists():
-                patches.append(Patch(claim, None, (Create(record.path + "\n"),)))
+            claim, held = claim_path(scheme, minted), claim_text(record.path)
+            if held is not None and not (snapshot.root / claim).exists():  # else check asks for a rename
+                patches.append(Patch(claim, None, (Create(held),)))
         for name, target in relations.get(record.path, []):
             if (name, target) in record.declared:
                 continue

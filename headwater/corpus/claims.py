@@ -16,6 +16,13 @@ CLAIMS = ".headwater/ids"
 Claims = list[tuple[str, "str | None"]]
 
 
+def claim_text(path: str) -> str | None:
+    """What a claim file holds for the document at `path`: the path on one line; None where a
+    claim cannot hold it, the path holding a line break or blanks at an end, which the reader
+    (`_claimant`: the first line, trimmed) would not give back."""
+    return path + "\n" if path.splitlines() == [path] and path.strip() == path else None
+
+
 def read_claims(root: Path, scheme: str) -> Claims:
     """(identifier, the path its claim records) for every entry of a scheme's store, by name. The
     scheme's directory is opened once (never through a link) and each claim relative to it, so the

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic
-from headwater.corpus.claims import CLAIMS
+from headwater.corpus.claims import CLAIMS, claim_text
 from headwater.errors import Refusal
 from headwater.observed import PROBE
 from headwater.taxonomy.model import Scheme
@@ -76,9 +76,13 @@ def mint(root: Path, scheme: Scheme, start: int, slug: str, taken: set[str],
                 continue
             raise Refusal(f"the identifier `{identifier}` is already carried by a document, so `new` mints nothing")
         document = document_for(sequence)
+        held = claim_text(document)
+        if held is None:
+            raise Refusal(f"`{document}` holds a line break or blanks at an end, and a claim holds its document's "
+                          "path on one line, so nothing was written; choose another directory")
         path = claim_path(scheme, identifier)
         try:
-            atomic.create_exclusive(root / path, (document + "\n").encode("utf-8"), root=root)
+            atomic.create_exclusive(root / path, held.encode("utf-8"), root=root)
         except FileExistsError:
             if sequenced:
                 continue

@@ -9,6 +9,7 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Create, Patch, SetScalar
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.hits import hit, problem_hit
+from headwater.corpus.claims import claim_text
 from headwater.corpus.document import Document
 from headwater.graph import ProblemKind
 from headwater.taxonomy.model import PLACEHOLDER, Scheme
@@ -114,12 +115,16 @@ def identifier_unusable(ctx: Context, doc: Document):
                     f"write `{key}` in the shape `{scheme.pattern}`", key)]
     claim = ctx.claim_path(scheme.name, proposed)
     patch = Patch(doc.path, doc.digest, (SetScalar((key,), proposed),))
+    held = claim_text(doc.path)
     if ctx.claim_exists(scheme.name, proposed):  # minted for this file before, then lost from it
         fix = {"patch": patch}
         suggestion = (f"add `{key}: {proposed}`, which `{claim}` claims for this file "
                       "(`headwater check --fix` writes it)")
+    elif held is None:
+        fix = {}
+        suggestion = f"rename the file, then add `{key}: {proposed}` and its claim: {_UNHELD}"
     else:
-        fix = {"patch": patch, "companion": Patch(claim, None, (Create(doc.path + "\n"),))}
+        fix = {"patch": patch, "companion": Patch(claim, None, (Create(held),))}
         suggestion = f"add `{key}: {proposed}` and its claim `{claim}` (`headwater check --fix` writes both)"
     if node is None:
         return [hit(doc, None, f"this `{doc.kind}` has no `{key}`, and its scheme `{scheme.name}` "
@@ -141,6 +146,9 @@ def identifier_claimed_twice(ctx: Context, _subject):
             for p in ctx.graph.problems if p.kind is ProblemKind.DUPLICATE_ID]
 
 
+_UNHELD = "a claim holds its document's path on one line, and this path holds a line break or blanks at an end"
+
+
 def _reconcile_first(ctx: Context, doc: Document):
     scheme = ctx.taxonomy.scheme_of(doc.kind)
     return scheme if scheme is not None and scheme.allocation == "reconcile-first" else None
@@ -152,7 +160,8 @@ def _reconcile_first(ctx: Context, doc: Document):
            "so two branches cannot mint the same one; this identifier has no claim.",
       help="""
 A claim file records that an identifier is spent, so that branches reconcile before merging
-instead of minting the same number twice. The fix creates the file, holding the document's path.
+instead of minting the same number twice. The fix creates the file, holding the document's path
+on one line; a path holding a line break, or blanks at an end, cannot be held so, and is renamed first.
 """,
       tags=("graph", "identifier"),
       routes=lambda ctx, doc: _reconcile_first(ctx, doc) is not None,
@@ -165,9 +174,12 @@ def identifier_claim_missing(ctx: Context, doc: Document):
     if ctx.claim_exists(scheme.name, identifier):
         return []
     claim = ctx.claim_path(scheme.name, identifier)
+    held = claim_text(doc.path)
+    if held is None:
+        return [hit(doc, doc.id_node, f"`{identifier}` is spent, and `{claim}` does not claim it",
+                    f"rename the file, then create `{claim}` holding its new path: {_UNHELD}", "id")]
     return [hit(doc, doc.id_node, f"`{identifier}` is spent, and `{claim}` does not claim it",
-                f"create `{claim}` holding `{doc.path}`", "id",
-                patch=Patch(claim, None, (Create(doc.path + "\n"),)))]
+                f"create `{claim}` holding `{doc.path}`", "id", patch=Patch(claim, None, (Create(held),)))]
 
 
 def _holders(ctx: Context) -> dict[tuple[str, str], list[Document]]:
