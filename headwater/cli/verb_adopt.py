@@ -7,6 +7,7 @@ from headwater.cli.output import Result
 from headwater.clock import parse_date, run_date
 from headwater.errors import Refusal
 from headwater.snapshot import load
+from headwater.textsafe import visible
 
 STATEMENT = "the findings present when this repository adopted headwater"
 
@@ -38,7 +39,7 @@ def run(invocation) -> Result:
     snapshot = load(invocation.root, today)
     lines = adopt(snapshot, args.dry_run)
     verb = "would write" if args.dry_run else "wrote"
-    out = [line.replace("adopted ", "would adopt ", 1) if args.dry_run else line for line in lines]
+    out = [visible(line.replace("adopted ", "would adopt ", 1) if args.dry_run else line) for line in lines]
     out.append(f"{verb} front matter into {len(lines)} records" if lines else
                "nothing to migrate: every record on a shelf already carries what its body says")
     if until is not None:
