@@ -16,7 +16,7 @@ import stat
 import sys
 from pathlib import Path
 
-from headwater.observed import PROBE
+from headwater.announcements import PROBE, READ
 
 
 class NotInPlace(OSError):
@@ -38,7 +38,7 @@ def read(base: Path, relative: str) -> bytes:
             os.close(directory)
             directory = child
         data = read_regular(parts[-1], directory)
-        sys.audit("headwater.read", os.path.join(base, relative), data)  # and the bytes it reads again
+        sys.audit(READ, os.path.join(base, relative), data)  # and the bytes it reads again
         return data
     finally:
         os.close(directory)

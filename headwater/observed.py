@@ -38,13 +38,9 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from headwater.announcements import LISTING, OPENED_IN, PROBE, READ, READS
 from headwater.forked import HANDING, WORKING  # a worker forked there says it starts, and hands work back
 
-PROBE = "headwater.probe"  # sys.audit(PROBE, path) where the load stats, tests or reads a link
-READ = "headwater.read"  # sys.audit(READ, path, data[, its sha256 hex]) where the load has a file's bytes in hand
-READS = "headwater.reads"  # sys.audit(READS, folder, [(name, data), …]) for files read by name in one folder
-LISTING = "headwater.listed"  # sys.audit(LISTING, path, entries) where it has a folder's `os.DirEntry`s
-OPENED_IN = "headwater.opened"  # sys.audit(OPENED_IN, folder, [path, …]): files opened relative to a folder
 OPENED, LISTED, PROBED = "open", "list", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 SLACK_NS = 50_000_000  # a file system stamps times from a clock one tick (≤ 10 ms) coarse

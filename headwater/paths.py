@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from headwater.observed import PROBE
+from headwater.announcements import PROBE
 
 NAME_MAX = 255  # bytes in one path component, on every file system headwater runs on
 

@@ -12,8 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+from headwater.announcements import PROBE
 from headwater.errors import Refusal
-from headwater.observed import PROBE
 
 STATE = ".headwater"
 DECLARATION = f"{STATE}/taxonomy.yml"  # what binds a repository to a taxonomy (read by `taxonomy.declaration`)

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from headwater.announcements import PROBE
 from headwater.check.change_manifest import Change
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, Graph
-from headwater.observed import PROBE
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 

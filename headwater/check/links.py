@@ -17,10 +17,10 @@ import sys
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from headwater.announcements import PROBE
 from headwater.check.context import Context
 from headwater.corpus.body import Link
 from headwater.corpus.document import Document
-from headwater.observed import PROBE
 
 SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 INDEX_PAGES = ("_index", "index", "readme")  # served at their folder's own address

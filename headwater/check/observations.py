@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from headwater.announcements import PROBE
 from headwater.errors import Refusal
-from headwater.observed import PROBE
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 

@@ -10,9 +10,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from headwater.announcements import PROBE
 from headwater.clock import parse_date
 from headwater.errors import Refusal
-from headwater.observed import PROBE
 from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Scalar, Seq
 

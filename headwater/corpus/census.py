@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TypeVar
 
+from headwater.announcements import OPENED_IN
 from headwater.corpus.document import Document
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.corpus.parses import ParseStore
@@ -169,7 +170,7 @@ def _announce(repo: Path, piece: list[Row | Read]) -> None:
     opened = [item[0] if type(item) is tuple else item.path for item in piece
               if type(item) is tuple or item.outcome is Outcome.UNREADABLE]
     if opened:
-        sys.audit("headwater.opened", os.fspath(repo), opened)
+        sys.audit(OPENED_IN, os.fspath(repo), opened)
 
 
 class Folders:

@@ -9,6 +9,8 @@ import stat
 import sys
 from pathlib import Path
 
+from headwater.announcements import LISTING, READS
+
 CLAIMS = ".headwater/ids"
 
 
@@ -37,9 +39,9 @@ def read_claims(root: Path, scheme: str) -> Claims:
     try:
         with os.scandir(directory) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
-        sys.audit("headwater.listed", folder, entries)
+        sys.audit(LISTING, folder, entries)
         claims = [(entry.name, _claim(directory, entry.name)) for entry in entries]
-        sys.audit("headwater.reads", folder, [(name, data) for name, data in claims if data is not None])
+        sys.audit(READS, folder, [(name, data) for name, data in claims if data is not None])
     finally:
         os.close(directory)
     return [(name, _claimant(data)) for name, data in claims]

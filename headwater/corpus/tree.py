@@ -12,11 +12,11 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from headwater.announcements import PROBE, READ
 from headwater.corpus.census import excluded_by
 from headwater.corpus.walk import EntryKind, walk
 from headwater.hashing import sha256_hex
 from headwater.inplace import read_regular
-from headwater.observed import PROBE
 from headwater.paths import symlink_on_the_way
 from headwater.patterns import Pattern, compile_pattern, is_wild
 from headwater.taxonomy.declaration import Exclusion
@@ -96,7 +96,7 @@ class SourceTree:
             except OSError:
                 return "unreadable"
         found = sha256_hex(data)
-        sys.audit("headwater.read", full, data, found)  # the bytes a replay finds again (HW-DR-0037), hashed once
+        sys.audit(READ, full, data, found)  # the bytes a replay finds again (HW-DR-0037), hashed once
         return found
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from headwater.observed import PROBE
+from headwater.announcements import LISTING, PROBE
 
 SKIPPED_DIRECTORIES = frozenset({b".git"})
 
@@ -55,7 +55,7 @@ def walk(repo: Path, start: str) -> list[Entry]:
         try:
             with os.scandir(directory) as listing:
                 children = list(listing)
-            sys.audit("headwater.listed", directory, children)  # the listing a replay finds again (HW-DR-0037)
+            sys.audit(LISTING, directory, children)  # the listing a replay finds again (HW-DR-0037)
         except OSError as error:
             raw = relative.rstrip(b"/")
             entries.append(Entry(display(raw), raw, EntryKind.UNREADABLE_DIRECTORY, error.strerror or ""))

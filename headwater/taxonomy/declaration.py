@@ -6,8 +6,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from headwater.announcements import PROBE
 from headwater.errors import Refusal
-from headwater.observed import PROBE
 from headwater.patterns import opening_wildcard
 from headwater.statefolder import DECLARATION, refuse_linked
 from headwater.taxonomy.pins import Pin, read_pins

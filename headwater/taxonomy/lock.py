@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
+from headwater.announcements import PROBE
 from headwater.errors import Refusal
 from headwater.hashing import sha256_hex
-from headwater.observed import PROBE
 from headwater.taxonomy.declaration import LOCK
 from headwater.taxonomy.model import Taxonomy
 from headwater.yaml.files import decode, load_text

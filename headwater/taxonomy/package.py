@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
+from headwater.announcements import PROBE
 from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
-from headwater.observed import PROBE
 from headwater.statefolder import PACKAGES
 from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, to_plain

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
+from headwater.announcements import PROBE
 from headwater.errors import Refusal
 from headwater.hashing import digest, sha256_hex
-from headwater.observed import PROBE
 from headwater.taxonomy import canonical
 from headwater.taxonomy.declaration import DECLARATION, Declaration, read_declaration
 from headwater.taxonomy.dialect import Inert, inert

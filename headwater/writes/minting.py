@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic
+from headwater.announcements import PROBE
 from headwater.corpus.claims import CLAIMS, claim_text
 from headwater.errors import Refusal
-from headwater.observed import PROBE
 from headwater.taxonomy.model import Scheme
 
 ATTEMPTS = 1000  # more collisions than this in one run means something else is wrong

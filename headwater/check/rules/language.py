@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from functools import lru_cache
 
+from headwater.announcements import PROBE
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, ReplaceSpan
@@ -16,7 +17,6 @@ from headwater.check.rules.hits import lock_hit
 from headwater.check.rules.prose import NOT_PROSE, Run, blank, runs
 from headwater.check.spelling import TAGS, american
 from headwater.corpus.document import Document
-from headwater.observed import PROBE
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 
