@@ -83,10 +83,8 @@ def is_text(text: str) -> bool:
 def _under_root(absolute: str, root: Path) -> str:
     lexical = os.path.normpath(absolute)
     for base in {os.path.abspath(root), os.path.realpath(root)}:
-        if lexical == base:
-            return ""
-        if lexical.startswith(base.rstrip("/") + "/"):
-            return lexical[len(base.rstrip("/")) + 1 :]
+        if _within(lexical, base):
+            return lexical[len(base.rstrip("/")) + 1 :]  # the root itself slices to ""
     raise OutsidePath(absolute)
 
 

@@ -69,19 +69,19 @@ def test_a_cache_write_leaves_the_temp_files_of_other_writers_alone(tmp_path):
 
 
 def test_a_cache_write_waits_for_the_run_that_holds_the_write_lock(tmp_path):
-    holding, released = threading.Event(), threading.Event()
+    holding, letting_go = threading.Event(), threading.Event()
 
     def hold() -> None:
         with writelock.held(tmp_path, sweep=False):
             holding.set()
             time.sleep(0.3)
-        released.set()
+            letting_go.set()  # before the lock is let go, so the write cannot have finished first
 
     holder = threading.Thread(target=hold)
     holder.start()
     holding.wait()
     assert cachedir.write(tmp_path, "kept", HEADER, b"after the other run\n") is None
-    assert released.is_set()  # it waited: the lock was free only once the other run let go
+    assert letting_go.is_set()  # it waited: the lock was free only once the other run let go
     holder.join()
     assert cachedir.read(tmp_path, "kept", HEADER) == b"after the other run\n"
     with writelock.held(tmp_path, sweep=False):
