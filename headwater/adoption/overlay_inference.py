@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from headwater.adoption.infer import STATUS_ROLES, Inference, Record, RecordShelf
+from headwater.taxonomy.model import SUMMARY_ROLE
 
 LIVE, INITIAL, TERMINAL = "live", "initial", "terminal-retained"
 
@@ -227,7 +228,8 @@ def _voice(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> None:
 
 
 def _sections(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> None:
-    """Require the second-level headings every record has, as the records spell them."""
+    """Require the second-level headings every record has, as the records spell them, and read as
+    the records' summary the section their kind declares for it, as they spell it."""
     declared = next(((name, k) for name, k in _chain(tree, kind) if (k.get("sections") or {}).get("require")), None)
     if declared is None or not shelf.records:
         return
@@ -235,8 +237,32 @@ def _sections(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> No
     spelled = Counter(h for r in shelf.records for h in dict.fromkeys(r.headings))
     every = [h for h, n in spelled.items() if n == len(shelf.records)]
     required = k["sections"]["require"]
-    if {h.casefold() for h in required} <= {h.casefold() for h in every}:
+    if not {h.casefold() for h in required} <= {h.casefold() for h in every}:
+        inferred.override[f"kinds.{name}.sections.require"] = required = every
+        inferred.said.append(f"kind {name} requires the sections {', '.join(every) or 'none'}: "
+                             "the headings every record has")
+    _summary_section(tree, kind, spelled, required, inferred)
+
+
+def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str], inferred: _Draft) -> None:
+    """The section the kind declares for the summary role (route reads it where a record has no
+    summary facet), as most records spell it: that name or a longer heading opening with it
+    ("Context and Problem Statement" for "Context"), admitted where it is not required."""
+    owner = next(((name, k) for name, k in _chain(tree, kind) if ((k.get("sections") or {}).get("roles") or {})
+                  .get(SUMMARY_ROLE)), None)
+    if owner is None:
         return
-    inferred.override[f"kinds.{name}.sections.require"] = every
-    inferred.said.append(f"kind {name} requires the sections {', '.join(every) or 'none'}: "
-                         "the headings every record has")
+    name, k = owner
+    section = k["sections"]["roles"][SUMMARY_ROLE]
+    folded = section.casefold()
+    ours = next((h for h, _ in spelled.most_common()
+                 if h.casefold() == folded or h.casefold().startswith(folded + " ")), section)
+    admit = ours.casefold() not in {h.casefold() for h in required}
+    if ours == section and not admit:
+        return
+    if ours != section:
+        inferred.override[f"kinds.{name}.sections.roles.{SUMMARY_ROLE}"] = ours
+    if admit:
+        into = inferred.override if "optional" in k["sections"] else inferred.add
+        into[f"kinds.{name}.sections.optional"] = [*(k["sections"].get("optional") or []), ours]
+    inferred.said.append(f"kind {name} reads `{ours}` as a record's summary where it has none")

@@ -20,7 +20,8 @@ DEFAULT_GOVERNING = {"governance": "source", "succession": "source"}
 STATE_ROLES = ("initial", "live", "terminal-retained", "terminal-removed")
 # A section may stand in for a facet role where a document leaves the facet out: `scent`, the
 # section that summarises the document (route reads it as the summary a scent facet would give).
-SECTION_ROLES = ("scent",)
+SUMMARY_ROLE = "scent"
+SECTION_ROLES = (SUMMARY_ROLE,)
 
 
 def _list(value: Any) -> tuple[str, ...]:

@@ -134,3 +134,45 @@ def test_a_typo_is_one_letter_changed_added_dropped_or_two_neighbours_swapped(a,
     from headwater.adoption.overlay_inference import _one_edit
 
     assert _one_edit(a, b) is apart and _one_edit(b, a) is apart
+
+
+CONTEXTS = ["Deliveries to partner webhooks fail under load, and partners ask us to retry them with backoff.",
+            "Engineers cannot find the reasoning behind past choices anywhere in the wiki.",
+            "Nightly exports of the billing ledger to the warehouse take six hours.",
+            "Mobile clients cache stale feature flags for days after a release."]
+
+
+def _contexts(root, heading: str) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    decisions = root / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, context in enumerate(CONTEXTS, start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(
+            f"# Record {n}\n\nStatus: accepted\n\n## {heading}\n\n{context}\n\n## Decision\n\nWe will act.\n\n"
+            "## Consequences\n\nSome.\n")
+
+
+def test_init_reads_the_records_context_as_they_spell_it_as_their_summary(tmp_path, hw):
+    _contexts(tmp_path, "Context and Problem Statement")
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  kind decision reads `Context and Problem Statement` as a record's summary where it has none\n" in ran.out
+    assert '  kinds.decision.sections.roles.scent: "Context and Problem Statement"\n' in ran.out
+
+
+def test_records_that_spell_the_package_s_context_need_nothing_inferred(tmp_path, hw):
+    _contexts(tmp_path, "Context")
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "as a record's summary" not in ran.out and "sections.roles" not in ran.out
+
+
+@pytest.mark.parametrize("heading", ["Context", "Context and Problem Statement"])
+def test_route_answers_from_a_record_s_context_where_the_records_have_no_summary(tmp_path, hw, heading):
+    _contexts(tmp_path, heading)
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    assert hw("adopt", "--root", str(tmp_path), "--now", "2026-11-30").status == 0
+    ran = hw("route", "--json", "--root", str(tmp_path), "partner webhooks keep failing, should we retry with backoff")
+    assert ran.status == 0, ran.err
+    pointers = json.loads(ran.out)["pointers"]
+    assert [p["path"] for p in pointers][:1] == ["docs/decisions/0001-record-1.md"], ran.out

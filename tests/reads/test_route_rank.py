@@ -258,3 +258,38 @@ def test_a_page_met_on_its_name_in_another_sense_is_silent_until_its_body_dwells
     assert abstention.trusted(passing.confidence, passing.coverage, abstention.CONFIDENT, agreed)
     assert passing.hits == ()
     assert dwelt.hits[0].position == 0
+
+
+def _records(holding: int) -> Scorer:
+    """Six records with no summary; the first's lead (its context) says `quokka` and `migrat`
+    twice and its body once, as the bodies of `holding - 1` others do."""
+    shared = {"quokka": 1, "migrat": 1}
+    first = _entry("0001-move.md", title={"move": 1}, body={**shared, "plan": 4}, lead={"quokka": 2, "migrat": 2})
+    others = [_entry(f"000{n}-other.md", title={f"t{n}": 1}, body={**(shared if n <= holding else {}), "plan": 4})
+              for n in range(2, 7)]
+    return _scorer(first, *others)
+
+
+def test_where_only_the_lead_holds_the_task_the_lead_vouches_unless_chance_explains_it(monkeypatch):
+    assert route_rank.CHANCE == 1.0
+    task = ("quokka", "migrat")
+    rare = _records(1)
+    assert rare._expected(0, task) == pytest.approx(6 * (1 / 6) ** 2)
+    assert [h.position for h in rare.rank(task, confident=abstention.CONFIDENT).hits][:1] == [0]
+    monkeypatch.setattr(route_rank, "CHANCE", 0.0)  # the lead never vouching: the body alone is too thin
+    assert _records(1).rank(task, confident=abstention.CONFIDENT).hits == ()
+
+
+def test_a_lead_holding_words_most_records_prose_holds_does_not_vouch(monkeypatch):
+    task = ("quokka", "migrat")
+    common = _records(3)
+    assert common._expected(0, task) == pytest.approx(6 * (3 / 6) ** 2)
+    assert common.rank(task, confident=abstention.CONFIDENT).hits == ()
+    monkeypatch.setattr(route_rank, "CHANCE", math.inf)  # without the chance test it would answer
+    assert [h.position for h in _records(3).rank(task, confident=abstention.CONFIDENT).hits][:1] == [0]
+
+
+def test_a_task_word_the_name_holds_is_no_prose_word_and_none_leaves_only_chance():
+    scorer = _records(1)
+    assert scorer._expected(1, ("t2",)) == 6  # held in a title: nothing of the prose to weigh
+    assert scorer._expected(0, ("quokka", "move")) == pytest.approx(6 * (1 / 6))

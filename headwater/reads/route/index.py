@@ -27,12 +27,11 @@ from headwater.corpus.derived import Derivation
 from headwater.corpus.document import Document, front_text
 from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.terms import tokens
-from headwater.taxonomy.model import Taxonomy
+from headwater.taxonomy.model import SUMMARY_ROLE, Taxonomy
 from headwater.yaml.nodes import Map
 
 FIELDS = ("title", "summary", "headings", "path", "body", "lead")
 PATH_NOISE = frozenset({"index", "readme", "md", "markdown"})
-SUMMARY_ROLE = "scent"  # the facet role, and the section role, route reads as a summary
 KEPT_SHAPE = "title, summary, headings, prose, first paragraph, sections"  # of a kept value (its key)
 
 

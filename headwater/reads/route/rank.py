@@ -27,7 +27,12 @@ The lead (a summary read from the body where a document has no summary facet, HW
 but does not vouch: it is UNVOUCHED, so confidence, coverage and the guards are judged on the best
 document by the other fields, as if the lead were not there; only the order and floor of a
 trusted task's pointers use every field. Prose holds a trap's generic words as a one-line summary
-seldom does.
+seldom does. Where that judgement does not trust the task, the lead vouches after all when the
+words the best document holds only in its prose would meet in fewer than CHANCE documents by
+chance (HW-DR-0059): on a few records with no summary (a folder of decision records bound by
+`init`), the lead is all a record says of itself, and two of its rarer words together are no
+accident; in hundreds of long proposals, the words a trap shares with some lead are common enough
+to meet there by chance.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ UNVOUCHED = frozenset({"lead"})  # fields that rank but do not vouch: confidence
 UNVOUCHED_BITS = sum(1 << f for f, name in enumerate(FIELDS) if name in UNVOUCHED)
 CAPPED = tuple(CAPS.get(name, math.inf) for name in FIELDS)
 PROSE = "body"  # the field whose words a document may hold only in passing
+PROSAIC = frozenset({PROSE, *UNVOUCHED})  # the fields of running prose, where any word may fall
+CHANCE = 1.0  # the lead vouches where fewer documents than this would hold its prose words by chance
 SATURATED = CAPS[PROSE] / (K1 + CAPS[PROSE])  # the most the capped body gives one stem, over its IDF
 
 
@@ -221,25 +228,21 @@ class Scorer:
         if not found:
             return Ranking((), 0.0, 0.0, ())
         scores = self._summed(found)
-        # Confidence and the guards are judged on the fields that vouch; every field ranks.
-        judged = self._judged([postings for _, postings in found], scores)
         mass = sum(self.idf.get(stem, 0.0 if stem in excused else self.max_idf * UNSEEN)
                    for stem in stems)
-        judged_best = max(judged)
-        # ties: the first path; a position no stem reaches sums to 0.0, which a reached one beats
-        leader = judged.index(judged_best) if judged_best > 0 else next(compress(range(len(scores)), scores))
         reached = tuple(s for s in stems if s in self.idf)
-        confidence = judged_best / mass if mass else 0.0
-        held = self._vouched(leader, stems)
-        coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
         # the document ranked first on every field (the lead's too) is the one offered first,
         # but for the purpose prior's nudge
         best = max(scores)
         first = scores.index(best)
-        first_held = held if first == leader else self._vouched(first, stems)
-        agreement = Agreement.of(held, len(reached), self.idf, mass, len(stems),
-                                 explained=explains(first_held, self.idf, mass, self._depths(first, first_held)))
-        if not trusted(confidence, coverage, confident, agreement):
+        # Confidence and the guards are judged on the fields that vouch; every field ranks.
+        judged = self._judged([postings for _, postings in found], scores)
+        confidence, coverage, answered = self._verdict(stems, scores, judged, first, mass, confident, UNVOUCHED)
+        if not answered and judged is not scores:  # the lead holds a task word: it vouches where that is no chance
+            lead = self._verdict(stems, scores, scores, first, mass, confident, frozenset())
+            if lead[2] and self._expected(first, stems) < CHANCE:
+                confidence, coverage, answered = lead
+        if not answered:
             return Ranking((), confidence, coverage, reached)
         boost = 1 + PRIOR
         least = best * floor
@@ -296,19 +299,45 @@ class Scorer:
             judged[p] = total
         return judged
 
-    def _vouched(self, position: int, stems: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    def _verdict(self, stems: tuple[str, ...], scores: list[float], judged: list[float], first: int, mass: float,
+                 confident: float, unvouched: frozenset[str]) -> tuple[float, float, bool]:
+        """The task's confidence and coverage, judged on `judged` (the scores over the fields
+        that vouch, every field but `unvouched`), and whether the abstention rule trusts it."""
+        judged_best = max(judged)
+        # ties: the first path; a position no stem reaches sums to 0.0, which a reached one beats
+        leader = judged.index(judged_best) if judged_best > 0 else next(compress(range(len(scores)), scores))
+        held = self._vouched(leader, stems, unvouched)
+        first_held = held if first == leader else self._vouched(first, stems, unvouched)
+        confidence = judged_best / mass if mass else 0.0
+        coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
+        depths = self._depths(first, first_held, unvouched)
+        agreement = Agreement.of(held, sum(stem in self.idf for stem in stems), self.idf, mass, len(stems),
+                                 explained=explains(first_held, self.idf, mass, depths))
+        return confidence, coverage, trusted(confidence, coverage, confident, agreement)
+
+    def _expected(self, position: int, stems: tuple[str, ...]) -> float:
+        """How many documents would hold, by chance, the task words this one holds only in its
+        prose (body or lead): the corpus's size times each word's share of the documents, as if
+        words fell independently. With none, the corpus's size: nothing but chance."""
+        total = len(self.documents)
+        prose = [stem for stem, fields in self.fields(position, stems) if PROSAIC.issuperset(fields)]
+        return total * math.prod(len(self._postings[stem].positions) / total for stem in prose) if prose else total
+
+    def _vouched(self, position: int, stems: tuple[str, ...],
+                 unvouched: frozenset[str] = UNVOUCHED) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """(stem, fields) for each task stem the document holds in a field that vouches."""
         return tuple((stem, fields) for stem, fields in self.fields(position, stems)
-                     if not UNVOUCHED.issuperset(fields))
+                     if not unvouched.issuperset(fields))
 
-    def _depths(self, position: int, held: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, float]:
+    def _depths(self, position: int, held: tuple[tuple[str, tuple[str, ...]], ...],
+                unvouched: frozenset[str] = UNVOUCHED) -> dict[str, float]:
         """For each held stem that only the body vouches for, how much the body dwells on it: the
         square root of its saturated value over the most a capped body gives (a word said once in
         a page of average length counts about 0.4, one said ten times or more counts 1). A stem a
         field that names or heads the document holds is held as a subject, in full (absent here)."""
         found = {}
         for stem, fields in held:
-            if [name for name in fields if name not in UNVOUCHED] != [PROSE]:
+            if [name for name in fields if name not in unvouched] != [PROSE]:
                 continue
             postings = self._postings[stem]  # saturated when the task was scored
             value = postings.vouched.get(position)
