@@ -292,4 +292,11 @@ def test_a_lead_holding_words_most_records_prose_holds_does_not_vouch(monkeypatc
 def test_a_task_word_the_name_holds_is_no_prose_word_and_none_leaves_only_chance():
     scorer = _records(1)
     assert scorer._expected(1, ("t2",)) == 6  # held in a title: nothing of the prose to weigh
-    assert scorer._expected(0, ("quokka", "move")) == pytest.approx(6 * (1 / 6))
+    # one prose word of the two the corpus knows: either might have been the one found
+    assert scorer._expected(0, ("quokka", "move")) == pytest.approx(2 * 6 * (1 / 6))
+
+
+def test_the_more_task_words_there_were_to_find_the_likelier_a_chance_meeting():
+    scorer = _records(1)
+    assert scorer._expected(0, ("quokka", "migrat", "zebra")) == pytest.approx(6 * (1 / 6) ** 2)  # zebra: unknown
+    assert scorer._expected(0, ("quokka", "migrat", "t2", "t3")) == pytest.approx(6 * 6 * (1 / 6) ** 2)  # C(4, 2)

@@ -317,11 +317,17 @@ class Scorer:
 
     def _expected(self, position: int, stems: tuple[str, ...]) -> float:
         """How many documents would hold, by chance, the task words this one holds only in its
-        prose (body or lead): the corpus's size times each word's share of the documents, as if
-        words fell independently. With none, the corpus's size: nothing but chance."""
+        prose (body or lead), as if words fell independently: the corpus's size times each word's
+        share of the documents, times the ways to pick as many of the task's words the corpus
+        holds (the words were found by looking, so any such set might have been). With none, the
+        corpus's size: nothing but chance."""
         total = len(self.documents)
         prose = [stem for stem, fields in self.fields(position, stems) if PROSAIC.issuperset(fields)]
-        return total * math.prod(len(self._postings[stem].positions) / total for stem in prose) if prose else total
+        if not prose:
+            return total
+        known = sum(stem in self.idf for stem in stems)
+        return math.comb(known, len(prose)) * total * math.prod(len(self._postings[stem].positions) / total
+                                                                for stem in prose)
 
     def _vouched(self, position: int, stems: tuple[str, ...],
                  unvouched: frozenset[str] = UNVOUCHED) -> tuple[tuple[str, tuple[str, ...]], ...]:
