@@ -1,17 +1,13 @@
-"""Route on a small folder of decision records: four levers measured over every seen real set (HW-DR-0057).
+"""Route on a small folder of decision records: two levers measured over every seen real set.
 
 On the three ADR repositories (9 to 19 records, bound by `init` and `adopt`) route is silent on
 most tasks it should answer, while its ranking alone puts the right record first on most of them:
-the loss is the abstention rule's. Each lever below is measured as route whole, in hits at five,
-hits at one and traps answered, over every seen set of each corpus, the ADR sets beside
+the loss is the abstention rule's. HW-DR-0057 measured four levers here; two became route in
+HW-DR-0059 (`init` reads the records' context as their summary, and the lead vouches where the
+words it holds would meet by no chance). The other two are measured as route whole, in hits at
+five, hits at one and traps answered, over every seen set of each corpus, the ADR sets beside
 dapr-docs and kubernetes-enhancements (where the bars were set), against route as it is:
 
-- `statement`: the records' problem statement as their lead: the overlay `init` writes declares
-  the second-level heading most records open their context with ("Context", "Context and
-  Problem Statement") as the decision kind's `scent` section, so route's lead reads that section,
-  not a record's first paragraph (a `Date:` line in the Nygard layout, a status list in MADR 2);
-  the ranking alone is reported too;
-- `vouching`: the lead vouches (it ranks and is judged, as a summary facet is), with that lead;
 - `rarest`: a word the corpus lacks weighs as a word one document holds (`rank.UNSEEN` set to
   the IDF at one document over the IDF at none, the corpus's own ratio), not at the maximum IDF;
 - `background`: a word the corpus lacks weighs by how rare it is in English (its Zipf frequency,
@@ -23,11 +19,8 @@ Run it as `python tests/benchmarks/route_small.py` (about ten minutes); it does 
 
 from __future__ import annotations
 
-import re
-import subprocess
 import sys
 import tempfile
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,44 +30,10 @@ from real_corpora import ADOPTED, ADOPTED_SETS, REAL, SETS, RealCorpus, unpack  
 from route_quality import TODAY  # noqa: E402
 
 from headwater.reads.route import rank  # noqa: E402
-from headwater.reads.route.index import FIELDS  # noqa: E402
 from headwater.reads.terms import terms  # noqa: E402
 from headwater.snapshot import load  # noqa: E402
 
-SECTION = re.compile(r"^## +(.+?) *$", re.MULTILINE)
 COMMON, RARE = 6.0, 4.0  # Zipf frequencies: a word this common counts nothing, this rare in full
-
-
-def problem_statement(root: Path, folder: str) -> str | None:
-    """The second-level heading opening a record's context that most records under `folder` have."""
-    found = Counter(heading for path in (root / folder).glob("*.md")
-                    for heading in dict.fromkeys(SECTION.findall(path.read_text(encoding="utf-8")))
-                    if heading.casefold().startswith("context"))
-    return found.most_common(1)[0][0] if found else None
-
-
-def stated(root: Path) -> None:
-    """Declare the records' problem statement as the decision kind's `scent` section, as `init`
-    would, and resolve again."""
-    overlay = root / ".headwater" / "overlay.yml"
-    text = overlay.read_text(encoding="utf-8")
-    folder = re.search(r'shelves\.decisions\.path: "(.+)/\*\*"', text).group(1)
-    section = problem_statement(root, folder)
-    if section is None:
-        return
-    added = f'  kinds.decision.sections.roles: {{scent: "{section}"}}\n'
-    if f'"{section}"' not in text and section != "Context":  # the package requires Context
-        added += f'  kinds.decision.sections.optional: ["{section}"]\n'
-    overlay.write_text(text.replace("add:\n", "add:\n" + added, 1), encoding="utf-8")
-    ran = subprocess.run([sys.executable, "-m", "headwater", "taxonomy", "resolve", "--root", str(root)],
-                         capture_output=True, text=True, timeout=300)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-
-
-def vouching(on: bool) -> None:
-    """The lead judged as the other fields are (on), or ranking only, as route has it."""
-    rank.UNVOUCHED = frozenset() if on else frozenset({"lead"})
-    rank.UNVOUCHED_BITS = sum(1 << f for f, name in enumerate(FIELDS) if name in rank.UNVOUCHED)
 
 
 class Weighed(dict):
@@ -119,7 +78,7 @@ def weighed(corpus: weights.Corpus, by_word: Callable[[str], float]) -> tuple[in
 
 def cases_of(corpus: RealCorpus) -> list[weights.Case]:
     found: list[weights.Case] = []
-    for labelled in (s for s in (*SETS, *ADOPTED_SETS) if s.corpus is corpus):
+    for labelled in (s for s in (*SETS, *ADOPTED_SETS) if s.corpus is corpus and s.standing != "held out"):
         found += [(case["task"], tuple(case["offer"])) for case in labelled.labels["on_topic"]]
         found += [(task, None) for task in labelled.labels["off_topic"]]
     return found
@@ -138,43 +97,16 @@ def measured(name: str, measuring: weights.Corpus, by_word: Callable[[str], floa
     return row
 
 
-def vouched(measuring: weights.Corpus) -> tuple[int, int, int]:
-    """Route whole with the lead judged as the other fields are."""
-    vouching(True)
-    try:
-        return measuring.routed(weights.AS_IT_IS)
-    finally:
-        vouching(False)
-
-
-def stated_rows(corpus: RealCorpus, root: Path, before: weights.Corpus) -> list[str]:
-    """Ranking alone and route whole with the problem statement as the lead, then vouching."""
-    ranked = before.ranking(weights.AS_IT_IS)
-    stated(root)
-    measuring = weights.Corpus(load(root, TODAY), cases_of(corpus))  # the lead the new lock declares
-    return [corpus.name, f"{ranked} → {measuring.ranking(weights.AS_IT_IS)}", str(measuring.routed(weights.AS_IT_IS)),
-            str(vouched(measuring))]
-
-
 def main() -> int:
     by_word = background()
     lines = ["route whole: (hits at five, hits at one, traps answered) over every seen set", "",
              "| corpus | documents | as it is | rarest | background |", "|---|---|---|---|---|"]
-    stated_lines = ["", "the records' problem statement as their lead (ADR corpora); the lead vouching "
-                    "(on the others, the lead they have)", "",
-                    "| corpus | ranking alone (at five, at one) | route whole | the lead vouching |",
-                    "|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as work:
         for corpus in (c for c in (*REAL, *ADOPTED) if c.archive.is_file()):
-            root = unpack(corpus, Path(work))
-            measuring = weights.Corpus(load(root, TODAY), cases_of(corpus))
+            measuring = weights.Corpus(load(unpack(corpus, Path(work)), TODAY), cases_of(corpus))
             lines.append("| " + " | ".join(measured(corpus.name, measuring, by_word)) + " |")
-            if corpus in ADOPTED:
-                stated_lines.append("| " + " | ".join(stated_rows(corpus, root, measuring)) + " |")
-            else:
-                stated_lines.append(f"| {corpus.name} | — | — | {vouched(measuring)} |")
             print(lines[-1], flush=True)
-    sys.stdout.write("\n".join(lines + stated_lines) + "\n")
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The pieces behind HW-DR-0057's levers on small folders of records (tests/benchmarks/route_small.py)."""
+"""The pieces behind the levers HW-DR-0057 measured and HW-DR-0059 left
+(tests/benchmarks/route_small.py)."""
 
 import sys
 
@@ -9,28 +10,9 @@ from headwater.reads.route import rank
 
 @pytest.fixture
 def small(benchmark_script, monkeypatch):
-    for name in ("UNVOUCHED", "UNVOUCHED_BITS", "UNSEEN"):  # put back whatever a test sets
+    for name in ("UNSEEN",):  # put back whatever a test sets
         monkeypatch.setattr(rank, name, getattr(rank, name))
     return benchmark_script("route_small")
-
-
-def test_the_problem_statement_is_the_context_heading_most_records_open_with(small, tmp_path):
-    records = tmp_path / "doc" / "adr"
-    records.mkdir(parents=True)
-    for number, heading in enumerate(("Context and Problem Statement", "Context and Problem Statement", "Context")):
-        (records / f"{number:04d}-r.md").write_text(f"# R\n\n## Status\n\n## {heading}\n\nWhy.\n## Decision\n")
-    assert small.problem_statement(tmp_path, "doc/adr") == "Context and Problem Statement"
-    (tmp_path / "empty").mkdir()
-    assert small.problem_statement(tmp_path, "empty") is None
-
-
-def test_vouching_sets_the_lead_among_the_fields_that_vouch_and_puts_it_back(small):
-    lead = 1 << rank.FIELDS.index("lead")
-    small.vouching(True)
-    vouched = (rank.UNVOUCHED, rank.UNVOUCHED_BITS)
-    small.vouching(False)
-    ranking_only = (rank.UNVOUCHED, rank.UNVOUCHED_BITS)
-    assert (vouched, ranking_only) == ((frozenset(), 0), (frozenset({"lead"}), lead))
 
 
 def test_a_weighed_table_weighs_only_the_words_it_lacks_and_never_an_excused_one(small):
