@@ -50,6 +50,18 @@ def test_a_run_longer_than_any_word_is_its_own_stem_and_never_reaches_snowball(m
     assert handed == [LONGEST, len("retries")] and enormous not in tokenizer._stems
 
 
+def test_the_memo_stops_growing_at_its_bound_and_a_word_past_it_stems_the_same(monkeypatch):
+    from headwater.reads.route import tokens as tokens_module
+
+    assert tokens_module.MEMO == 1 << 17  # well above a real corpus's distinct words
+    monkeypatch.setattr(tokens_module, "MEMO", 3)
+    tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
+    assert tokenizer.stems("queues retries deliveries posts payments") == ["queue", "retri", "deliveri", "post",
+                                                                           "payment"]
+    assert list(tokenizer._stems) == ["queues", "retries", "deliveries"]
+    assert tokenizer.stem("payments") == "payment" and len(tokenizer._stems) == 3
+
+
 def test_the_built_in_stop_list_drops_grammar_but_keeps_question_words():
     tokenizer = Tokenizer(ENGLISH_STOP_WORDS)
     assert tokenizer.stems("add an RSS feed to the site") == ["add", "rss", "feed", "site"]

@@ -6,7 +6,8 @@ HW-DR-0058).
 The stop words are the taxonomy's function words (`regimes.language.<n>.function_words`) when it
 declares any, else the built-in English list below. Question words (why, how, what) are not stop
 words: they tell purposes apart. Stems are cached per word for the life of the tokenizer, which
-lives as long as the snapshot, so a long MCP session stems each distinct word once.
+lives as long as the snapshot, so a long MCP session stems each distinct word once (up to MEMO
+words; past that a new word is stemmed on each asking).
 
 Stem counts derived from bodies are kept in the parse cache under the tokenizer's `key`: bump
 VERSION with any change to how text becomes stems, and every kept count reads as a miss.
@@ -25,6 +26,8 @@ from headwater.taxonomy.model import Taxonomy
 
 SHORT = 32  # words: a text this long or shorter (a title, a summary, a path) is not counted first
 LONGEST = 64  # characters: a longer run is no English word, so it is neither stemmed nor kept in the memo
+MEMO = 1 << 17  # distinct words the memo keeps: a real corpus has tens of thousands; an agent's
+# stream of made-up words in a long MCP session would otherwise grow it without end
 VERSION = 3  # of the text → stems mapping (with `terms.tokens`): bump it when either changes
 ENGLISH_STOP_WORDS = frozenset({
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
@@ -71,7 +74,9 @@ class Tokenizer:
         if found is None:
             if len(word) > LONGEST or (word.isascii() and word.isdigit()):  # as it is: no call, no entry
                 return word  # (Snowball leaves a numeral as it is)
-            found = self._stems[word] = self._stemmer.stemWord(word)
+            found = self._stemmer.stemWord(word)
+            if len(self._stems) < MEMO:
+                self._stems[word] = found
         return found
 
     def stems(self, text: str) -> list[str]:
