@@ -37,7 +37,7 @@ MODULES: dict[str, tuple[str, ...]] = {
                              "tests/reliability/test_hostile_corpora.py", "tests/check/test_fix.py"),
     "headwater/reads/route/rank.py": ("tests/reads/test_route_rank.py", "tests/reads/test_route_rank_edges.py",
                                       "tests/reads/test_route.py", "tests/reads/test_route_scoring_loop.py",
-                                      "tests/reads/test_route_acceptance.py"),
+                                      "tests/reads/test_route_acceptance.py", "tests/reads/test_route_deferred.py"),
     "headwater/reads/route/abstention.py": ("tests/reads/test_route_abstention.py", "tests/reads/test_route_rank.py",
                                             "tests/reads/test_route.py", "tests/reads/test_route_acceptance.py"),
     "headwater/taxonomy/overlay.py": ("tests/snapshot/test_overlay_operations.py",

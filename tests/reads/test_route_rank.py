@@ -300,3 +300,44 @@ def test_the_more_task_words_there_were_to_find_the_likelier_a_chance_meeting():
     scorer = _records(1)
     assert scorer._expected(0, ("quokka", "migrat", "zebra")) == pytest.approx(6 * (1 / 6) ** 2)  # zebra: unknown
     assert scorer._expected(0, ("quokka", "migrat", "t2", "t3")) == pytest.approx(6 * 6 * (1 / 6) ** 2)  # C(4, 2)
+
+
+def _lead_record(body: dict[str, int], lead: dict[str, int], others: int = 5, plan: int = 4) -> Scorer:
+    """A record with no summary (`body`, `lead`) among `others` whose titles and bodies hold none of
+    the task's words."""
+    first = _entry("0001-move.md", title={"move": 1}, body=body, lead=lead)
+    return _scorer(first, *[_entry(f"000{n}-other.md", title={f"t{n}": 1}, body={"plan": plan})
+                            for n in range(2, others + 2)])
+
+
+def test_a_word_only_the_lead_holds_is_held_when_the_lead_vouches():
+    scorer = _lead_record({"plan": 4}, {"quokka": 2, "migrat": 2})
+    assert [h.position for h in scorer.rank(("quokka", "migrat"), confident=abstention.CONFIDENT).hits] == [0]
+
+
+def test_when_the_lead_vouches_a_word_it_holds_counts_in_full_however_long_the_body_that_says_it_once():
+    task = ("quokka", "migrat")
+    scorer = _lead_record({"quokka": 1, "migrat": 1, "plan": 40}, {"quokka": 2, "migrat": 2})
+    held = scorer._vouched(0, task, frozenset())
+    assert scorer._depths(0, held, frozenset()) == {}  # in the lead: a subject, in full
+    assert all(depth < 0.4 for depth in scorer._depths(0, held).values())  # by the body alone: in passing
+    assert [h.position for h in scorer.rank(task, confident=abstention.CONFIDENT).hits] == [0]
+
+
+def test_an_expectation_of_exactly_one_document_is_chance_enough_to_stay_silent(monkeypatch):
+    scorer = _lead_record({"quokka": 1, "plan": 4}, {"quokka": 2}, others=3)
+    assert scorer._expected(0, ("quokka",)) == 1.0  # four records, one holds it
+    assert scorer.rank(("quokka",), confident=abstention.CONFIDENT).hits == ()
+    monkeypatch.setattr(route_rank, "CHANCE", math.nextafter(1.0, 2.0))
+    assert _lead_record({"quokka": 1, "plan": 4}, {"quokka": 2}, others=3).rank(
+        ("quokka",), confident=abstention.CONFIDENT).hits
+
+
+def test_a_task_trusted_without_the_lead_keeps_the_confidence_judged_without_it():
+    task = ("move", "quokka", "migrat")
+    with_lead = _lead_record({"quokka": 1, "migrat": 1, "plan": 4}, {"quokka": 2, "migrat": 2})
+    without = _lead_record({"quokka": 1, "migrat": 1, "plan": 4}, {})
+    assert with_lead._expected(0, task) < route_rank.CHANCE  # the lead would vouch, were it asked
+    ranked = with_lead.rank(task, confident=abstention.CONFIDENT)
+    plain = without.rank(task, confident=abstention.CONFIDENT)
+    assert ranked.hits and (ranked.confidence, ranked.coverage) == (plain.confidence, plain.coverage)
