@@ -368,3 +368,16 @@ def test_the_page_offered_first_is_the_one_that_must_explain_the_task_even_when_
     confidence, coverage, answered = scorer._verdict(task, scores, judged, 1, mass, abstention.CONFIDENT,
                                                      route_rank.UNVOUCHED)
     assert confidence >= abstention.CONFIDENT and coverage == 1.0 and not answered
+
+
+def test_a_page_offered_first_that_names_a_task_word_explains_the_task_another_leads_without_the_lead():
+    a = _entry("a.md", title={"quokka": 1, "migrat": 1}, body={"plan": 4})
+    b = _entry("b.md", title={"quokka": 1}, body={"migrat": 1, "plan": 4}, lead={"quokka": 3, "migrat": 3})
+    scorer = _scorer(a, b, *[_entry(f"{c}.md", title={f"t{c}": 1}, body={"plan": 4}) for c in "cdef"])
+    task = ("quokka", "migrat")
+    found = [(stem, scorer.postings(stem)) for stem in task]
+    scores = scorer._summed(found)
+    judged = scorer._judged([postings for _, postings in found], scores)
+    assert (scores.index(max(scores)), judged.index(max(judged))) == (1, 0)
+    mass = sum(scorer.idf[stem] for stem in task)
+    assert scorer._verdict(task, scores, judged, 1, mass, abstention.CONFIDENT, route_rank.UNVOUCHED)[2]
