@@ -352,32 +352,31 @@ def test_a_ten_word_task_is_answered_at_the_bar_of_five_words():
     assert [h.position for h in ranking.hits][:1] == [0]  # judged at SPAN/10 of the bar
 
 
+def _first_judgement_of_b_behind_a(a: Entry, b: Entry) -> tuple[float, float, bool]:
+    """The first judgement of the task `quokka migrat` where `b` is first on every field and `a`
+    leads on the fields that vouch, among four records holding neither word."""
+    scorer = _scorer(a, b, *[_entry(f"{c}.md", title={f"t{c}": 1}, body={"plan": 4}) for c in "cdef"])
+    task = ("quokka", "migrat")
+    found = [(stem, scorer.postings(stem)) for stem in task]
+    scores = scorer._summed(found)
+    judged = scorer._judged([postings for _, postings in found], scores)
+    assert (scores.index(max(scores)), judged.index(max(judged))) == (1, 0)
+    mass = sum(scorer.idf[stem] for stem in task)
+    return scorer._verdict(task, scores, judged, 1, mass, abstention.CONFIDENT, route_rank.UNVOUCHED)
+
+
 def test_the_page_offered_first_is_the_one_that_must_explain_the_task_even_when_another_leads_without_the_lead():
     """`a` leads on the fields that vouch (a title word); `b` is first on every field (its lead
     says the task twice over) and holds the task only in prose. The first judgement asks `b` to
     explain the task, and it does not: a word its long body says once is said in passing."""
-    a = _entry("a.md", title={"quokka": 1}, body={"migrat": 1, "plan": 4})
-    b = _entry("b.md", title={"other": 1}, body={"quokka": 1, "migrat": 1, "plan": 30}, lead={"quokka": 3, "migrat": 3})
-    scorer = _scorer(a, b, *[_entry(f"{c}.md", title={f"t{c}": 1}, body={"plan": 4}) for c in "cdef"])
-    task = ("quokka", "migrat")
-    found = [(stem, scorer.postings(stem)) for stem in task]
-    scores = scorer._summed(found)
-    judged = scorer._judged([postings for _, postings in found], scores)
-    assert (scores.index(max(scores)), judged.index(max(judged))) == (1, 0)
-    mass = sum(scorer.idf[stem] for stem in task)
-    confidence, coverage, answered = scorer._verdict(task, scores, judged, 1, mass, abstention.CONFIDENT,
-                                                     route_rank.UNVOUCHED)
+    confidence, coverage, answered = _first_judgement_of_b_behind_a(
+        _entry("a.md", title={"quokka": 1}, body={"migrat": 1, "plan": 4}),
+        _entry("b.md", title={"other": 1}, body={"quokka": 1, "migrat": 1, "plan": 30},
+               lead={"quokka": 3, "migrat": 3}))
     assert confidence >= abstention.CONFIDENT and coverage == 1.0 and not answered
 
 
 def test_a_page_offered_first_that_names_a_task_word_explains_the_task_another_leads_without_the_lead():
-    a = _entry("a.md", title={"quokka": 1, "migrat": 1}, body={"plan": 4})
-    b = _entry("b.md", title={"quokka": 1}, body={"migrat": 1, "plan": 4}, lead={"quokka": 3, "migrat": 3})
-    scorer = _scorer(a, b, *[_entry(f"{c}.md", title={f"t{c}": 1}, body={"plan": 4}) for c in "cdef"])
-    task = ("quokka", "migrat")
-    found = [(stem, scorer.postings(stem)) for stem in task]
-    scores = scorer._summed(found)
-    judged = scorer._judged([postings for _, postings in found], scores)
-    assert (scores.index(max(scores)), judged.index(max(judged))) == (1, 0)
-    mass = sum(scorer.idf[stem] for stem in task)
-    assert scorer._verdict(task, scores, judged, 1, mass, abstention.CONFIDENT, route_rank.UNVOUCHED)[2]
+    assert _first_judgement_of_b_behind_a(
+        _entry("a.md", title={"quokka": 1, "migrat": 1}, body={"plan": 4}),
+        _entry("b.md", title={"quokka": 1}, body={"migrat": 1, "plan": 4}, lead={"quokka": 3, "migrat": 3}))[2]
