@@ -253,7 +253,9 @@ def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str
     if owner is None:
         return
     name, k = owner
-    section = k["sections"]["roles"][SUMMARY_ROLE]
+    section, admitted = k["sections"]["roles"][SUMMARY_ROLE], k["sections"].get("optional") or []
+    if not isinstance(section, str) or not isinstance(admitted, list):
+        return  # a package the validator will refuse: nothing to read off the records for it
     folded = section.casefold()
     ours = next((h for h, _ in spelled.most_common()
                  if h.casefold() == folded or h.casefold().startswith(folded + " ")), section)
@@ -264,5 +266,5 @@ def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str
         inferred.override[f"kinds.{name}.sections.roles.{SUMMARY_ROLE}"] = ours
     if admit:
         into = inferred.override if "optional" in k["sections"] else inferred.add
-        into[f"kinds.{name}.sections.optional"] = [*(k["sections"].get("optional") or []), ours]
+        into[f"kinds.{name}.sections.optional"] = [*admitted, ours]
     inferred.said.append(f"kind {name} reads `{ours}` as a record's summary where it has none")

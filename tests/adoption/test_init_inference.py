@@ -176,3 +176,19 @@ def test_route_answers_from_a_record_s_context_where_the_records_have_no_summary
     assert ran.status == 0, ran.err
     pointers = json.loads(ran.out)["pointers"]
     assert [p["path"] for p in pointers][:1] == ["docs/decisions/0001-record-1.md"], ran.out
+
+
+def test_a_package_whose_summary_section_is_no_name_gets_nothing_inferred_for_it():
+    from collections import Counter
+
+    from headwater.adoption.overlay_inference import _Draft, _summary_section
+
+    spelled = Counter({"Context and Problem Statement": 3})
+    for sections in ({"roles": {"scent": 5}}, {"roles": {"scent": "Context"}, "optional": "Context"}):
+        drafted = _Draft()
+        _summary_section({"kinds": {"decision": {"sections": sections}}}, "decision", spelled, [], drafted)
+        assert (drafted.add, drafted.override, drafted.said) == ({}, {}, [])
+    drafted = _Draft()
+    _summary_section({"kinds": {"decision": {"sections": {"roles": {"scent": "Context"}}}}}, "decision", spelled, [],
+                     drafted)
+    assert drafted.add == {"kinds.decision.sections.optional": ["Context and Problem Statement"]}
