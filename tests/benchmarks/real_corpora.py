@@ -88,7 +88,8 @@ SETS = (LabelledSet("dapr-docs", DAPR, "labels.yml", "tuned"),
         LabelledSet("kubernetes-enhancements-seventh", KEPS, "seventh.yml", "seen"))
 ADOPTED_SETS = (*(LabelledSet(corpus.name, corpus, "labels.yml", "seen") for corpus in ADOPTED),
                 *(LabelledSet(f"{corpus.name}-second", corpus, "second.yml", "seen") for corpus in ADOPTED),
-                *(LabelledSet(f"{corpus.name}-third", corpus, "third.yml", "held out") for corpus in ADOPTED))
+                *(LabelledSet(f"{corpus.name}-third", corpus, "third.yml", "seen") for corpus in ADOPTED),
+                *(LabelledSet(f"{corpus.name}-fourth", corpus, "fourth.yml", "held out") for corpus in ADOPTED))
 
 
 def unpack(corpus: RealCorpus, into: Path) -> Path:

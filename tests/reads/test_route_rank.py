@@ -315,13 +315,35 @@ def test_a_word_only_the_lead_holds_is_held_when_the_lead_vouches():
     assert [h.position for h in scorer.rank(("quokka", "migrat"), confident=abstention.CONFIDENT).hits] == [0]
 
 
-def test_when_the_lead_vouches_a_word_it_holds_counts_in_full_however_long_the_body_that_says_it_once():
+def test_when_the_lead_vouches_a_long_body_that_says_the_words_once_does_not_silence_the_task():
     task = ("quokka", "migrat")
     scorer = _lead_record({"quokka": 1, "migrat": 1, "plan": 40}, {"quokka": 2, "migrat": 2})
     held = scorer._vouched(0, task, frozenset())
-    assert scorer._depths(0, held, frozenset()) == {}  # in the lead: a subject, in full
     assert all(depth < 0.4 for depth in scorer._depths(0, held).values())  # by the body alone: in passing
     assert [h.position for h in scorer.rank(task, confident=abstention.CONFIDENT).hits] == [0]
+
+
+def _context_record(words: tuple[str, ...]) -> Scorer:
+    """Six records with no summary whose leads are alike in length; the first's says `words`
+    three times each, and no other record holds any of them."""
+    first = _entry("0001-move.md", title={"move": 1}, body={"plan": 4}, lead=dict.fromkeys(words, 3))
+    return _scorer(first, *[_entry(f"000{n}-other.md", title={f"t{n}": 1}, body={"plan": 4}, lead={f"l{n}": 12})
+                            for n in range(2, 7)])
+
+
+def test_where_the_lead_vouches_its_chance_stands_in_for_whether_the_first_document_explains_the_task():
+    """Four words only one record's context holds, among six words no record holds: the record
+    explains too little of the task's mass (the absent words weigh the most), but four such
+    words would meet in no record by chance, and its confidence clears a ten-word task's bar."""
+    words = ("quokka", "migrat", "lemur", "okapi")
+    task = (*words, *(f"u{n}" for n in range(6)))
+    scorer = _context_record(words)
+    mass = sum(scorer.idf.get(stem, scorer.max_idf) for stem in task)
+    assert not abstention.explains(scorer._vouched(0, task, frozenset()), scorer.idf, mass, {})
+    assert scorer._expected(0, task) < route_rank.CHANCE
+    ranking = scorer.rank(task, confident=abstention.CONFIDENT)
+    assert [h.position for h in ranking.hits] == [0]
+    assert abstention.CONFIDENT * abstention.SPAN / len(task) <= ranking.confidence < abstention.CONFIDENT
 
 
 def test_an_expectation_of_exactly_one_document_is_chance_enough_to_stay_silent(monkeypatch):

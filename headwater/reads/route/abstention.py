@@ -20,7 +20,9 @@ task word in the best document's name), and only when both hold:
   the most a body gives). A trap that meets a page on its name in another sense ("renew the
   Let's Encrypt certificate on my nginx web server") holds the rest of its words, if at all,
   where any long page holds them: once, in passing. Counted, such words pass for corroboration;
-  weighed by how much the page says them, they do not.
+  weighed by how much the page says them, they do not. Where the ranking lets a record's context
+  vouch because its words would meet by no chance (HW-DR-0059), that chance is the same test,
+  and this one is not asked (HW-DR-0060).
 
 Every task is judged as if it were SPAN words long (HW-DR-0031). The mass grows with each word a
 task holds, and a task asked in a user's own words ("give new team members a containerized VS Code

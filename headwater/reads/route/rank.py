@@ -32,7 +32,10 @@ words the best document holds only in its prose would meet in fewer than CHANCE 
 chance (HW-DR-0059): on a few records with no summary (a folder of decision records bound by
 `init`), the lead is all a record says of itself, and two of its rarer words together are no
 accident; in hundreds of long proposals, the words a trap shares with some lead are common enough
-to meet there by chance.
+to meet there by chance. That chance is then the test of whether the first document holds the
+task's words in passing, which `explains` otherwise makes by how much a body dwells on them, so
+that judgement does not ask it again (HW-DR-0060): against a task's mass, in which each word a
+few records lack weighs the most, a record's context could not explain a task it answers.
 """
 
 from __future__ import annotations
@@ -239,7 +242,8 @@ class Scorer:
         judged = self._judged([postings for _, postings in found], scores)
         confidence, coverage, answered = self._verdict(stems, scores, judged, first, mass, confident, UNVOUCHED)
         if not answered and judged is not scores:  # the lead holds a task word: it vouches where that is no chance
-            lead = self._verdict(stems, scores, scores, first, mass, confident, frozenset())
+            # that chance is the test of prose words that `explains` makes by depth (HW-DR-0060)
+            lead = self._verdict(stems, scores, scores, first, mass, confident, frozenset(), explaining=False)
             if lead[2] and self._expected(first, stems) < CHANCE:
                 confidence, coverage, answered = lead
         if not answered:
@@ -300,9 +304,10 @@ class Scorer:
         return judged
 
     def _verdict(self, stems: tuple[str, ...], scores: list[float], judged: list[float], first: int, mass: float,
-                 confident: float, unvouched: frozenset[str]) -> tuple[float, float, bool]:
+                 confident: float, unvouched: frozenset[str], explaining: bool = True) -> tuple[float, float, bool]:
         """The task's confidence and coverage, judged on `judged` (the scores over the fields
-        that vouch, every field but `unvouched`), and whether the abstention rule trusts it."""
+        that vouch, every field but `unvouched`), and whether the abstention rule trusts it: with
+        `explaining` off, whether the first document explains the task is not asked."""
         judged_best = max(judged)
         # ties: the first path; a position no stem reaches sums to 0.0, which a reached one beats
         leader = judged.index(judged_best) if judged_best > 0 else next(compress(range(len(scores)), scores))
@@ -310,9 +315,9 @@ class Scorer:
         first_held = held if first == leader else self._vouched(first, stems, unvouched)
         confidence = judged_best / mass if mass else 0.0
         coverage = sum(self.idf[stem] for stem, _ in held) / mass if mass else 0.0
-        depths = self._depths(first, first_held, unvouched)
+        explained = not explaining or explains(first_held, self.idf, mass, self._depths(first, first_held))
         agreement = Agreement.of(held, sum(stem in self.idf for stem in stems), self.idf, mass, len(stems),
-                                 explained=explains(first_held, self.idf, mass, depths))
+                                 explained=explained)
         return confidence, coverage, trusted(confidence, coverage, confident, agreement)
 
     def _expected(self, position: int, stems: tuple[str, ...]) -> float:
@@ -335,15 +340,14 @@ class Scorer:
         return tuple((stem, fields) for stem, fields in self.fields(position, stems)
                      if not unvouched.issuperset(fields))
 
-    def _depths(self, position: int, held: tuple[tuple[str, tuple[str, ...]], ...],
-                unvouched: frozenset[str] = UNVOUCHED) -> dict[str, float]:
+    def _depths(self, position: int, held: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, float]:
         """For each held stem that only the body vouches for, how much the body dwells on it: the
         square root of its saturated value over the most a capped body gives (a word said once in
         a page of average length counts about 0.4, one said ten times or more counts 1). A stem a
         field that names or heads the document holds is held as a subject, in full (absent here)."""
         found = {}
         for stem, fields in held:
-            if [name for name in fields if name not in unvouched] != [PROSE]:
+            if [name for name in fields if name not in UNVOUCHED] != [PROSE]:
                 continue
             postings = self._postings[stem]  # saturated when the task was scored
             value = postings.vouched.get(position)
