@@ -239,15 +239,20 @@ def _sections(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> No
     required = k["sections"]["require"]
     if not {h.casefold() for h in required} <= {h.casefold() for h in every}:
         inferred.override[f"kinds.{name}.sections.require"] = required = every
-        inferred.said.append(f"kind {name} requires the sections {', '.join(every) or 'none'}: "
-                             "the headings every record has")
-    _summary_section(tree, kind, spelled, required, inferred)
+        inferred.said.append(f"kind {name} requires the sections {', '.join(every)}: the headings every record has"
+                             if every else f"kind {name} requires no section: no heading is in every record")
+    _summary_section(tree, kind, spelled, required, inferred, len(shelf.records))
 
 
-def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str], inferred: _Draft) -> None:
+SUMMARY_HEADING = "Summary"  # the heading that names the role itself, where no record has the package's
+
+
+def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str], inferred: _Draft,
+                     records: int) -> None:
     """The section the kind declares for the summary role (route reads it where a record has no
-    summary facet), as most records spell it: that name or a longer heading opening with it
-    ("Context and Problem Statement" for "Context"), admitted where it is not required."""
+    summary facet), as the records spell it: that name or a longer heading opening with it
+    ("Context and Problem Statement" for "Context"); where no record has it, a `Summary` section
+    most records have (a proposal's, as a KEP writes it). Admitted where it is not already."""
     owner = next(((name, k) for name, k in _chain(tree, kind) if ((k.get("sections") or {}).get("roles") or {})
                   .get(SUMMARY_ROLE)), None)
     if owner is None:
@@ -256,10 +261,13 @@ def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str
     section, admitted = k["sections"]["roles"][SUMMARY_ROLE], k["sections"].get("optional") or []
     if not isinstance(section, str) or not isinstance(admitted, list):
         return  # a package the validator will refuse: nothing to read off the records for it
-    folded = section.casefold()
-    ours = next((h for h, _ in spelled.most_common()
-                 if h.casefold() == folded or h.casefold().startswith(folded + " ")), section)
-    admit = ours.casefold() not in {h.casefold() for h in required}
+    ours = _spelling(section, spelled)
+    if ours is None:
+        summary = _spelling(SUMMARY_HEADING, spelled)
+        ours = summary if summary is not None and 2 * spelled[summary] > records else None
+    if ours is None:
+        return  # no record has it: a record's lead stays its first paragraph
+    admit = ours.casefold() not in {str(h).casefold() for h in (*required, *admitted)}
     if ours == section and not admit:
         return
     if ours != section:
@@ -268,3 +276,10 @@ def _summary_section(tree: dict, kind: str, spelled: Counter, required: list[str
         into = inferred.override if "optional" in k["sections"] else inferred.add
         into[f"kinds.{name}.sections.optional"] = [*admitted, ours]
     inferred.said.append(f"kind {name} reads `{ours}` as a record's summary where it has none")
+
+
+def _spelling(section: str, spelled: Counter) -> str | None:
+    """The heading most records have that is `section` or opens with it, if any has."""
+    folded = section.casefold()
+    return next((h for h, _ in spelled.most_common()
+                 if h.casefold() == folded or h.casefold().startswith(folded + " ")), None)

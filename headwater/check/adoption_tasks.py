@@ -2,7 +2,10 @@
 
 `.headwater/adoption.yml` (committed) names each task — an id, a statement, an owner and an
 `until` date — and the findings it holds, each by rule, path and subject (what fingerprints
-read), so a new finding is never held: it differs in one of the three. A held finding keeps its
+read) and how many of them (`count`, written where more than one), so a new finding is never
+held: it differs in one of the three, or it outnumbers the findings held under them (a second
+broken link to the same missing heading, say; the first ones in the report are the held ones,
+and the count the report shows live is exact). A held finding keeps its
 severity, is reported as `not reported (migration-pending)` in every format and never fails
 `--strict`; once `until` has passed, the task holds nothing and `adoption.task.expired` says so.
 """
@@ -10,6 +13,7 @@ severity, is reported as `not reported (migration-pending)` in every format and 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -21,21 +25,23 @@ HEADER = ("# Findings held while this repository adopts headwater (`headwater ad
           "# holds, and delete the entry; never add one by hand to hide a new finding.\n")
 
 
-def _holds(task: Task, finding: Finding, today: dt.date) -> bool:
-    return today <= task.until and (finding.rule, finding.path, finding.subject) in task.held
-
-
 def _hidden(task: Task) -> Hidden:
     return Hidden(ADOPTION, task.line, task.id, task.until.isoformat(), task.owner)
 
 
 def hold(findings: Iterable[Finding], tasks: tuple[Task, ...], today: dt.date) -> list[Finding]:
-    """Mark every finding an unexpired task holds `migration-pending` (it outranks a suppression)."""
+    """Mark `migration-pending` each finding an unexpired task still has room to hold under its
+    rule, path and subject (it outranks a suppression), in report order; sorted as reported."""
+    left = {(n, key): count for n, task in enumerate(tasks) if today <= task.until for key, count in task.held}
     marked = []
-    for finding in findings:
-        task = next((t for t in tasks if _holds(t, finding, today)), None)
-        marked.append(finding if task is None else replace(finding, escape=Escape.MIGRATION_PENDING,
-                                                           hidden_by=_hidden(task)))
+    for finding in sorted(findings, key=lambda f: f.sort_key):
+        key = (finding.rule, finding.path, finding.subject)
+        n = next((n for n in range(len(tasks)) if left.get((n, key))), None)
+        if n is None:
+            marked.append(finding)
+            continue
+        left[n, key] -= 1
+        marked.append(replace(finding, escape=Escape.MIGRATION_PENDING, hidden_by=_hidden(tasks[n])))
     return marked
 
 
@@ -43,8 +49,9 @@ def task_text(task_id: str, statement: str, owner: str, until: dt.date, findings
     """One task as `.headwater/adoption.yml` lists it."""
     from headwater.taxonomy.canonical import scalar
 
-    held = sorted({(f.rule, f.path, f.subject) for f in findings})
+    held = sorted(Counter((f.rule, f.path, f.subject) for f in findings).items())
     lines = [f"  - id: {scalar(task_id)}", f"    statement: {scalar(statement)}", f"    owner: {scalar(owner)}",
              f"    until: {until.isoformat()}", "    held:" if held else "    held: []"]
-    lines += [f"      - {{rule: {scalar(r)}, path: {scalar(p)}, subject: {scalar(s)}}}" for r, p, s in held]
+    lines += [f"      - {{rule: {scalar(r)}, path: {scalar(p)}, subject: {scalar(s)}"
+              + (f", count: {count}}}" if count > 1 else "}") for (r, p, s), count in held]
     return "\n".join(lines) + "\n"

@@ -28,7 +28,12 @@ class Task:
     owner: str
     until: dt.date
     line: int
-    held: frozenset[tuple[str, str, str]]  # (rule, path, subject)
+    held: tuple[tuple[tuple[str, str, str], int], ...]  # ((rule, path, subject), how many), sorted
+
+    @property
+    def holding(self) -> int:
+        """How many findings the task holds, each key counted as often as it was held."""
+        return sum(count for _, count in self.held)
 
 
 def _text(item: Map, key: str, where: str) -> str:
@@ -45,12 +50,24 @@ def _task(item, where: str) -> Task:
     if until is None:
         raise Refusal(f"{where}: `until` is a date written YYYY-MM-DD")
     held = item.get("held")
-    pairs = set()
+    counts: dict[tuple[str, str, str], int] = {}
     for entry in held.items if isinstance(held, Seq) else ():
         if isinstance(entry, Map):
-            pairs.add((_text(entry, "rule", where), _text(entry, "path", where), _text(entry, "subject", where)))
+            key = (_text(entry, "rule", where), _text(entry, "path", where), _text(entry, "subject", where))
+            counts[key] = counts.get(key, 0) + _count(entry, where)
     return Task(_text(item, "id", where), _text(item, "statement", where), _text(item, "owner", where), until,
-                item.line, frozenset(pairs))
+                item.line, tuple(sorted(counts.items())))
+
+
+def _count(entry: Map, where: str) -> int:
+    """How many findings of one rule, path and subject an entry holds: `count`, 1 when absent."""
+    node = entry.get("count")
+    if node is None:
+        return 1
+    text = node.text.strip() if isinstance(node, Scalar) else ""
+    if not (text.isascii() and text.isdigit() and int(text) >= 1):
+        raise Refusal(f"{where}: `count` is how many findings an entry holds, a whole number from 1")
+    return int(text)
 
 
 def read_tasks(root: Path) -> tuple[Task, ...]:

@@ -3,6 +3,7 @@ refusals; and the baseline it writes, which never holds a finding that came late
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -106,3 +107,34 @@ def test_the_baseline_holds_todays_findings_and_never_a_later_one(nygard, hw):
     later = hw("check", "--strict", "--root", str(nygard), *NOW)
     assert later.status == 1 and "0098-gone.md" in later.out.split("not reported")[0]
     assert "held by the adoption task AD-1, owned by @docs, until 2027-03-31" in " ".join(later.out.split())
+
+
+def test_a_second_finding_under_a_held_rule_path_and_subject_is_live(nygard, hw):
+    second = nygard / "doc/adr/0002-use-madr.md"
+    second.write_text(second.read_text() + "\nAnd [the missing one](0099-missing.md) again.\n")
+    ran = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "holds 2 findings" in ran.out, ran.out
+    task = (nygard / ".headwater/adoption.yml").read_text()
+    assert "subject: 0099-missing.md, count: 2}" in task, task
+    assert hw("check", "--strict", "--root", str(nygard), *NOW).status == 0
+    second.write_text(second.read_text() + "\nA third time: [the missing one](0099-missing.md).\n")
+    later = hw("check", "--strict", "--json", "--root", str(nygard), *NOW)
+    escapes = [f["escape"] for f in json.loads(later.out)["findings"] if f["rule"] == "link.path.unresolved"]
+    assert later.status == 1 and sorted(escapes) == ["migration-pending", "migration-pending", "none"]
+
+
+def test_an_expired_task_counts_every_finding_it_held(nygard, hw):
+    second = nygard / "doc/adr/0002-use-madr.md"
+    second.write_text(second.read_text() + "\nAnd [the missing one](0099-missing.md) again.\n")
+    held = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert held.status == 0, held.err
+    expired = hw("check", "--root", str(nygard), "--now", "2027-04-01", "--wide")
+    assert "so the 2 findings it held are live again" in " ".join(expired.out.split()), expired.out
+
+
+def test_a_held_count_that_is_not_a_whole_number_from_one_is_refused(nygard, hw):
+    (nygard / ".headwater/adoption.yml").write_text(
+        "tasks:\n  - id: AD-1\n    statement: s\n    owner: o\n    until: 2027-03-31\n    held:\n"
+        "      - {rule: link.path.unresolved, path: doc/adr/0002-use-madr.md, subject: 0099-missing.md, count: 0}\n")
+    ran = hw("check", "--root", str(nygard), *NOW)
+    assert ran.status == 1 and "`count` is how many findings an entry holds, a whole number from 1" in ran.err

@@ -186,9 +186,50 @@ def test_a_package_whose_summary_section_is_no_name_gets_nothing_inferred_for_it
     spelled = Counter({"Context and Problem Statement": 3})
     for sections in ({"roles": {"scent": 5}}, {"roles": {"scent": "Context"}, "optional": "Context"}):
         drafted = _Draft()
-        _summary_section({"kinds": {"decision": {"sections": sections}}}, "decision", spelled, [], drafted)
+        _summary_section({"kinds": {"decision": {"sections": sections}}}, "decision", spelled, [], drafted, 3)
         assert (drafted.add, drafted.override, drafted.said) == ({}, {}, [])
     drafted = _Draft()
     _summary_section({"kinds": {"decision": {"sections": {"roles": {"scent": "Context"}}}}}, "decision", spelled, [],
-                     drafted)
+                     drafted, 3)
     assert drafted.add == {"kinds.decision.sections.optional": ["Context and Problem Statement"]}
+
+
+def _drafted_summary(spelled: dict[str, int], records: int = 4, required: tuple[str, ...] = ()):
+    from collections import Counter
+
+    from headwater.adoption.overlay_inference import _Draft, _summary_section
+
+    drafted = _Draft()
+    sections = {"require": list(required), "optional": ["Context"], "roles": {"scent": "Context"}}
+    _summary_section({"kinds": {"decision": {"sections": sections}}}, "decision", Counter(spelled), list(required),
+                     drafted, records)
+    return drafted
+
+
+def test_proposals_with_a_summary_section_and_no_context_are_read_by_their_summary():
+    drafted = _drafted_summary({"Summary": 3, "Motivation": 4})
+    assert drafted.override == {"kinds.decision.sections.roles.scent": "Summary",
+                                "kinds.decision.sections.optional": ["Context", "Summary"]}
+    assert drafted.said == ["kind decision reads `Summary` as a record's summary where it has none"]
+
+
+def test_a_summary_section_half_the_records_have_or_fewer_is_not_their_summary():
+    assert _drafted_summary({"Summary": 2, "Motivation": 4}).override == {}
+
+
+def test_records_without_the_package_s_section_get_nothing_inferred_and_no_section_admitted_twice():
+    for spelled in ({"Motivation": 4}, {"Context": 2, "Decision": 4}):
+        drafted = _drafted_summary(spelled, required=("Decision",))
+        assert (drafted.add, drafted.override, drafted.said) == ({}, {}, [])
+
+
+def test_init_says_plainly_when_no_heading_is_in_every_record(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, heading in enumerate(["Why", "Background", "Problem"], start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(f"# Record {n}\n\nStatus: accepted\n\n## {heading}\n\nText.\n")
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  kind decision requires no section: no heading is in every record\n" in ran.out
+    assert "sections none" not in ran.out

@@ -20,8 +20,8 @@ work is under way, move `until` with the owner's agreement.
       tags=("adoption",))
 def adoption_task_expired(ctx: Context, _tally) -> list[Hit]:
     return [Hit(ADOPTION, task.line, 1, f"the adoption task {task.id} (owned by {task.owner}) ended on "
-                f"{task.until.isoformat()}, so " + ("the finding it held is live again" if len(task.held) == 1
-                                                    else f"the {len(task.held)} findings it held are live again"),
+                f"{task.until.isoformat()}, so " + ("the finding it held is live again" if task.holding == 1
+                                                    else f"the {task.holding} findings it held are live again"),
                 "fix the findings and delete the task, or move `until` with its owner's agreement", task.id)
             for task in ctx.snapshot.adoption if task.until < ctx.today]
 
