@@ -36,7 +36,8 @@ class UnsafeEdit(ValueError):
 def add_to_list(text: str, address: Address, value: str) -> str:
     """Append `value` to the list at `address`, creating the mappings and the list when absent.
 
-    A single scalar already there becomes a list holding it and then `value`.
+    A single scalar already there becomes a list holding it and then `value`. A list (or scalar)
+    that already holds `value` is left as it is: adding twice is adding once.
     """
 
     def edit(parent: CommentedMap, key: str) -> None:
@@ -44,10 +45,11 @@ def add_to_list(text: str, address: Address, value: str) -> str:
         if current is None:
             parent[key] = _block_list([_scalar(value)])
         elif isinstance(current, CommentedSeq):
-            current.append(_scalar(value))
+            if value not in (str(item) for item in current if not isinstance(item, (CommentedMap, CommentedSeq))):
+                current.append(_scalar(value))
         elif isinstance(current, CommentedMap):
             raise UnsafeEdit(f"`{'.'.join(address)}` is a mapping, not a list")
-        else:
+        elif str(current) != value:
             parent[key] = _block_list([current, _scalar(value)])
 
     return _edit(text, address, edit)

@@ -420,3 +420,13 @@ def test_the_mcp_fix_answers_every_line_of_the_account_and_the_plain_report_at_8
                                         ("docs/decisions/0016-prose.md", "1 patch")))
     assert "\x1b[" not in report and max(map(len, report.splitlines())) <= 80
     assert report == check(hw, root).out  # the CLI's plain text, 80 columns unless --wide
+
+
+def test_a_far_half_written_to_an_identifier_two_documents_claim_is_not_added_again(hw, copy_fixture):
+    root = copy_fixture("quickstart")
+    (root / "docs/decisions/0009-copy.md").write_bytes((root / FIRST).read_bytes())
+    before = tree(root)
+    first = check(hw, root, "--fix", "--strict", "--json")
+    assert first.status == 1 and changed(before, tree(root)) == {}
+    rules = [f["rule"] for f in json.loads(first.out)["findings"]]
+    assert rules == ["identifier.claimed_twice", "identifier.claimed_twice"], rules

@@ -112,3 +112,9 @@ def test_crlf_front_matter_stays_crlf():
     before = "---\r\nid: X-1\r\n---\r\n\r\n# T\r\n"
     after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
     assert after == "---\r\nid: X-1\r\nrelations:\r\n  traced_by:\r\n    - X-2\r\n---\r\n\r\n# T\r\n"
+
+
+@pytest.mark.parametrize("before", ["relations:\n  supersedes: X-1\n",
+                                    "relations:\n  supersedes:\n    - X-0\n    - X-1\n"])
+def test_adding_a_value_a_list_or_scalar_already_holds_leaves_the_text_as_it_was(before):
+    assert add_to_list(before, ("relations", "supersedes"), "X-1") == before

@@ -4,6 +4,8 @@ skip when the far end is no document."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Skip
 from headwater.corpus.document import Document
@@ -47,5 +49,15 @@ def told_at_other_half(ctx: Context, edge: Edge) -> bool:
 
 def has_half(ctx: Context, holder: Document, relation: Relation, inverse: bool, other: str) -> bool:
     """Whether `holder` writes `relation` (its inverse spelling, if `inverse`) naming the path `other`."""
-    return any(e.relation.name == relation.name and e.inverse == inverse and e.target.path == other
-               for e in ctx.graph.outbound.get(holder.path, ()))
+    return any(e.target.path == other for e in _halves(ctx, holder, relation, inverse))
+
+
+def names_half(ctx: Context, holder: Document, relation: Relation, inverse: bool, identifier: str) -> bool:
+    """Whether `holder` writes `relation` (its inverse spelling, if `inverse`) naming `identifier`,
+    wherever that identifier binds."""
+    return any(e.target.text == identifier for e in _halves(ctx, holder, relation, inverse))
+
+
+def _halves(ctx: Context, holder: Document, relation: Relation, inverse: bool) -> Iterator[Edge]:
+    return (e for e in ctx.graph.outbound.get(holder.path, ())
+            if e.relation.name == relation.name and e.inverse == inverse)

@@ -10,7 +10,14 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.observations import read_observations
 from headwater.check.patches import AddToList, Patch, ReplaceSpan, replace_value
 from headwater.check.rule import Precision, Reads, Scope, rule
-from headwater.check.rules.edge_ends import NOT_A_DOCUMENT, at_edge, has_half, no_far_document, told_at_other_half
+from headwater.check.rules.edge_ends import (
+    NOT_A_DOCUMENT,
+    at_edge,
+    has_half,
+    names_half,
+    no_far_document,
+    told_at_other_half,
+)
 from headwater.check.rules.hits import at, problem_hit, ticked
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
@@ -139,6 +146,8 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
     inverse = edge.inverse if symmetric else not edge.inverse
     if has_half(ctx, far, edge.relation, inverse, near.path):
         return []
+    if names_half(ctx, far, edge.relation, inverse, near.id):
+        return []  # written, but the identifier binds elsewhere: `identifier.claimed_twice` says why
     name = edge.relation.name if symmetric or edge.inverse else edge.relation.inverse
     half = f"`{name}: {near.id}`"
     return [at_edge(edge, f"{_written(edge)} needs its far half, and {far.path} lacks {half}",
