@@ -41,7 +41,8 @@ REPORT_ORDER = (
     # the register
     "obligation.disposition.not_one", "control.mechanism.unimplemented", "control.observation.invalid",
     # the runner
-    "coverage.document_unchecked", "taxonomy.pin.diverged", "harvest.pin.unread", "import.pin.unread",
+    "coverage.document_unchecked", "coverage.document_unreadable", "taxonomy.pin.diverged", "harvest.pin.unread",
+    "import.pin.unread",
     "suppression.refused", "adoption.task.expired", "language.outside_root.refused",
 )
 

@@ -275,6 +275,12 @@ def cases() -> dict[str, dict[str, dict]]:
             "fail": fixture(MEMO_FILES, overlay_extra=MEMO),
             "pass": fixture({"docs/memos/m.md": "---\nprovenance: {warrant: asserted}\n---\n\n# A memo\n"},
                             overlay_extra=MEMO)},
+        "coverage.document_unreadable": {
+            "fail": fixture({"docs/decisions/0001-base.md": decision(),
+                             "docs/decisions/0002-broken.md": "---\nid: [ACME-DR-0002\n---\n\n# Broken\n",
+                             "docs/notes/rule.md": "---\n\nA note that opens with a rule and never closes it.\n"}),
+            "pass": fixture({"docs/decisions/0001-base.md": decision(),
+                             "docs/notes/rule.md": "---\n\nA note that opens with a rule and never closes it.\n"})},
         "taxonomy.pin.diverged": {
             "fail": fixture({}, pin=WRONG_PIN, vendored=True),
             "pass": fixture({}, pin="today", vendored=True)},
@@ -321,6 +327,7 @@ def check_all() -> dict:
             "We renamed the [plan](0099-plan.md) and the [context](#nowhere), and the whitelist will "
             "be read by [ACME-DR-0002](0001-base.md).\n\nTODO write this section.")),
         "docs/notes/loose.md": "# Loose notes\n\nNobody typed this file.\n",
+        "docs/decisions/0018-broken.md": "---\nid: [ACME-DR-0018\n---\n\n# Broken\n",
         "src/app.py": APP,
         IMPORTED: harvested_export(),  # an export where an anchors snapshot belongs
         **MEMO_FILES,
@@ -335,14 +342,17 @@ def check_all() -> dict:
 
 
 def _claims(spec: dict) -> dict[str, str]:
-    from headwater.corpus.frontmatter import split
+    from headwater.corpus.frontmatter import FrontMatterRefusal, split
 
     claims = {}
     for path, text in sorted(spec["files"].items()):
         scheme = next((s for prefix, s in SCHEMES.items() if path.startswith(prefix)), None)
         if scheme is None:
             continue
-        front = split(text).front
+        try:
+            front = split(text).front
+        except FrontMatterRefusal:
+            continue  # a document no census reads claims nothing
         node = front.get("id") if front else None
         identifier = getattr(node, "text", "")
         if identifier and identifier not in spec["unclaimed"] and "/" not in identifier:

@@ -1,4 +1,5 @@
-"""Coverage: a typed document that no check reached, judged by the runner after every instance ran."""
+"""Coverage, judged by the runner after every instance ran: a typed document that no check reached,
+and a file a shelf claims that could not be read as a document at all."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from headwater.check.context import Context
 from headwater.check.coverage_tally import Tally
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
+from headwater.corpus.census import Outcome
 
 
 @rule("coverage.document_unchecked", 1, Scope.RUNNER, Severity.WARN,
@@ -33,4 +35,23 @@ def coverage_document_unchecked(ctx: Context, tally: Tally) -> list[Hit]:
     return hits
 
 
-RULES = (coverage_document_unchecked,)
+@rule("coverage.document_unreadable", 1, Scope.RUNNER, Severity.ERROR,
+      short="A file a shelf claims could not be read as a document.",
+      full="A shelf's pattern claims the file, and the census could not read it: it is not UTF-8, or "
+           "its front matter is unterminated, not a mapping, or refused by the strict loader. No rule "
+           "reads it, and nothing that names its identifier finds it.",
+      help="""
+The census row says why the file could not be read, with the line of the front matter where
+the loader stopped. Repair the front matter (or the file's encoding) so it reads as a
+document; a file that is not a document of that shelf belongs under an exclusion.
+""",
+      tags=("coverage",))
+def coverage_document_unreadable(ctx: Context, _tally: Tally) -> list[Hit]:
+    unreadable = [row for row in ctx.graph.census.rows if row.outcome is Outcome.UNREADABLE]
+    shelves = [shelf.pattern for shelf in ctx.taxonomy.shelves.values()] if unreadable else []
+    return [Hit(row.path, 0, 0, f"a shelf claims this file, and it could not be read as a document: {row.reason}",
+                "repair it so it reads as a document, or exclude the path", "unreadable")
+            for row in unreadable if any(pattern.matches(row.path) for pattern in shelves)]
+
+
+RULES = (coverage_document_unchecked, coverage_document_unreadable)
