@@ -68,6 +68,9 @@ def _open_unfollowed(name: str, parent: int, walked: list[str]) -> int:
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link(name, parent):
             raise _symlink_refusal(walked) from None
+        if error.errno == errno.ENOTDIR:
+            raise Refusal(f"`{'/'.join(walked)}` is a file where a folder must be, so headwater cannot write "
+                          "under it") from None
         raise
 
 
@@ -122,9 +125,12 @@ def write_bytes(path: Path, data: bytes, *, root: Path, durable: bool = True) ->
     mode; synced first unless `durable` is false (a cache file: the module's docstring says why)."""
     with directory_of(root, path) as (directory, name):
         try:
-            mode = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode & 0o7777
+            found = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode
         except FileNotFoundError:
-            mode = _default_mode()
+            found = stat.S_IFREG | _default_mode()
+        if not stat.S_ISREG(found):
+            raise Refusal(f"`{'/'.join(parts_under(root, path))}` is not a regular file, so headwater cannot write it")
+        mode = found & 0o7777
         with _staged(directory, name, data, mode, durable) as tmp:
             os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,12 +52,15 @@ def read_lock(root: Path) -> Lock:
     path = root / LOCK
     sys.audit(PROBE, path)  # what replays a run looks here again (HW-DR-0037)
     if not path.is_file():
+        if os.path.lexists(path):
+            raise Refusal(f"{LOCK} is not a regular file. Remove it, then run `headwater taxonomy resolve`")
         raise Refusal(f"{LOCK} is missing. Run `headwater taxonomy resolve` to write it")
     try:
         text = decode(inplace.read(root, LOCK), LOCK)
     except OSError as error:
         raise Refusal(f"{LOCK} cannot be read: {error.strerror}") from None
-    plain = to_plain(load_text(text, LOCK) or {})
+    node = load_text(text, LOCK)  # None: empty, or comments alone
+    plain = to_plain(node) if node is not None else {}
     head = plain.get("lock") if isinstance(plain, dict) else None
     resolved = plain.get("resolved") if isinstance(plain, dict) else None
     if not isinstance(head, dict) or not isinstance(resolved, dict):

@@ -38,6 +38,24 @@ REGIME_KEYS = {
     "language": ("tag", "controlled", "profile", "source_form", "retired_terms", "outside_root",
                  "function_words"),
 }
+# What each member must be, where the model reads it as one: a mapping, one value, or a list of
+# values (one value is a list of one). Anything else would be read as something it does not say.
+MAPPING, VALUE, VALUES = "a mapping", "one value", "a value or a list of values"
+MEMBER_SHAPES = {
+    "kinds": {"facets": MAPPING, "sections": MAPPING, "identifier": MAPPING, "abstract": VALUE, "is_a": VALUE,
+              "purpose": VALUE, "lifecycle": VALUE, "voice": VALUE, "language": VALUE, "write_when": VALUE},
+    "kinds.facets": {"require": VALUES, "forbid": VALUES, "values": MAPPING},
+    "kinds.sections": {"require": VALUES, "optional": VALUES, "roles": MAPPING},
+    "relations": {"family": VALUE, "from": VALUES, "to": VALUES, "inverse": VALUE, "reciprocal": VALUE,
+                  "on_target": MAPPING, "invalid_when": MAPPING, "attributes": MAPPING, "governing_end": VALUE,
+                  "lifecycle_sensitive": VALUE, "evidence_at": VALUE, "key": VALUE, "inverse_key": VALUE},
+    "shelves": {"path": VALUE, "homogeneous": VALUE, "kind": VALUE, "discriminator": VALUE, "kinds": VALUES,
+                "layout": VALUE, "title": VALUE},
+    "identifier_schemes": {"pattern": VALUE, "namespace": VALUE, "allocation": VALUE},
+    "regimes.lifecycle": {"initial": VALUE, "transitions": MAPPING, "retain_terminal": VALUE},
+    "regimes.voice": {"forbid": VALUES},
+    "regimes.language": {"tag": VALUE, "controlled": VALUE, "profile": VALUE, "source_form": VALUE},
+}
 FACET_TYPES = ("string", "date", "integer", "boolean", "duration")
 BOOLEAN = ("true", "false")
 NAMESPACE = re.compile(r"^[A-Za-z0-9]+$")
@@ -67,6 +85,7 @@ def _shape(tree: dict) -> list[str]:
                 continue
             problems += [f"{section}.{name}.{k}: is not a member a declaration here may have"
                          for k in body if k not in allowed]
+            problems += _members(section, name, body)
     regimes = tree.get("regimes", {})
     if not isinstance(regimes, dict):
         return problems + ["regimes: must be a mapping"]
@@ -78,7 +97,30 @@ def _shape(tree: dict) -> list[str]:
         else:
             problems += [f"regimes.{family}.{name}.{k}: is not a member a regime may have"
                          for name, body in entries.items() for k in body if k not in REGIME_KEYS[family]]
+            problems += [p for name, body in entries.items() for p in _members(f"regimes.{family}", name, body)]
     return problems
+
+
+def _members(section: str, name: str, body: dict) -> list[str]:
+    """Each member of a declaration whose shape is not the one `MEMBER_SHAPES` names for it, and
+    the same for the mappings inside it that have shapes of their own."""
+    problems = []
+    for member, shape in MEMBER_SHAPES.get(section, {}).items():
+        value = body.get(member)
+        if value is not None and not _fits(value, shape):
+            problems.append(f"{section}.{name}.{member}: must be {shape}")
+        elif isinstance(value, dict) and f"{section}.{member}" in MEMBER_SHAPES:
+            problems += [p.replace(f"{section}.{member}.{name}.", f"{section}.{name}.{member}.", 1)
+                         for p in _members(f"{section}.{member}", name, value)]
+    return problems
+
+
+def _fits(value: Any, shape: str) -> bool:
+    if shape == MAPPING:
+        return isinstance(value, dict)
+    if shape == VALUE:
+        return isinstance(value, str)
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
 def _references(tax: Taxonomy) -> list[str]:

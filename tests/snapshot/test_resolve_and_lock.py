@@ -126,6 +126,40 @@ def test_validation_names_the_address_of_each_problem(tmp_path, hw, overlay, pro
     assert problem in ran.err
 
 
+@pytest.mark.parametrize(("override", "problem"), [
+    ("regimes.lifecycle.standard.transitions: 7", "regimes.lifecycle.standard.transitions: must be a mapping"),
+    ("kinds.decision.sections: 5", "kinds.decision.sections: must be a mapping"),
+    ("kinds.decision.sections.require: {a: b}", "kinds.decision.sections.require: must be a value or a list of"),
+    ("shelves.decisions.path: [a, b]", "shelves.decisions.path: must be one value"),
+    ("relations.supersedes.from: [decision, {a: b}]", "relations.supersedes.from: must be a value or a list"),
+])
+def test_a_member_of_the_wrong_shape_is_a_problem_at_its_address_not_a_defect(tmp_path, hw, override, problem):
+    root = bind(tmp_path, overlay=NAMESPACES + "override:\n  " + override + "\n")
+    for verb in ("validate", "resolve"):
+        ran = hw("taxonomy", verb, "--root", str(root))
+        assert ran.status == 1 and ran.out == "" and problem in ran.err, ran.err
+        assert "internal defect" not in ran.err
+
+
+@pytest.mark.parametrize("lock", ["", "# a comment alone\n"])
+def test_an_empty_lock_is_a_refusal_naming_resolve(quickstart, hw, lock):
+    (quickstart / ".headwater/taxonomy.lock").write_text(lock)
+    for verb in (["check"], ["route", "x"], ["taxonomy", "resolve", "--check"]):
+        ran = hw(*verb, "--root", str(quickstart))
+        assert ran.status == 1 and "is not a lock" in ran.err and "internal defect" not in ran.err, ran.err
+
+
+def test_a_folder_where_the_lock_belongs_is_refused_in_one_sentence_by_readers_and_writers(quickstart, hw):
+    lock = quickstart / ".headwater/taxonomy.lock"
+    lock.unlink()
+    lock.mkdir()
+    assert "is not a regular file. Remove it" in hw("check", "--root", str(quickstart)).err
+    ran = hw("taxonomy", "resolve", "--root", str(quickstart))
+    assert ran.status == 1 and ran.err == "headwater: `.headwater/taxonomy.lock` is not a regular file, so headwater " \
+        "cannot write it\n"
+    assert lock.is_dir()
+
+
 def test_a_missing_lock_is_a_refusal_naming_resolve(quickstart, hw):
     (quickstart / ".headwater/taxonomy.lock").unlink()
     for verb in (["explain", "ACME-DR-0001"], ["explain", "ACME-DR-0001", "--json"], ["taxonomy", "kinds"]):

@@ -143,3 +143,17 @@ def test_a_kind_without_a_scheme_gets_a_document_without_an_id(quickstart, hw):
     written = (quickstart / "docs/specifications/event-ordering.md").read_text()
     assert written.startswith("---\nstatus: draft\n") and "\nid:" not in written
     assert not (quickstart / ".headwater/ids/specification_id").joinpath("ACME-SPEC-0003").exists()
+
+
+def test_a_file_where_the_claims_folder_belongs_is_a_refusal_and_no_document_is_written(quickstart, hw):
+    ids = quickstart / ".headwater/ids"
+    for path in sorted(ids.rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    ids.rmdir()
+    ids.write_text("x\n")
+    before = sorted(p for p in (quickstart / "docs").rglob("*"))
+    ran = hw("new", "decision", "--title", "Store attempts in Redis", "--root", str(quickstart))
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == ("headwater: `.headwater/ids` is a file where a folder must be, so headwater cannot write "
+                       "under it\n")
+    assert sorted(p for p in (quickstart / "docs").rglob("*")) == before and ids.read_text() == "x\n"
