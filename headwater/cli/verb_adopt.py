@@ -7,6 +7,7 @@ from headwater.cli.output import Result
 from headwater.clock import parse_date, run_date
 from headwater.errors import Refusal
 from headwater.snapshot import load
+from headwater.taxonomy.staleness import refuse_stale
 from headwater.textsafe import visible
 
 STATEMENT = "the findings present when this repository adopted headwater"
@@ -37,14 +38,17 @@ def run(invocation) -> Result:
     today = run_date(args.now)
     until = _held_until(args, today)
     snapshot = load(invocation.root, today)
+    refuse_stale(snapshot)  # a document shaped by a lock its sources moved past would be shaped wrong
     lines = adopt(snapshot, args.dry_run)
     verb = "would write" if args.dry_run else "wrote"
     out = [visible(line.replace("adopted ", "would adopt ", 1) if args.dry_run else line) for line in lines]
-    out.append(f"{verb} front matter into {len(lines)} records" if lines else
+    out.append(f"{verb} front matter into {len(lines)} record{'s' if len(lines) != 1 else ''}" if lines else
                "nothing to migrate: every record on a shelf already carries what its body says")
     if until is not None:
         after = load(invocation.root, today)
         out += baseline(after, list(run_checks(after).findings), args.owner.strip(), until, STATEMENT)
-    out.append("run it without `--dry-run` to write them" if args.dry_run
-               else "review with `git diff`, then run `headwater check --strict`")
+    if args.dry_run and lines:
+        out.append("run it without `--dry-run` to write them")
+    elif lines or until is not None:
+        out.append("review with `git diff`, then run `headwater check --strict`")
     return Result("\n".join(out) + "\n")

@@ -54,16 +54,6 @@ def read_change(args, root: Path):
     return read_manifest(Path(args.change), root, args.change) if args.change else None
 
 
-def refuse_stale_lock(snapshot) -> None:
-    from headwater.taxonomy.declaration import LOCK
-    from headwater.taxonomy.staleness import changed_sources
-
-    changed = changed_sources(snapshot.root, snapshot.lock)
-    if changed:
-        raise Refusal(f"{LOCK} is stale: {', '.join(changed)} changed since it was resolved. "
-                      "Run `headwater taxonomy resolve`")
-
-
 def run(invocation) -> Result:
     args = invocation.args
     fmt = chosen_format(args)
@@ -119,6 +109,7 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
     from headwater.corpus.parses import CacheUse
     from headwater.reads.route.index import body_terms  # kept beside each body for route
     from headwater.snapshot import load
+    from headwater.taxonomy.staleness import refuse_stale
 
     args = invocation.args
     chosen = chosen_selection(args)
@@ -133,7 +124,7 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
         with recorder:
             snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE,
                             spread=True, derive=body_terms)
-            refuse_stale_lock(snapshot)
+            refuse_stale(snapshot)
             progress.phase(f"checking {len(snapshot.census.documents)} documents")
             cache = None if args.no_cache else Verdicts.load(snapshot.root)
             # what the report shows of the snapshot, made while a forked worker serves verdicts

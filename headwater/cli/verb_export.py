@@ -6,7 +6,6 @@ from pathlib import Path
 
 from headwater import atomic, writelock
 from headwater.cli.output import Result
-from headwater.cli.verb_check import refuse_stale_lock
 from headwater.clock import run_date
 from headwater.corpus.tree import SourceTree
 from headwater.errors import Refusal
@@ -18,6 +17,7 @@ from headwater.patterns import opening_wildcard
 from headwater.reads import export
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
+from headwater.taxonomy.staleness import refuse_stale
 
 
 def run(invocation) -> Result:
@@ -33,7 +33,7 @@ def run(invocation) -> Result:
 
 def _corpus(root: Path) -> list[tuple[str, bytes]]:
     snapshot = load(root, run_date(None))
-    refuse_stale_lock(snapshot)  # an export names its lock: one its sources moved past would mislead
+    refuse_stale(snapshot)  # an export names its lock: one its sources moved past would mislead
     exported = formats.encode(export.export_document(snapshot))
     described = formats.encode(export.descriptor(snapshot, digest(exported)))
     return [(formats.EXPORT_PATH, exported), (formats.DESCRIPTOR_PATH, described)]

@@ -6,11 +6,12 @@ from pathlib import Path
 
 from headwater.check.change_manifest import read_manifest
 from headwater.cli.output import Result
-from headwater.cli.verb_check import chosen_format, max_bytes, refuse_stale_lock
+from headwater.cli.verb_check import chosen_format, max_bytes
 from headwater.clock import run_date
 from headwater.reads.impact import impact
 from headwater.render.reads import Layout, render
 from headwater.snapshot import load
+from headwater.taxonomy.staleness import refuse_stale
 
 
 def run(invocation) -> Result:
@@ -19,6 +20,6 @@ def run(invocation) -> Result:
     bound = max_bytes(args)
     change = read_manifest(Path(args.manifest), invocation.root, args.manifest)
     snapshot = load(invocation.root, run_date(None))
-    refuse_stale_lock(snapshot)
+    refuse_stale(snapshot)
     answer = impact(snapshot, change)
     return Result(render(fmt, answer, Layout(max_bytes=bound)), status=1 if args.strict and answer.stale else 0)

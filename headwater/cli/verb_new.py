@@ -7,6 +7,7 @@ from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.paths import is_text
 from headwater.snapshot import load
+from headwater.taxonomy.staleness import refuse_stale
 from headwater.writes.new import new_document, pair
 
 
@@ -22,5 +23,6 @@ def run(invocation) -> Result:
     facets = [pair(text, "--facet") for text in args.facet]
     today = run_date(args.now)
     snapshot = load(invocation.root, today)
+    refuse_stale(snapshot)  # a document shaped by a lock its sources moved past would be shaped wrong
     written = new_document(snapshot, args.kind, args.title, relates, args.summary, facets, args.directory)
     return Result(written.account)

@@ -1,4 +1,5 @@
-"""Whether the lock still describes its sources: each locked source's digest against its bytes."""
+"""Whether the lock still describes its sources: each locked source's digest against its bytes, and
+the declaration's package, version, bundles and overlay against what the lock was resolved from."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 from headwater import inplace
 from headwater.errors import Refusal
 from headwater.hashing import digest
+from headwater.taxonomy.declaration import DECLARATION, LOCK, Declaration
 from headwater.taxonomy.lock import Lock
 from headwater.taxonomy.package import EMBEDDED_LABEL, embedded_root
 
@@ -18,9 +20,14 @@ def source_bytes(root: Path, label: str) -> bytes:
     return inplace.read(root, label)
 
 
-def changed_sources(root: Path, lock: Lock) -> list[str]:
-    """The labels of locked sources whose bytes today differ from the lock (or are gone)."""
-    changed = []
+def changed_sources(root: Path, lock: Lock, declaration: Declaration) -> list[str]:
+    """The labels of locked sources whose bytes today differ from the lock (or are gone), and the
+    declaration's when it names another package, version, set of bundles or overlay."""
+    labels = {source.path for source in lock.sources}
+    declared = (declaration.package, declaration.version, sorted(declaration.bundles))
+    moved = declared != (lock.package, lock.version, sorted(lock.bundles)) or (
+        declaration.overlay is not None and declaration.overlay not in labels)
+    changed = [DECLARATION] if moved else []
     for source in lock.sources:
         try:
             today = digest(source_bytes(root, source.path))
@@ -31,3 +38,11 @@ def changed_sources(root: Path, lock: Lock) -> list[str]:
         if today != source.digest:
             changed.append(source.path)
     return changed
+
+
+def refuse_stale(snapshot) -> None:
+    """Refuse a verb whose answer or writes would follow a lock its sources have moved past."""
+    changed = changed_sources(snapshot.root, snapshot.lock, snapshot.declaration)
+    if changed:
+        raise Refusal(f"{LOCK} is stale: {', '.join(changed)} changed since it was resolved. "
+                      "Run `headwater taxonomy resolve`")

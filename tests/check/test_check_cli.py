@@ -50,6 +50,29 @@ def test_a_stale_lock_is_refused_naming_the_changed_source(hw, copy_fixture):
     assert ".headwater/overlay.yml" in ran.err and "headwater taxonomy resolve" in ran.err
 
 
+@pytest.mark.parametrize(("old", "new"), [("bundles: []", "bundles: [diataxis]"), ("version: 1.0.0", "version: 9.9.9"),
+                                        ("overlay: .headwater/overlay.yml", "overlay: .headwater/elsewhere.yml")])
+def test_a_declaration_edited_since_the_lock_makes_it_stale_for_check_and_for_every_writer(hw, copy_fixture, old, new):
+    root = copy_fixture("quickstart")
+    declaration = root / ".headwater" / "taxonomy.yml"
+    assert old in declaration.read_text()
+    declaration.write_text(declaration.read_text().replace(old, new))
+    stale = "headwater: .headwater/taxonomy.lock is stale: .headwater/taxonomy.yml changed since it was resolved."
+    for verb in (["check"], ["new", "decision", "--title", "Stale"], ["adopt"]):
+        ran = hw(*verb, "--root", str(root))
+        assert ran.status == 1 and ran.out == "" and ran.err.startswith(stale), ran.err
+    assert not list((root / "docs/decisions").glob("*stale*"))
+
+
+def test_an_overlay_edited_since_the_lock_stops_new_before_it_writes(hw, copy_fixture):
+    root = copy_fixture("quickstart")
+    overlay = root / ".headwater" / "overlay.yml"
+    overlay.write_text(overlay.read_text().replace("decision_id.namespace: ACME", "decision_id.namespace: ZZZ"))
+    ran = hw("new", "decision", "--title", "Stale", "--root", str(root))
+    assert ran.status == 1 and ".headwater/overlay.yml changed since it was resolved" in ran.err
+    assert not list((root / "docs/decisions").glob("*stale*"))
+
+
 def test_a_missing_lock_is_refused_naming_resolve(hw, copy_fixture):
     root = copy_fixture("quickstart")
     (root / ".headwater" / "taxonomy.lock").unlink()
