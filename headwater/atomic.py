@@ -68,9 +68,8 @@ def _open_unfollowed(name: str, parent: int, walked: list[str]) -> int:
     except OSError as error:
         if error.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link(name, parent):
             raise _symlink_refusal(walked) from None
-        if error.errno == errno.ENOTDIR:
-            raise Refusal(f"`{'/'.join(walked)}` is a file where a folder must be, so headwater cannot write "
-                          "under it") from None
+        if error.errno == errno.ENOTDIR:  # named by its whole path, for whoever says why nothing was written
+            raise NotADirectoryError(errno.ENOTDIR, "a file where a folder must be", "/".join(walked)) from None
         raise
 
 
@@ -129,7 +128,8 @@ def write_bytes(path: Path, data: bytes, *, root: Path, durable: bool = True) ->
         except FileNotFoundError:
             found = stat.S_IFREG | _default_mode()
         if not stat.S_ISREG(found):
-            raise Refusal(f"`{'/'.join(parts_under(root, path))}` is not a regular file, so headwater cannot write it")
+            raise IsADirectoryError(errno.EISDIR if stat.S_ISDIR(found) else errno.EEXIST, "not a regular file",
+                                    "/".join(parts_under(root, path)))
         mode = found & 0o7777
         with _staged(directory, name, data, mode, durable) as tmp:
             os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)

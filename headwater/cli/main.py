@@ -216,6 +216,10 @@ def _main(argv: list[str] | None) -> tuple[int, Result | None]:
         return 1, None
     except KeyboardInterrupt:
         return 1, None
+    except OSError as error:  # the file system refused what no check foresaw: say what and where
+        where = f"`{error.filename}`: " if error.filename else ""
+        sys.stderr.write(f"headwater: {where}{error.strerror or error}, so nothing more was done\n")
+        return 1, None
     except Exception as error:  # noqa: BLE001 — the last resort that keeps tracebacks from users
         sys.stderr.write(f"headwater: internal defect ({type(error).__name__}: {error}). Please report it.\n")
         if os.environ.get("HEADWATER_TRACEBACK"):

@@ -154,7 +154,7 @@ def test_a_failed_cache_write_is_one_stderr_line_and_changes_nothing_else(hw, qu
     (quickstart / ".headwater" / "cache").write_text("a file where the cache directory goes\n")
     ran = check(hw, quickstart, "--strict")
     failure, account = ran.err.splitlines()
-    assert failure == "headwater: the cache was not written (.headwater/cache: Not a directory)"
+    assert failure == "headwater: the cache was not written (.headwater/cache: a file where a folder must be)"
     assert ACCOUNT.match(account + "\n") and ran.out == expected and ran.status == 0
 
 

@@ -154,6 +154,5 @@ def test_a_file_where_the_claims_folder_belongs_is_a_refusal_and_no_document_is_
     before = sorted(p for p in (quickstart / "docs").rglob("*"))
     ran = hw("new", "decision", "--title", "Store attempts in Redis", "--root", str(quickstart))
     assert ran.status == 1 and ran.out == ""
-    assert ran.err == ("headwater: `.headwater/ids` is a file where a folder must be, so headwater cannot write "
-                       "under it\n")
+    assert ran.err == "headwater: `.headwater/ids`: a file where a folder must be, so nothing more was done\n"
     assert sorted(p for p in (quickstart / "docs").rglob("*")) == before and ids.read_text() == "x\n"
