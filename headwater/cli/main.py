@@ -143,7 +143,37 @@ def parse(argv: list[str]) -> Invocation | Result:
         raise Refusal("`--quiet` and `--verbose` ask for opposite things, so give one of them")
     if args.wide and not verb.lays_out:
         raise Refusal(f"`--wide` sets a layout width, and `{verb.name}` lays nothing out")
-    return Invocation(verb, args, _root_of(verb, args))
+    root = _root_of(verb, args)
+    if not args.root:
+        _read_from_here(verb, args, root, Path.cwd())
+    return Invocation(verb, args, root)
+
+
+def _read_from_here(verb: Verb, args: argparse.Namespace, root: Path, here: Path) -> None:
+    """Each path typed in a folder below the root, as that folder's path to it, as git reads it,
+    where something stands there; else as typed (a path the reports print, or an identifier)."""
+    try:
+        below = here.resolve().relative_to(root.resolve())
+    except ValueError:
+        return
+    if not below.parts:
+        return
+    for name in [f.name.lstrip("-").replace("-", "_") for f in verb.flags if f.path] + \
+                [o.name for o in verb.operands if o.path]:
+        value = getattr(args, name, None)
+        if isinstance(value, list):
+            setattr(args, name, [_from_here(v, root, below) for v in value])
+        elif isinstance(value, str):
+            setattr(args, name, _from_here(value, root, below))
+
+
+def _from_here(typed: str, root: Path, below: Path) -> str:
+    if not typed.strip() or os.path.isabs(typed) or "\x00" in typed:
+        return typed
+    joined = os.path.normpath(os.path.join(below, typed.strip()))
+    if joined == ".." or joined.startswith("../") or not os.path.lexists(root / joined):
+        return typed
+    return Path(joined).as_posix()
 
 
 def _root_of(verb: Verb, args: argparse.Namespace) -> Path:

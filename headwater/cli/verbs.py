@@ -24,6 +24,7 @@ class Flag:
     values: int = 1  # how many words each use of the flag takes
     choices: tuple[str, ...] = ()  # argparse refuses any other value, before a handler runs
     short: str | None = None
+    path: bool = False  # a path the user types: read from the directory they typed it in, as git reads one
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Operand:
     help: str
     many: bool = False  # all remaining words form one operand
     missing: str = ""  # the refusal sentence when it is absent (None: optional)
+    path: bool = False  # a path the user may type (or an identifier): read as `Flag.path` says
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ VERBS: tuple[Verb, ...] = (
          Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
          Flag("--format", "the report format", "FORMAT", choices=FORMAT_NAMES),
          JSON,
-         Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True),
+         Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True, path=True),
          Flag("--rule", "report only this rule, or a family such as `facet`", "RULE", repeat=True),
          # Checked by `check.selection`, which words its own refusal ("error, warn, info, and …").
          Flag("--min-severity", "report only findings this severe or more (error, warn, info)", "SEVERITY"),
@@ -141,7 +143,7 @@ VERBS: tuple[Verb, ...] = (
         "facets and sections its kind requires, the relations it may declare, and its edges.",
         "verb_explain:run_explain",
         (JSON,),
-        (Operand("target", "a path or an identifier",
+        (Operand("target", "a path or an identifier", path=True,
                  missing="`explain` takes a path or an identifier. "
                          "Try `headwater explain docs/decisions/0001-example.md`"),),
     ),
@@ -152,7 +154,7 @@ VERBS: tuple[Verb, ...] = (
         "unchanged.",
         "verb_explain:run_show",
         (),
-        (Operand("target", "a path or an identifier",
+        (Operand("target", "a path or an identifier", path=True,
                  missing="`show` takes a path or an identifier. Try `headwater show docs/decisions/0001-example.md`"),),
     ),
     Verb(
@@ -162,7 +164,7 @@ VERBS: tuple[Verb, ...] = (
         "documents, each with its cue and which end governs the reading. The MCP `related` tool's answer.",
         "verb_reads:run_related",
         (JSON,),
-        (Operand("target", "a path or an identifier",
+        (Operand("target", "a path or an identifier", path=True,
                  missing="`related` takes a path or an identifier. Try `headwater related ACME-DR-0001`"),),
     ),
     Verb(
@@ -193,7 +195,7 @@ VERBS: tuple[Verb, ...] = (
          Flag("--summary", "the one-sentence summary routing reads", "SUMMARY"),
          Flag("--relates", "a relation and its target", "REL=TARGET", repeat=True),
          Flag("--facet", "a facet and its value", "FACET=VALUE", repeat=True),
-         Flag("--directory", "where on the shelf to write", "DIR"),
+         Flag("--directory", "where on the shelf to write", "DIR", path=True),
          NOW),
         (Operand("kind", "the kind of document",
                  missing='`new` takes a kind. Try `headwater new decision --title "Adopt an overlay"`'),),

@@ -39,6 +39,33 @@ def test_a_read_from_a_subdirectory_answers_about_the_governed_root(deep, hw, ar
     assert from_below.out == from_root.out and from_below.out
 
 
+@pytest.mark.parametrize("typed", ["0001-store-attempts-in-postgres.md", "./0001-store-attempts-in-postgres.md",
+                                   "../decisions/0001-store-attempts-in-postgres.md",
+                                   "docs/decisions/0001-store-attempts-in-postgres.md"])
+@pytest.mark.parametrize("verb", ["explain", "show", "related"])
+def test_a_path_typed_in_a_subdirectory_is_read_from_there_or_else_as_the_reports_print_it(deep, hw, verb, typed):
+    from_root = hw(verb, "docs/decisions/0001-store-attempts-in-postgres.md", "--root", str(deep))
+    from_below = hw(verb, typed)
+    assert from_below.status == from_root.status == 0, from_below.err
+    assert from_below.out == from_root.out
+
+
+def test_check_path_typed_in_a_subdirectory_selects_that_file(deep, hw):
+    (deep / "docs/decisions/0001-store-attempts-in-postgres.md").write_text(
+        (deep / "docs/decisions/0001-store-attempts-in-postgres.md").read_text() + "\n[gone](0099-gone.md)\n")
+    ran = hw("check", "--path", "0001-store-attempts-in-postgres.md", "--format", "concise", *NOW)
+    assert ran.out.startswith("docs/decisions/0001-store-attempts-in-postgres.md:"), ran.out
+    assert "link.path.unresolved" in ran.out
+
+
+@pytest.mark.parametrize("typed", ["does-not-exist", "docs/nowhere/x.md"])
+def test_a_check_path_naming_nothing_is_refused_rather_than_passing_strict(deep, hw, typed):
+    ran = hw("check", "--path", typed, "--strict", *NOW)
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == f"headwater: `--path {typed}` names no file or folder of the repository, so it would " \
+        "select nothing\n"
+
+
 def test_new_from_a_subdirectory_writes_on_the_shelf_of_the_root(deep, hw):
     ran = hw("new", "decision", "--title", "Deliver in order", "--summary", "Per tenant.", *NOW)
     assert ran.status == 0, ran.err
