@@ -222,6 +222,8 @@ def report(binding: Binding, written: list[str], to_adopt: int = 0) -> str:
 
 
 def _next(written: list[str], to_adopt: int) -> str:
+    if not written:  # a dry run
+        return "Next: run `headwater init` without `--dry-run` to write these files"
     if LOCK not in written:
         return "Next: run `headwater taxonomy resolve`"
     if to_adopt:

@@ -21,7 +21,7 @@ def run_explain(invocation) -> Result:
 
 def run_show(invocation) -> Result:
     snapshot = load(invocation.root, run_date(None))
-    row = find_row(snapshot, invocation.args.target, "show")
+    row = find_row(snapshot, invocation.args.target, "show", bytes_only=True)
     link = symlink_on_the_way(row.path, invocation.root)
     if link:
         raise Refusal(f"`{link}` is a symlink, which the walk does not follow, so `show` prints nothing")

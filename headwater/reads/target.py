@@ -17,15 +17,19 @@ def outside_sentence(argument: str) -> str:
     return f"{argument} {OUTSIDE}"
 
 
-def find_row(snapshot: Snapshot, argument: str, verb: str) -> Row:
-    """The census row the argument names; refusals checked in the documented order."""
+def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = False) -> Row:
+    """The census row the argument names; refusals checked in the documented order. A verb that
+    prints only the file's bytes (`bytes_only`) takes a file that does not read as a document."""
     row = _lookup(snapshot, argument)
     if row is None:
         raise Refusal(_missing(snapshot, argument))
     if row.outcome is Outcome.EXCLUDED and row.exclusion:
         raise Refusal(f"`{argument}` is excluded by `{row.exclusion.pattern}`")
-    if row.outcome in (Outcome.UNWALKABLE, Outcome.UNREADABLE):
+    if row.outcome is Outcome.UNWALKABLE:
         raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing")
+    if row.outcome is Outcome.UNREADABLE and not bytes_only:
+        raise Refusal(f"`{row.path}` could not be read as a document ({row.reason}), so `{verb}` prints nothing; "
+                      "`headwater show` prints its bytes")
     return row
 
 

@@ -102,7 +102,8 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     scheme = _scheme(snapshot, kind)
     slug = placement.slug(title)
     if not slug:
-        raise Refusal(f"the title `{title}` has no letters or digits to make a file name from")
+        raise Refusal(f"the title `{_shown(title)}` has no Latin letters or digits to make a file name from: "
+                      "add a few, as in `--title \"Привет мир (hello world)\"`")
     given = dict(facets)
     if len(given) != len(facets):
         raise Refusal("`--facet` names one facet twice")
@@ -113,7 +114,8 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
     path = path_for(plan, start if scheme else None)
     if len(path.rpartition("/")[2].encode("utf-8")) > NAME_MAX - 20:  # room for a later, longer number
-        raise Refusal(f"the title `{title}` makes a file name longer than a file system holds; give a shorter one")
+        raise Refusal(f"the title `{_shown(title)}` makes a file name longer than a file system holds; "
+                      "give a shorter one")
     if scheme is None:
         _refuse_owed_halves(plan)
     else:
@@ -127,6 +129,11 @@ def _refuse_owed_halves(plan: Plan) -> None:
         if edge.far_half and edge.path and not edge.symmetric:
             raise Refusal(f"the kind `{plan.placement.kind}` declares no identifier scheme, so no far half can "
                           f"name the new document, and `{edge.written_as}` owes one in {edge.path}")
+
+
+def _shown(text: str, most: int = 80) -> str:
+    """A title as a refusal quotes it: whole up to `most` characters, else its start and an ellipsis."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _one_line(text: str, flag: str) -> str:

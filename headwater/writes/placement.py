@@ -5,6 +5,7 @@ the shelf's `layout`, else `<slug>.md`."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from headwater.errors import Refusal
@@ -21,9 +22,17 @@ class Placement:
     directory: str
 
 
+# Latin letters that no decomposition splits into a plain letter and its marks.
+SPELLED_OUT = str.maketrans({"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "þ": "th",
+                             "ı": "i"})
+
+
 def slug(title: str) -> str:
-    """Lowercase; each run of characters that are not ASCII letters or digits becomes one `-`."""
-    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    """Lowercase, each Latin letter without its accents (`Café über Straße` → `cafe-uber-strasse`);
+    each run of characters that are then not ASCII letters or digits becomes one `-`."""
+    plain = unicodedata.normalize("NFKD", title.lower().translate(SPELLED_OUT))
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
 
 
 def _listed(names: list[str]) -> str:

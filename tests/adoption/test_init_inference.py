@@ -233,3 +233,11 @@ def test_init_says_plainly_when_no_heading_is_in_every_record(tmp_path, hw):
     assert ran.status == 0, ran.err
     assert "  kind decision requires no section: no heading is in every record\n" in ran.out
     assert "sections none" not in ran.out
+
+
+def test_a_dry_run_ends_by_naming_the_run_that_writes(tmp_path, hw):
+    _contexts(tmp_path, "Context")
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0
+    assert ran.out.endswith("\nNext: run `headwater init` without `--dry-run` to write these files\n")
+    assert not (tmp_path / ".headwater").exists()

@@ -101,3 +101,16 @@ def test_an_explain_in_another_process_with_another_hash_seed_is_byte_identical(
     elsewhere = hw_process("explain", "ACME-DR-0001", "--root", str(quickstart), hash_seed="4242")
     assert here.status == elsewhere.status == 0 and here.err == elsewhere.err == ""
     assert "ACME-DR-0001" in here.out and here.out == elsewhere.out
+
+
+def test_show_prints_the_bytes_of_a_file_whose_front_matter_does_not_load_and_explain_says_why_it_cannot(
+        quickstart, hw):
+    path = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    broken = path.read_bytes().replace(b"id: ACME-DR-0003", b"id: [ACME-DR-0003", 1)
+    path.write_bytes(broken)
+    shown = hw("show", "docs/decisions/0003-rate-limit-per-tenant.md", "--root", str(quickstart))
+    assert shown.status == 0 and shown.out.encode("utf-8") == broken
+    ran = hw("explain", "docs/decisions/0003-rate-limit-per-tenant.md", "--root", str(quickstart))
+    assert ran.status == 1 and ran.err == (
+        "headwater: `docs/decisions/0003-rate-limit-per-tenant.md` could not be read as a document (front matter "
+        "line 3: did not find expected ',' or ']'), so `explain` prints nothing; `headwater show` prints its bytes\n")

@@ -96,7 +96,7 @@ REFUSALS = [
      "`--relates` takes REL=TARGET with neither side empty"),
     ("a facet without a name", None, ["decision", "--title", "x", "--facet", "=low"],
      "`--facet` takes FACET=VALUE"),
-    ("a title with no letters", None, ["decision", "--title", "!!!"], "no letters or digits"),
+    ("a title with no letters", None, ["decision", "--title", "!!!"], "no Latin letters or digits"),
     ("a bad run date", None, ["decision", "--title", "x", "--now", "2026-13-01"], "`--now` takes a calendar date"),
     ("a layout in the lock that climbs out, before any id is claimed", _climbing_layout, ["decision", "--title", "x"],
      "names this document `docs/decisions/../../0004-x.md`, which is not a plain path inside the repository"),
@@ -156,3 +156,24 @@ def test_a_file_where_the_claims_folder_belongs_is_a_refusal_and_no_document_is_
     assert ran.status == 1 and ran.out == ""
     assert ran.err == "headwater: `.headwater/ids`: a file where a folder must be, so nothing more was done\n"
     assert sorted(p for p in (quickstart / "docs").rglob("*")) == before and ids.read_text() == "x\n"
+
+
+@pytest.mark.parametrize(("title", "slug"), [("Café über Straße", "cafe-uber-strasse"), ("Ærø Łódź", "aero-lodz"),
+                                             ("Use ŞEN ı İ", "use-sen-i-i"),
+                                             ("Привет мир (hello world)", "hello-world")])
+def test_a_latin_letter_loses_its_accents_in_the_file_name_rather_than_the_letter(title, slug):
+    from headwater.writes.placement import slug as slugged
+
+    assert slugged(title) == slug
+
+
+def test_a_title_in_another_script_alone_is_refused_with_a_way_to_name_the_file(quickstart, hw, tree_bytes):
+    before = tree_bytes(quickstart)
+    ran = hw("new", "decision", "--title", "日本語のタイトル", "--root", str(quickstart))
+    assert ran.status == 1 and "has no Latin letters or digits to make a file name from: add a few" in ran.err
+    assert tree_bytes(quickstart) == before
+
+
+def test_a_refusal_quotes_a_long_title_by_its_start(quickstart, hw):
+    ran = hw("new", "decision", "--title", "word " * 2000, "--root", str(quickstart))
+    assert ran.status == 1 and len(ran.err) < 300 and "word word…` makes a file name longer" in ran.err, ran.err
