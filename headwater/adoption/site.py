@@ -33,7 +33,7 @@ HREFS = (re.compile(r"\]\(\s*<?(/[^)\s>]*)"), re.compile(r"^\s{0,3}\[[^\]]+\]:\s
 
 @dataclass(frozen=True)
 class Pages:
-    folder: str  # the corpus root (never the repository's): the shelf takes what no closer shelf claims
+    folder: str  # the corpus root (never the repository's), or the folder below it the site publishes
     fronted: int  # Markdown files under it whose front matter is a mapping
     named: int  # of those, how many carry the package's name facet
     name_facet: str
@@ -57,13 +57,19 @@ class SiteRoot:
     said: str
 
 
-def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None, scent_facet: str | None) -> Pages | None:
+def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None, scent_facet: str | None,
+          published: tuple[str, ...] = ()) -> Pages | None:
     """The corpus root's pages, when most of its Markdown carries front matter with the name facet: a
-    site whose pages say what they are, which a package of records alone leaves untyped."""
+    site whose pages say what they are, which a package of records alone leaves untyped. Their
+    folder is the one the site publishes (`published`) where every such page lies under it, so
+    `new` writes a page where the site serves it."""
     if name_facet is None or corpus in ("", "."):  # a shelf's path opens with a folder it is bounded by
         return None
     under = [p for p in paths if p.startswith(corpus + "/")]
-    fronts = [front for front in (_front(root, p) for p in under) if front is not None]
+    read = [(p, front) for p, front in ((p, _front(root, p)) for p in under) if front is not None]
+    fronts = [front for _, front in read]
+    folder = next((r for r in published if r.startswith(corpus + "/") and read
+                   and all(p.startswith(r + "/") for p, _ in read)), corpus)
     carried = Counter(key.text for front in fronts for key, value in front.entries
                       if isinstance(value, Scalar) and value.text.strip())
     named = carried[name_facet]
@@ -72,7 +78,7 @@ def pages(root: Path, paths: list[str], corpus: str, name_facet: str | None, sce
     own = next((key for key in SCENT_KEYS if 2 * carried[key] >= len(fronts)), None)
     renamed = bool(own and scent_facet and own != scent_facet and not carried[scent_facet])
     scent = (own, carried[own], scent_facet) if renamed else None
-    return Pages(corpus, len(fronts), named, name_facet, scent)
+    return Pages(folder, len(fronts), named, name_facet, scent)
 
 
 def _front(root: Path, path: str) -> Map | None:

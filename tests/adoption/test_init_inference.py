@@ -241,3 +241,19 @@ def test_a_dry_run_ends_by_naming_the_run_that_writes(tmp_path, hw):
     assert ran.status == 0
     assert ran.out.endswith("\nNext: run `headwater init` without `--dry-run` to write these files\n")
     assert not (tmp_path / ".headwater").exists()
+
+
+def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    records = tmp_path / "doc/adr"
+    records.mkdir(parents=True)
+    for n, context in enumerate(CONTEXTS, start=1):
+        (records / f"000{n}-record-{n}.md").write_text(f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\n"
+                                                     f"Accepted\n\n## Context\n\n{context}\n")
+    ran = hw("init", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  shelf specifications: `doc/specifications/**`, under the corpus root (the package puts it at "
+            "`docs/specifications/**`)\n") in ran.out
+    written = hw("new", "specification", "--title", "Subcommand dispatch", "--root", str(tmp_path),
+                 "--now", "2026-11-30")
+    assert written.status == 0 and written.out.startswith("wrote doc/specifications/subcommand-dispatch.md\n")

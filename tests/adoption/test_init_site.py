@@ -39,11 +39,11 @@ def hugo_like(tmp_path):
 def test_init_types_the_pages_of_a_site_no_shelf_claims_and_says_why(hugo_like, hw):
     ran = hw("init", "--namespace", "SITE", "--root", str(hugo_like))
     assert ran.status == 0, ran.err
-    assert ("  shelf pages: 4 pages under `site` have front matter and no shelf of the package claims them; every "
-            "one carries `title`, so a page must. Kind `page` types them, so `check` reads their links and `route` "
-            "offers them\n") in ran.out
+    assert ("  shelf pages: 4 pages under `site/content/en` have front matter and no shelf of the package claims "
+            "them; every one carries `title`, so a page must. Kind `page` types them, so `check` reads their links "
+            "and `route` offers them\n") in ran.out
     overlay = (hugo_like / ".headwater/overlay.yml").read_text(encoding="utf-8")
-    assert "  shelves.pages:\n" in overlay and '    path: "site/**"\n' in overlay
+    assert "  shelves.pages:\n" in overlay and '    path: "site/content/en/**"\n' in overlay
     assert "    facets:\n      require:\n        - title\n" in overlay
     checked = hw("check", "--strict", "--root", str(hugo_like), "--now", NOW, "--format", "json")
     report = json.loads(checked.out)
@@ -153,7 +153,8 @@ def test_init_on_a_real_docs_site_types_every_page_and_finds_its_rooted_links(tm
     site = unpack("dapr-docs", tmp_path)
     ran = headwater(site, "init", "--namespace", "DAPR")
     assert ran.status == 0, ran.err
-    assert "  site root `daprdocs/content/en`: " in ran.out and "  shelf pages: 454 pages under `daprdocs`" in ran.out
+    assert "  site root `daprdocs/content/en`: " in ran.out
+    assert "  shelf pages: 454 pages under `daprdocs/content/en`" in ran.out
     assert headwater(site, "adopt").status == 0  # the home page's title, from its heading's image
     assert 'title: "Dapr Docs"\n' in (site / "daprdocs/content/en/_index.md").read_text(encoding="utf-8")
     report = headwater(site, "check", "--now", NOW, "--format", "json").json
@@ -165,3 +166,9 @@ def test_init_on_a_real_docs_site_types_every_page_and_finds_its_rooted_links(tm
     # every rooted link still unresolved names a file the snapshot does not carry (PDFs, YAML, slides)
     rooted = [f["message"] for f in report["findings"] if f["message"].startswith("the link `/")]
     assert rooted and not any("`/reference/" in m for m in rooted), rooted
+
+
+def test_new_writes_a_page_where_the_site_publishes_it(hugo_like, hw):
+    assert hw("init", "--namespace", "SITE", "--root", str(hugo_like)).status == 0
+    ran = hw("new", "page", "--title", "Serve from a CDN", "--root", str(hugo_like), "--now", NOW)
+    assert ran.status == 0 and ran.out.startswith("wrote site/content/en/serve-from-a-cdn.md\n"), ran.err
