@@ -39,7 +39,7 @@ def github_command(finding: Finding) -> str:
 
 def concise_line(finding: Finding) -> str:
     line, column = (finding.line, max(finding.column, 1)) if finding.line > 0 else (1, 1)
-    where = f"{one_line(finding.path)}:{line}:{column}"
+    where = f"{visible(finding.path)}:{line}:{column}"  # a path's own whitespace is part of its name
     return f"{where}: {finding.severity.value} {finding.rule} {one_line(finding.message)}"
 
 

@@ -77,6 +77,11 @@ def test_a_concise_line_is_one_line_and_a_whole_file_finding_stands_at_its_first
     assert concise_line(finding) == "docs/x.md:1:1: error a.b first second third \\u{1b}]8;;x\\u{7}"
 
 
+def test_a_concise_line_shows_a_line_break_in_a_file_name_escaped_never_as_a_space():
+    finding = Finding("a.b", Severity.ERROR, "docs/new\nline.md", 2, 1, "m", "", False, "s")
+    assert concise_line(finding) == "docs/new\\u{a}line.md:2:1: error a.b m"
+
+
 def test_the_text_report_gives_its_counts_at_the_end_as_at_the_top(hw):
     out = hw("check", *CHECK_ALL).out.splitlines()
     tally = check_all_tally()
