@@ -58,7 +58,8 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     if (root / DECLARATION).exists() or (root / OVERLAY).exists():
         raise Refusal(f"this repository is already bound: {DECLARATION} exists. Edit it, or remove it to start over")
     if namespace is not None and not NAMESPACE.match(namespace):
-        raise Refusal(f"`--namespace` takes letters and digits, starting with a letter, and `{namespace}` is not that")
+        raise Refusal(f"`--namespace` takes ASCII letters and digits (A-Z, a-z, 0-9), starting with a letter, and "
+                      f"`{namespace}` is not that")
     package = find_package(root, package_name or DEFAULT_PACKAGE)
     known = package.bundle_names()
     for bundle in bundles:

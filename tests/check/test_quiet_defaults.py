@@ -115,3 +115,10 @@ def test_a_footnote_definition_with_an_indented_fenced_block_is_not_a_link(hw, c
     note = "\nAs measured.[^1]\n\n[^1]:\n    ```csl-json\n    {\"id\": \"x\"}\n    ```\n"
     (root / DOC).write_text((root / DOC).read_text() + note)
     assert [f["rule"] for f in findings(hw, root) if f["rule"].startswith("link.")] == []
+
+
+def test_one_file_seen_is_one_file():
+    from headwater.cli.verb_check import nothing_checked
+
+    assert ": 1 file seen under `docs`," in nothing_checked("docs", 1)
+    assert ": 2 files seen under `docs`," in nothing_checked("docs", 2)

@@ -55,3 +55,9 @@ def test_kinds_json_carries_the_documented_members(quickstart, hw):
     assert list(decision) == ["name", "is_a", "purpose", "shelves", "required_facets", "required_sections",
                               "draft", "when"]
     assert decision["shelves"] == [{"name": "decisions", "path": "docs/decisions/**"}]
+
+
+def test_a_namespace_of_letters_outside_ascii_is_refused_saying_which_letters(tmp_path, hw):
+    ran = hw("init", "--namespace", "ÄÖ", "--root", str(tmp_path))
+    assert ran.status == 1 and "`--namespace` takes ASCII letters and digits (A-Z, a-z, 0-9)" in ran.err
+    assert not (tmp_path / ".headwater").exists()
