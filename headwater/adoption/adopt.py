@@ -139,6 +139,18 @@ def _pairs(records: list[Found]) -> set[tuple[str, str]]:
     return pairs
 
 
+def _superseded_on(records: list[Found], pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """For each record a later one supersedes, the earliest such record's date: when it left its
+    state, which its own `Date:` (when it was written) is not."""
+    dates = {r.path: r.derived.date for r in records if r.derived.date}
+    found: dict[str, str] = {}
+    for newer, older in pairs:
+        date = dates.get(newer)
+        if date and date >= dates.get(older, "") and date < found.get(older, "9999"):
+            found[older] = date
+    return found
+
+
 def adoption(snapshot: Snapshot) -> Adoption:
     taxonomy = snapshot.taxonomy
     records = _records(snapshot)
@@ -147,7 +159,9 @@ def adoption(snapshot: Snapshot) -> Adoption:
     name_facet = taxonomy.facet_for_role("name")
     succession = _succession(snapshot)
     relations: dict[str, list[tuple[str, str]]] = {}
-    for newer, older in sorted(_pairs(records)) if succession else ():
+    pairs = sorted(_pairs(records)) if succession else []
+    superseded_on = _superseded_on(records, pairs)
+    for newer, older in pairs:
         relations.setdefault(newer, []).append((succession[0], ids.get(older, older)))
         relations.setdefault(older, []).append((succession[1], ids.get(newer, newer)))
     patches, lines = [], []
@@ -157,9 +171,12 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if state and state not in record.keys and record.derived.status and taxonomy.lifecycle_of(record.kind):
             edits.append(SetScalar((state,), record.derived.status))
             said.append(f"{state} {record.derived.status}")
-        if entered and entered not in record.keys and record.derived.date:
-            edits.append(SetScalar((entered,), record.derived.date))
-            said.append(f"{entered} {record.derived.date}")
+        since = (superseded_on.get(record.path) if taxonomy.is_terminal(record.derived.status) else None) \
+            or record.derived.date
+        if entered and entered not in record.keys and since:
+            edits.append(SetScalar((entered,), since))
+            said.append(f"{entered} {since}" + (" (the date of the record that superseded it)"
+                                                 if since != record.derived.date else ""))
         if name_facet and name_facet not in record.keys and record.derived.title:
             edits.append(SetScalar((name_facet,), record.derived.title))
             said.append(f"{name_facet}")

@@ -70,7 +70,8 @@ def test_adopt_writes_front_matter_and_leaves_every_other_byte(nygard, hw):
     first = (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text()
     front, body = first.split("---\n", 2)[1:]
     assert body == FIRST
-    assert front.split("\n")[:4] == ["status: superseded", "status_since: '2016-02-12'",
+    # superseded on the date of the record that superseded it, not the date it was written
+    assert front.split("\n")[:4] == ["status: superseded", "status_since: '2017-03-01'",
                                      'title: "Record architecture decisions"', "id: ADR-0001"]
     assert "relations:\n  superseded_by:\n    - ADR-0002" in front
     assert (nygard / ".headwater/ids/decision_id/ADR-0002").read_text() == "doc/adr/0002-use-madr.md\n"
@@ -140,3 +141,12 @@ def test_a_held_count_that_is_not_a_whole_number_from_one_is_refused(nygard, hw)
         "      - {rule: link.path.unresolved, path: doc/adr/0002-use-madr.md, subject: 0099-missing.md, count: 0}\n")
     ran = hw("check", "--root", str(nygard), *NOW)
     assert ran.status == 1 and "`count` is how many findings an entry holds, a whole number from 1" in ran.err
+
+
+def test_a_superseded_record_entered_its_state_when_its_successor_was_written(nygard, hw):
+    ran = hw("adopt", "--dry-run", "--root", str(nygard), *NOW)
+    assert ("would adopt doc/adr/0001-record-architecture-decisions.md: status superseded, status_since "
+            "2017-03-01 (the date of the record that superseded it)") in ran.out, ran.out
+    second = nygard / "doc/adr/0002-use-madr.md"
+    second.write_text(second.read_text().replace("Date: 2017-03-01", "Date: 2015-01-01"))  # dated before it
+    assert "status superseded, status_since 2016-02-12," in hw("adopt", "--dry-run", "--root", str(nygard), *NOW).out
