@@ -237,7 +237,7 @@ def _sections(tree: dict, kind: str, shelf: RecordShelf, inferred: _Draft) -> No
     spelled = Counter(h for r in shelf.records for h in dict.fromkeys(r.headings))
     every = [h for h, n in spelled.items() if n == len(shelf.records)]
     required = k["sections"]["require"]
-    if not {h.casefold() for h in required} <= {h.casefold() for h in every}:
+    if {h.casefold() for h in required} != {h.casefold() for h in every}:  # the team's template, as it spells it
         inferred.override[f"kinds.{name}.sections.require"] = required = every
         inferred.said.append(f"kind {name} requires the sections {', '.join(every)}: the headings every record has"
                              if every else f"kind {name} requires no section: no heading is in every record")

@@ -257,3 +257,21 @@ def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(t
     written = hw("new", "specification", "--title", "Subcommand dispatch", "--root", str(tmp_path),
                  "--now", "2026-11-30")
     assert written.status == 0 and written.out.startswith("wrote doc/specifications/subcommand-dispatch.md\n")
+
+
+def test_a_heading_every_record_has_beyond_the_package_s_is_required_and_new_writes_it_where_they_do(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    records = tmp_path / "doc/adr"
+    records.mkdir(parents=True)
+    for n, context in enumerate(CONTEXTS, start=1):
+        (records / f"000{n}-record-{n}.md").write_text(
+            f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n\n## Context\n\n{context}\n\n"
+            "## Decision\n\nWe will.\n\n## Consequences\n\nSome.\n")
+    ran = hw("init", "--root", str(tmp_path))
+    assert ("  kind decision requires the sections Status, Context, Decision, Consequences: the headings every "
+            "record has\n") in ran.out, ran.out
+    assert hw("adopt", "--root", str(tmp_path), "--now", "2026-11-30").status == 0
+    written = hw("new", "decision", "--title", "Lint the scripts", "--root", str(tmp_path), "--now", "2026-11-30")
+    body = (tmp_path / "doc/adr/0005-lint-the-scripts.md").read_text().split("---\n", 2)[2]
+    assert written.status == 0 and [line for line in body.splitlines() if line.startswith("## ")] == [
+        "## Status", "## Context", "## Decision", "## Consequences"]
