@@ -127,9 +127,10 @@ def write_bytes(path: Path, data: bytes, *, root: Path, durable: bool = True) ->
             found = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode
         except FileNotFoundError:
             found = stat.S_IFREG | _default_mode()
-        if not stat.S_ISREG(found):
-            raise IsADirectoryError(errno.EISDIR if stat.S_ISDIR(found) else errno.EEXIST, "not a regular file",
-                                    "/".join(parts_under(root, path)))
+        if not stat.S_ISREG(found):  # a rename would replace a folder or a special file: refused in its words
+            number = errno.EISDIR if stat.S_ISDIR(found) else errno.EEXIST
+            raise OSError(number, os.strerror(number) if stat.S_ISDIR(found) else "not a regular file",
+                          "/".join(parts_under(root, path)))
         mode = found & 0o7777
         with _staged(directory, name, data, mode, durable) as tmp:
             os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)

@@ -45,7 +45,7 @@ MEMBER_SHAPES = {
     "kinds": {"facets": MAPPING, "sections": MAPPING, "identifier": MAPPING, "abstract": VALUE, "is_a": VALUE,
               "purpose": VALUE, "lifecycle": VALUE, "voice": VALUE, "language": VALUE, "write_when": VALUE},
     "kinds.facets": {"require": VALUES, "forbid": VALUES, "values": MAPPING},
-    "kinds.sections": {"require": VALUES, "optional": VALUES, "roles": MAPPING},
+    "kinds.sections": {"require": VALUES, "optional": VALUES},  # `roles`: `_section_roles` says what it maps
     "relations": {"family": VALUE, "from": VALUES, "to": VALUES, "inverse": VALUE, "reciprocal": VALUE,
                   "on_target": MAPPING, "invalid_when": MAPPING, "attributes": MAPPING, "governing_end": VALUE,
                   "lifecycle_sensitive": VALUE, "evidence_at": VALUE, "key": VALUE, "inverse_key": VALUE},

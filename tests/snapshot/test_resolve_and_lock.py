@@ -156,7 +156,7 @@ def test_a_folder_where_the_lock_belongs_is_refused_in_one_sentence_by_readers_a
     assert "is not a regular file. Remove it" in hw("check", "--root", str(quickstart)).err
     ran = hw("taxonomy", "resolve", "--root", str(quickstart))
     assert ran.status == 1
-    assert ran.err == "headwater: `.headwater/taxonomy.lock`: not a regular file, so nothing more was done\n"
+    assert ran.err == "headwater: `.headwater/taxonomy.lock`: Is a directory, so nothing more was done\n"
     assert lock.is_dir()
 
 
