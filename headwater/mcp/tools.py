@@ -172,8 +172,10 @@ def _kinds(snapshot: Snapshot, args: dict) -> Outcome:
 
 def _new(snapshot: Snapshot, args: dict) -> Outcome:
     """The same library call as `headwater new`: the account and the artifact as separate blocks."""
+    from headwater.taxonomy.staleness import refuse_stale
     from headwater.writes.new import Aborted, new_document
 
+    refuse_stale(snapshot)  # as `headwater new` refuses: a document shaped by a lock its sources moved past
     try:
         written = new_document(snapshot, args["kind"], args["title"], relates=args["relates"],
                                summary=args["summary"], facets=args["facets"], directory=args["directory"])
@@ -187,7 +189,9 @@ def _fix(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.fix import fixed_run
     from headwater.check.runner import run as run_checks
     from headwater.render import render
+    from headwater.taxonomy.staleness import refuse_stale
 
+    refuse_stale(snapshot)  # as `headwater check --fix` refuses
     after, report, lines = fixed_run(snapshot, run_checks)
     account = "".join(line + "\n" for line in lines)
     return Outcome((account, render(args["format"], report, after)), landed=bool(lines))

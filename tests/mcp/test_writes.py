@@ -60,3 +60,13 @@ def test_every_listed_schema_names_exactly_the_arguments_its_tool_reads(writer):
     new = next(t for t in tools if t["name"] == "new")["inputSchema"]
     assert sorted(new["properties"]) == ["directory", "facets", "kind", "relates", "summary", "title"]
     assert new["additionalProperties"] is False
+
+
+def test_a_write_after_the_overlay_moved_past_the_lock_is_refused_and_writes_nothing(writer):
+    overlay = writer.root / ".headwater/overlay.yml"
+    overlay.write_text(overlay.read_text().replace("decision_id.namespace: ACME", "decision_id.namespace: ZZZ"))
+    for tool, arguments in (("new", NEW), ("fix", {"format": "json"})):
+        error = writer.call(tool, **arguments)["error"]
+        assert error["data"]["error_code"] == "write_refused", error
+        assert "taxonomy.lock is stale: .headwater/overlay.yml changed since it was resolved" in error["message"]
+    assert not list((writer.root / "docs/decisions").glob("0004-*"))
