@@ -24,7 +24,12 @@ REPO = Path(__file__).resolve().parents[2]
 # unmutated engine, and every mutant would look like a survivor).
 MODULES: dict[str, tuple[str, ...]] = {
     "headwater/atomic.py": ("tests/reliability/test_atomic_writes.py", "tests/reliability/test_write_faults.py",
-                            "tests/check/test_fix.py"),
+                            "tests/check/test_fix.py", "tests/reliability/test_cache_dir.py",
+                            "tests/writes/test_new_refusals.py::test_a_file_where_the_claims_folder_belongs_is_a_"
+                            "refusal_and_no_document_is_written",
+                            "tests/snapshot/test_resolve_and_lock.py::test_a_folder_where_the_lock_belongs_is_"
+                            "refused_in_one_sentence_by_readers_and_writers"),
+    "headwater/check/adoption_tasks.py": ("tests/adoption/test_adopt.py", "tests/adoption/test_adoption_tasks.py"),
     "headwater/check/fix.py": ("tests/check/test_fix.py", "tests/reliability/test_write_faults.py",
                                "tests/mcp/test_fix_seal.py", "tests/reliability/test_planted_cache.py"),
     "headwater/check/suppressions.py": ("tests/check/test_suppressions.py",),

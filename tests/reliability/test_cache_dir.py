@@ -4,6 +4,7 @@ turn at the write lock and leaves every other writer's temp files alone."""
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import time
@@ -94,3 +95,19 @@ def test_a_cache_write_that_fails_says_why_in_the_system_s_words(tmp_path):
     (tmp_path / cachedir.CACHE_DIR / "kept").mkdir()  # a folder where the file goes
     refused = cachedir.write(tmp_path, "kept", HEADER, b"payload\n")
     assert refused == f"headwater: the cache was not written ({cachedir.CACHE_DIR}/kept: Is a directory)"
+
+
+def test_a_pipe_where_a_cache_file_goes_is_neither_opened_nor_replaced(tmp_path):
+    _written(tmp_path, "other", b"the folder exists\n")
+    os.mkfifo(tmp_path / cachedir.CACHE_DIR / "kept")
+    refused = cachedir.write(tmp_path, "kept", HEADER, b"payload\n")
+    assert refused == f"headwater: the cache was not written ({cachedir.CACHE_DIR}/kept: not a regular file)"
+    assert (tmp_path / cachedir.CACHE_DIR / "kept").is_fifo()
+
+
+def test_a_file_where_a_folder_of_the_path_must_be_names_that_folder(tmp_path):
+    (tmp_path / "docs").write_text("a file\n")
+    with pytest.raises(NotADirectoryError) as refused:
+        atomic.write_bytes(tmp_path / "docs/decisions/x.md", b"x\n", root=tmp_path)
+    assert (refused.value.errno, refused.value.strerror, refused.value.filename) == (
+        errno.ENOTDIR, "a file where a folder must be", "docs")
