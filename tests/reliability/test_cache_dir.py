@@ -111,3 +111,12 @@ def test_a_file_where_a_folder_of_the_path_must_be_names_that_folder(tmp_path):
         atomic.write_bytes(tmp_path / "docs/decisions/x.md", b"x\n", root=tmp_path)
     assert (refused.value.errno, refused.value.strerror, refused.value.filename) == (
         errno.ENOTDIR, "a file where a folder must be", "docs")
+
+
+@pytest.mark.parametrize(("make", "raised", "said"), [(os.mkdir, IsADirectoryError, "Is a directory"),
+                                                      (os.mkfifo, FileExistsError, "not a regular file")])
+def test_a_write_over_anything_but_a_regular_file_is_refused_as_what_stands_there(tmp_path, make, raised, said):
+    make(tmp_path / "target")
+    with pytest.raises(raised) as refused:
+        atomic.write_bytes(tmp_path / "target", b"x\n", root=tmp_path)
+    assert (refused.value.strerror, refused.value.filename) == (said, "target")
