@@ -152,6 +152,17 @@ def _contexts(root, heading: str) -> None:
             "## Consequences\n\nSome.\n")
 
 
+def _nygard(root, rest: str = "") -> None:
+    """Four records in `doc/adr` as adr-tools writes them (a `Date:` line, `## Status`, `## Context`),
+    then `rest`."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    records = root / "doc/adr"
+    records.mkdir(parents=True)
+    for n, context in enumerate(CONTEXTS, start=1):
+        (records / f"000{n}-record-{n}.md").write_text(
+            f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n\n## Context\n\n{context}\n{rest}")
+
+
 def test_init_reads_the_records_context_as_they_spell_it_as_their_summary(tmp_path, hw):
     _contexts(tmp_path, "Context and Problem Statement")
     ran = hw("init", "--dry-run", "--root", str(tmp_path))
@@ -244,12 +255,7 @@ def test_a_dry_run_ends_by_naming_the_run_that_writes(tmp_path, hw):
 
 
 def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(tmp_path, hw):
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    records = tmp_path / "doc/adr"
-    records.mkdir(parents=True)
-    for n, context in enumerate(CONTEXTS, start=1):
-        (records / f"000{n}-record-{n}.md").write_text(f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\n"
-                                                     f"Accepted\n\n## Context\n\n{context}\n")
+    _nygard(tmp_path)
     ran = hw("init", "--root", str(tmp_path))
     assert ran.status == 0, ran.err
     assert ("  shelf specifications: `doc/specifications/**`, under the corpus root (the package puts it at "
@@ -260,13 +266,7 @@ def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(t
 
 
 def test_a_heading_every_record_has_beyond_the_package_s_is_required_and_new_writes_it_where_they_do(tmp_path, hw):
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    records = tmp_path / "doc/adr"
-    records.mkdir(parents=True)
-    for n, context in enumerate(CONTEXTS, start=1):
-        (records / f"000{n}-record-{n}.md").write_text(
-            f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n\n## Context\n\n{context}\n\n"
-            "## Decision\n\nWe will.\n\n## Consequences\n\nSome.\n")
+    _nygard(tmp_path, "\n## Decision\n\nWe will.\n\n## Consequences\n\nSome.\n")
     ran = hw("init", "--root", str(tmp_path))
     assert ("  kind decision requires the sections Status, Context, Decision, Consequences: the headings every "
             "record has\n") in ran.out, ran.out
