@@ -9,12 +9,14 @@ Coverage is never narrowed: the census stays the denominator.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from headwater.check.finding import Finding, Severity
 from headwater.errors import Refusal
-from headwater.paths import OutsidePath, normalize
+from headwater.paths import OutsidePath, inside, normalize
 from headwater.patterns import compile_pattern
 
 RANK = {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2}
@@ -57,6 +59,16 @@ def _path(text: str, flag: str) -> str:
         return normalize(text)
     except OutsidePath:
         raise Refusal(f"`{flag}` takes a path inside the repository, and `{text}` is not one") from None
+
+
+def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
+    """A path filter with no wildcard that names nothing in the repository would select no finding
+    and let a strict run pass over a typo: it is refused (a path outside is `selection`'s to refuse)."""
+    for typed in paths:
+        text = inside(typed)
+        if text and compile_pattern(text).is_literal and not os.path.lexists(root / text):
+            raise Refusal(f"`{flag}` names `{typed}`, which is no file or folder of the repository, so it would "
+                          "select nothing")
 
 
 def _rule(text: str, known: frozenset[str], flag: str) -> str:

@@ -12,7 +12,6 @@ from pathlib import Path
 from headwater.cli.output import Result, layout_width
 from headwater.clock import run_date
 from headwater.errors import Refusal
-from headwater.paths import inside
 from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render_shown
 from headwater.render.palette import Palette, stdout_palette
 
@@ -56,10 +55,12 @@ def read_change(args, root: Path):
 
 
 def run(invocation) -> Result:
+    from headwater.check.selection import refuse_naming_nothing
+
     args = invocation.args
     fmt = chosen_format(args)
     layout_bytes = max_bytes(args)
-    refuse_paths_naming_nothing(args.path, invocation.root)
+    refuse_naming_nothing(args.path, invocation.root, FILTER_FLAGS["paths"])
     run_key = replay_key(args, invocation.root)
     if run_key is not None:
         from headwater.check import replay
@@ -68,17 +69,6 @@ def run(invocation) -> Result:
         if replayed is not None:
             return replayed_run(args, fmt, layout_bytes, replayed)
     return full_run(invocation, fmt, layout_bytes, run_key)
-
-
-def refuse_paths_naming_nothing(paths: list[str], root: Path) -> None:
-    """A `--path` with no wildcard that names nothing in the repository would select no finding
-    and let `--strict` pass over a typo; it is refused (a bad path is `selection`'s to refuse)."""
-    from headwater.patterns import compile_pattern
-
-    for typed in paths:
-        text = inside(typed)
-        if text and compile_pattern(text).is_literal and not os.path.lexists(root / text):
-            raise Refusal(f"`--path {typed}` names no file or folder of the repository, so it would select nothing")
 
 
 def replay_key(args, root: Path) -> str | None:

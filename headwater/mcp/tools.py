@@ -140,7 +140,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     """A summary sentence first, then the bytes of `check --no-cache` with the same filters."""
     from headwater.check.registry import rule_ids
     from headwater.check.runner import run as run_checks
-    from headwater.check.selection import bounded, narrowed, selection
+    from headwater.check.selection import bounded, narrowed, refuse_naming_nothing, selection
     from headwater.errors import Refusal
     from headwater.mcp.rpc_errors import invalid
     from headwater.render import Layout, render
@@ -149,6 +149,7 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     try:
         chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
                            {name: name for name in ("paths", "rules", "min_severity", "limit")})
+        refuse_naming_nothing(args["paths"], snapshot.root, "paths")
     except Refusal as refusal:
         raise invalid(refusal.sentence) from None
     report = bounded(narrowed(run_checks(snapshot), chosen), chosen.limit)  # uncached, as `--no-cache`

@@ -62,8 +62,8 @@ def test_check_path_typed_in_a_subdirectory_selects_that_file(deep, hw):
 def test_a_check_path_naming_nothing_is_refused_rather_than_passing_strict(deep, hw, typed):
     ran = hw("check", "--path", typed, "--strict", *NOW)
     assert ran.status == 1 and ran.out == ""
-    assert ran.err == f"headwater: `--path {typed}` names no file or folder of the repository, so it would " \
-        "select nothing\n"
+    assert ran.err == f"headwater: `--path` names `{typed}`, which is no file or folder of the repository, so " \
+        "it would select nothing\n"
 
 
 def test_new_from_a_subdirectory_writes_on_the_shelf_of_the_root(deep, hw):

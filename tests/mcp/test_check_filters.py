@@ -69,6 +69,7 @@ def test_without_a_limit_the_answer_is_bounded_by_default(check_all, monkeypatch
     ({"limit": "5"}, "limit"),
     ({"paths": "docs"}, "paths"),
     ({"paths": ["../out"]}, None),
+    ({"paths": ["docs/nowhere.md"]}, None),
 ])
 def test_a_bad_filter_is_an_invalid_argument_error(check_all, arguments, field):
     error = check_all.call("check", format="text", **arguments)["error"]
