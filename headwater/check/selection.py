@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from headwater.announcements import PROBE
 from headwater.check.finding import Finding, Severity
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, inside, normalize
@@ -66,7 +68,10 @@ def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
     and let a strict run pass over a typo: it is refused (a path outside is `selection`'s to refuse)."""
     for typed in paths:
         text = inside(typed)
-        if text and compile_pattern(text).is_literal and not os.path.lexists(root / text):
+        if not text or not compile_pattern(text).is_literal:
+            continue
+        sys.audit(PROBE, root / text)  # a look a replay makes again (HW-DR-0037)
+        if not os.path.lexists(root / text):
             raise Refusal(f"`{flag}` names `{typed}`, which is no file or folder of the repository, so it would "
                           "select nothing")
 
