@@ -6,6 +6,7 @@ from headwater.cli.output import Result
 from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.reads.route.answer import route_answer
+from headwater.reads.route.kept import read_back
 from headwater.reads.route.router import DEFAULT_BUDGET
 from headwater.render.palette import stdout_palette
 from headwater.render.reads import Layout, render
@@ -27,6 +28,7 @@ def run(invocation) -> Result:
     budget = budget_of(args.budget)
     task = " ".join(args.task)
     snapshot = load(invocation.root, run_date(None))
+    read_back(snapshot)  # the reader an MCP server kept, when it is this corpus's (HW-DR-0061)
     answer = route_answer(snapshot, task, budget)
     if args.json:
         return Result(render("json", answer))

@@ -1,7 +1,8 @@
-"""Route's reader kept between MCP servers (HW-DR-0036): a server reads the reader the last one
-kept when it is this corpus's, builds it otherwise, and answers the same bytes either way; a
-kept file that is tampered with, truncated, foreign, symlinked, of another key, or that would
-make anything but route's own classes serves nothing.
+"""Route's reader kept between MCP servers (HW-DR-0036): a server, and `route` from a terminal
+(HW-DR-0061), reads the reader the last server kept when it is this corpus's, builds it
+otherwise, and answers the same bytes either way; a kept file that is tampered with, truncated,
+foreign, symlinked, of another key, or that would make anything but route's own classes serves
+nothing.
 
 Counts, never seconds: whether a server built its reader is counted on `Reader.over`. The corpus is
 the generated 200-document repository of tests/perf/conftest.py, copied per test; the labelled
@@ -89,6 +90,21 @@ def test_a_server_s_first_answer_makes_only_its_task_s_sums_and_the_rest_are_mad
     whole = Reader.of(replace(snapshot, _derived={}))
     assert reader.scorer.idf == whole.scorer.idf and route(snapshot, TASKS[1]) == route(
         replace(snapshot, _derived={}), TASKS[1])
+
+
+def test_route_from_a_terminal_reads_back_the_reader_a_server_kept_and_writes_none_itself(corpus, builds, hw):
+    cache = corpus / cachedir.CACHE_DIR
+    task = TASKS[0]
+    built = hw("route", "--root", str(corpus), "--json", task)
+    assert built.status == 0 and json.loads(built.out)["pointers"]
+    assert builds == [1] and not cache.exists()  # a read verb keeps nothing
+    _served(load(corpus, TODAY))  # a server keeps the reader it built
+    assert builds == [1, 1] and _kept_file(corpus).is_file()
+    before = {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in cache.iterdir()}
+    again = hw("route", "--root", str(corpus), "--json", task)
+    assert builds == [1, 1]  # the terminal's route built nothing: it read the kept reader back
+    assert again.status == 0 and again.out == built.out
+    assert {p.name: (p.stat().st_mtime_ns, p.stat().st_size) for p in cache.iterdir()} == before
 
 
 def test_the_kept_reader_is_the_built_one_field_by_field(corpus, builds):

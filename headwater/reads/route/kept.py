@@ -76,6 +76,13 @@ def prime(snapshot: Snapshot) -> Callable[[], None] | None:
     return pending[0] if pending else None
 
 
+def read_back(snapshot: Snapshot) -> None:
+    """Set the snapshot's route reader for one read from a terminal: read back from the kept
+    files when they are this corpus's, else built with only its task's sums (`deferring`), and
+    kept nowhere, since a read verb writes nothing."""
+    snapshot.derived(READER, lambda: reader_and_keeping(snapshot)[0])
+
+
 def reader(snapshot: Snapshot) -> Reader:
     """The reader, read back or built and kept."""
     found, keep = reader_and_keeping(snapshot)
