@@ -363,3 +363,30 @@ def test_fix_writes_the_replacement_and_a_second_fix_writes_nothing(hw, prose):
         "the whitelist first, and the Blacklist", "the allowlist first, and the Denylist")
     again = hw(*args, "--fix", "--strict")
     assert again.status == 0 and again.err == ""
+
+
+@pytest.mark.parametrize("text", [
+    "Read https://example.com/whitelist/x and www.example.com/whitelist first.",
+    "Edit ./whitelist.md, ../lists/whitelist.yml, /etc/whitelist or docs/whitelist.md by hand.",
+    "Read the [hosts list][whitelist] first.\n\n[whitelist]: https://example.com/whitelist",
+    "Read the [whitelist] first.\n\n[whitelist]: https://example.com/list",
+    "Read the [whitelist][] first.\n\n[whitelist]: https://example.com/list",
+])
+def test_a_retired_term_inside_a_url_a_path_or_a_reference_label_is_not_prose(prose, text):
+    # rewriting any of them would break the link or the path it names, and nothing would report it
+    assert found(prose(text), "language.retired_term.used") == []
+
+
+def test_the_link_text_of_an_inline_or_full_reference_link_is_still_prose(prose):
+    root = prose("Read the [whitelist](https://example.com/list) and the [old whitelist][list].\n\n"
+                 "[list]: https://example.com/list")
+    assert [column for _, column, _ in found(root, "language.retired_term.used")] == [11, 61]
+
+
+def test_fix_turns_the_article_before_a_replacement_that_sounds_otherwise(hw, prose):
+    root = prose("Requests pass a whitelist, then A whitelist, then an blacklist.")
+    before = (root / DOC).read_text(encoding="utf-8")
+    fixed = hw("check", "--root", str(root), "--now", "2026-11-01", "--no-cache", "--fix")
+    assert fixed.status == 0, fixed.err
+    assert (root / DOC).read_text(encoding="utf-8") == before.replace(
+        "a whitelist, then A whitelist, then an blacklist", "an allowlist, then An allowlist, then a denylist")

@@ -281,19 +281,45 @@ def language_retired_term_used(ctx: Context, doc: Document):
                 continue
             for found in _term_pattern(term.term).finditer(run.masked):
                 written = run.text[found.start():found.end()]
-                line, column = run.position(found.start())
-                hits.append(_retired_hit(doc, language, term, written, line, column))
+                article = ARTICLE.search(run.text, 0, found.start())
+                hits.append(_retired_hit(doc, language, term, written, run.position(found.start()),
+                                         (article.group(1), run.position(article.start())) if article else None))
     return hits
 
 
-def _retired_hit(doc: Document, language: str, term, written: str, line: int, column: int) -> Hit:
+# "a" or "an" just before a term, on its line: the fix turns it when the replacement sounds otherwise
+ARTICLE = re.compile(r"(?<![\w-])(an?)[ \t]+$", re.I)
+
+
+def _retired_hit(doc: Document, language: str, term, written: str, at: tuple[int, int],
+                 article: tuple[str, tuple[int, int]] | None) -> Hit:
+    line, column = at
     message = f"`{term.term}` is a term the language `{language}` retired: {term.reason}"
     if not term.replacement:
         return Hit(doc.path, line, column, message, f"reword the sentence without `{term.term}`",
                    term.term, Severity.WARN)
     new = _cased_as_written(written, term.replacement)
+    edits = [ReplaceSpan(line, column, written, new)]
+    turned = _article_before(new, article[0]) if article else None
+    if turned:
+        edits.insert(0, ReplaceSpan(*article[1], article[0], turned))
     return Hit(doc.path, line, column, message, f"write `{new}` instead", term.term,
-               patch=Patch(doc.path, doc.digest, (ReplaceSpan(line, column, written, new),)))
+               patch=Patch(doc.path, doc.digest, tuple(edits)))
+
+
+def _article_before(word: str, article: str) -> str | None:
+    """The article `word` takes in the case `article` is written, when it is not `article`: "an"
+    before a, e, i, o, "a" before any other letter but h and u, whose sound the spelling does not
+    tell ("an hour", "a user"); None when `article` stands or the sound is unclear."""
+    first = word[:1].lower()
+    if not first.isalpha() or first in "hu":
+        return None
+    wanted = "an" if first in "aeio" else "a"
+    if wanted == article.lower():
+        return None
+    if article.isupper() and len(article) > 1 or article == "A" and word[:2].isupper():
+        return wanted.upper()
+    return wanted.capitalize() if article[0].isupper() else wanted
 
 
 RULES = (

@@ -1,5 +1,5 @@
-"""Prose runs: a document's prose blocks with code, quotations, HTML and link destinations
-blanked, for the voice and language rules."""
+"""Prose runs: a document's prose blocks with code, quotations, HTML, links' destinations and
+labels, URLs and paths blanked, for the voice and language rules."""
 
 from __future__ import annotations
 
@@ -12,8 +12,19 @@ from headwater.check.context import Context
 from headwater.corpus.document import Document
 
 # What is not the author's own running prose: code spans, quoted strings, HTML (comments and
-# tags) and link destinations. Each is blanked to spaces so every column stays where it was.
-NOT_PROSE = re.compile(r"(`+)[\s\S]*?\1|\"[^\"]*\"|“[^”]*”|<!--[\s\S]*?-->|<[^>\n]*>|(?<=\])\([^)\s]*\)")
+# tags), link destinations, a reference link's label (and a shortcut or collapsed reference's
+# text, which is its label), bare URLs and paths. Each is blanked to spaces so every column stays
+# where it was: a fix that rewrote any of them would break the link or the path, unreported.
+_TOKEN_END = r"[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]"  # a URL or path, less the sentence's punctuation
+NOT_PROSE = re.compile("|".join((
+    r"(`+)[\s\S]*?\1", r'"[^"]*"', r"“[^”]*”", r"<!--[\s\S]*?-->", r"<[^>\n]*>",
+    r"(?<=\])\([^)\s]*\)",  # an inline link's destination
+    r"(?<=\])\[[^\]\n]*\]",  # a full reference's label
+    r"\[[^\[\]\n]*\](?=\[\])|\[[^\[\]\n]*\](?![(\[])",  # a collapsed or shortcut reference
+    r"\b[A-Za-z][A-Za-z0-9+.-]*://" + _TOKEN_END, r"\bwww\." + _TOKEN_END,
+    r"(?<![\w/.~-])(?:\.{1,2}/|~/|/(?=[\w.-]))" + _TOKEN_END,  # a path from here, home or the top
+    r"(?<![\w/.~-])[\w.-]+/[^\s<>()\[\]]*\.\w+",  # a path to a file: folders, then a name with an extension
+)))
 
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
