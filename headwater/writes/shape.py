@@ -9,7 +9,8 @@ facets given with `--facet`, `provenance`, `relations`.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 from headwater.clock import parse_date
 from headwater.errors import Refusal
@@ -27,6 +28,7 @@ class FacetValue:
     value: str
     origin: str  # how the report says where the value came from
     supplied: bool  # decided by the engine, not typed by the author
+    text: bool = True  # written so every YAML reader takes it as text (a date facet's value is not)
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,9 @@ def decide(taxonomy: Taxonomy, kind: str, shelf: Shelf, title: str, summary: str
         names.append(discriminator)
     names += [f.name for f in taxonomy.facets.values() if f.name in given and f.name not in names]
     values = [_value(taxonomy, kind, name, discriminator, title, summary, given, today) for name in names]
-    return Shape(tuple(v for v in values if v is not None), tuple(taxonomy.required_sections(kind)))
+    dates = {f.name for f in taxonomy.facets.values() if f.type == "date"}
+    return Shape(tuple(replace(v, text=v.name not in dates) for v in values if v is not None),
+                 tuple(taxonomy.required_sections(kind)))
 
 
 def _check_given(taxonomy: Taxonomy, kind: str, shelf: Shelf, given: dict[str, str], forbids: set[str]) -> None:
@@ -118,7 +122,7 @@ def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, 
 def front_matter(identifier: str | None, shape: Shape, relations: list[tuple[str, list[str]]],
                  key: str = "id") -> str:
     lines = ["---"] + ([f"{key}: {scalar(identifier)}"] if identifier else [])
-    lines += [f"{f.name}: {scalar(f.value)}" for f in shape.facets]
+    lines += [f"{f.name}: {text_scalar(f.value) if f.text else scalar(f.value)}" for f in shape.facets]
     lines.append("provenance: {warrant: asserted}")
     if relations:
         lines.append("relations:")
@@ -127,6 +131,20 @@ def front_matter(identifier: str | None, shape: Shape, relations: list[tuple[str
             lines += [f"    - {scalar(target)}" for target in targets]
     lines.append("---")
     return "\n".join(lines) + "\n"
+
+
+# A plain scalar a YAML 1.1 reader (Jekyll, Hugo, js-yaml, PyYAML) takes for something other than
+# text: null, a boolean, a number or a date. headwater reads every scalar as text; the site
+# generator the corpus already feeds does not, so `new` quotes these where it writes text.
+NOT_TEXT = re.compile(r"(?i:null|~|true|false|yes|no|y|n|on|off|[-+]?\.(?:inf|nan)|\.nan)"
+                      r"|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f_]+|0o?[0-7_]+"
+                      r"|\d{4}-\d\d?-\d\d?(?:[t ].*)?|[\d_]+(?::[0-5]?\d)+(?:\.\d*)?", re.I)
+
+
+def text_scalar(text: str) -> str:
+    """`text` as a scalar every YAML reader takes as that text."""
+    written = scalar(text)  # quoted already unless every character is plain
+    return f'"{text}"' if written == text and NOT_TEXT.fullmatch(text) else written
 
 
 def body(title: str, sections: tuple[str, ...]) -> str:

@@ -6,6 +6,8 @@ import datetime as dt
 import json
 import os
 
+import pytest
+
 from headwater.corpus.census import Outcome
 from headwater.snapshot import load
 
@@ -159,3 +161,14 @@ def test_a_heterogeneous_shelf_gets_its_discriminator_and_a_facet_from_the_comma
     assert "id: ACME-GUIDE-0001\n" in text and "doc_type: how_to\n" in text
     row = load(quickstart, dt.date(2026, 11, 1)).census.by_path["docs/guides/rotate-the-keys.md"]
     assert row.outcome is Outcome.TYPED and row.kind == "how_to"
+
+
+@pytest.mark.parametrize("title", ["null", "No", "on", "2024-01-01", "3.14", "1e3", "12:30"])
+def test_a_title_a_yaml_reader_would_take_for_null_a_boolean_a_number_or_a_date_is_quoted(hw, quickstart, title):
+    # headwater reads it as text either way; Jekyll, Hugo and js-yaml, fed the same file, do not
+    ran = _new(hw, quickstart, "decision", "--title", title, "--summary", SUMMARY)
+    assert ran.status == 0, ran.err
+    [written] = [p for p in (quickstart / "docs/decisions").iterdir() if p.name.startswith("0004-")]
+    front = written.read_text(encoding="utf-8").split("---\n")[1].splitlines()
+    assert f'title: "{title}"' in front and "status_since: 2026-11-01" in front  # a date facet stays a date
+    assert hw("check", "--strict", "--root", str(quickstart), "--now", NOW).status == 0
