@@ -230,6 +230,15 @@ def excluded_by(path: str, exclusions: tuple[Exclusion, ...]) -> Exclusion | Non
     return None
 
 
+def _undecodable(data: bytes, at: int) -> str:
+    """Where a file stops being UTF-8, as an editor shows it: the byte, its line and column (the
+    characters before it on its line decode, being UTF-8 up to it) and its offset."""
+    start = data.rfind(b"\n", 0, at) + 1
+    line, column = data.count(b"\n", 0, at) + 1, len(data[start:at].decode("utf-8")) + 1
+    return (f"not UTF-8 text: the byte 0x{data[at]:02x} at line {line}, column {column} (offset {at}) "
+            "cannot be decoded; save the file as UTF-8")
+
+
 class Classifier:
     """Reads one Markdown file and decides its outcome: unreadable, untyped or typed."""
 
@@ -259,7 +268,7 @@ class Classifier:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            return Row(path, Outcome.UNREADABLE, f"not UTF-8 text (byte {error.start} cannot be decoded)")
+            return Row(path, Outcome.UNREADABLE, _undecodable(data, error.start))
         return path, text.removeprefix("\ufeff"), digest(data)
 
     def classify(self, path: str, text: str, content_digest: str) -> Row:

@@ -133,6 +133,9 @@ def test_each_row_that_is_not_typed_states_its_reason(walked):
     assert "symlink" in rows["docs/link-out"].reason
     assert "could not read" in rows["docs/locked"].reason
     assert rows["docs/archive/old.md"].reason.startswith("excluded by `docs/archive/**`")
+    # `---\nid: caf\xe9`: where an editor would find the byte, not a bare offset read as a byte's value
+    assert rows["docs/decisions/latin1.md"].reason == (
+        "not UTF-8 text: the byte 0xe9 at line 2, column 8 (offset 11) cannot be decoded; save the file as UTF-8")
 
 
 def test_nothing_outside_the_root_is_read_and_no_symlink_or_pipe_is_opened(walked):
