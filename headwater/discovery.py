@@ -26,6 +26,15 @@ def git_top(start: Path) -> Path | None:
     return next((d for d in _ancestors(start) if (d / ".git").exists()), None)
 
 
+def place_in_work_tree(root: Path) -> str:
+    """The root's folder within the git work tree holding it, ending in `/`; empty where the root
+    is that tree's top or lies in none. GitHub reads a SARIF location and an annotation's `file`
+    from the repository's top, so a root in a monorepo's folder writes its paths after this."""
+    top = git_top(root)
+    here = Path(root).absolute()
+    return "" if top is None or top == here else here.relative_to(top).as_posix() + "/"
+
+
 def discover(start: Path) -> Path:
     """The root a verb started in `start` reads: governed, else the git top level, else `start`."""
     return governed_root(start) or git_top(start) or Path(start)

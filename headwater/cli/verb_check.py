@@ -11,6 +11,7 @@ from pathlib import Path
 
 from headwater.cli.output import Result, layout_width
 from headwater.clock import run_date
+from headwater.discovery import place_in_work_tree
 from headwater.errors import Refusal
 from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render_shown
 from headwater.render.palette import Palette, stdout_palette
@@ -67,7 +68,7 @@ def run(invocation) -> Result:
 
         replayed = replay.recall(invocation.root, run_key)
         if replayed is not None:
-            return replayed_run(args, fmt, layout_bytes, replayed)
+            return replayed_run(args, fmt, layout_bytes, replayed, invocation.root)
     return full_run(invocation, fmt, layout_bytes, run_key)
 
 
@@ -85,7 +86,7 @@ def replay_key(args, root: Path) -> str | None:
     return replay.key(root, today)
 
 
-def replayed_run(args, fmt: str, layout_bytes: int, replayed) -> Result:
+def replayed_run(args, fmt: str, layout_bytes: int, replayed, root: Path) -> Result:
     """The kept report, narrowed and rendered as a full run renders its own."""
     from headwater.check.selection import bounded, narrowed, selection
 
@@ -93,14 +94,16 @@ def replayed_run(args, fmt: str, layout_bytes: int, replayed) -> Result:
     chosen = selection(args.path, args.rule, args.min_severity, args.limit,
                        frozenset(r.id for r in report.rules), FILTER_FLAGS)
     report = narrowed(report, chosen)
-    text = render_shown(fmt, bounded(report, chosen.limit), shown, layout(args, fmt, layout_bytes, chosen.limit))
+    text = render_shown(fmt, bounded(report, chosen.limit), shown, layout(args, fmt, layout_bytes, chosen.limit, root))
     account = f"headwater: cache: replayed the last run, {replayed.observations} observations unchanged"
     return finished(args, report, shown.census_root, text, [], account)
 
 
-def layout(args, fmt: str, layout_bytes: int, rows: int | None) -> Layout:
-    palette = stdout_palette(args.no_color) if format_named(fmt).human else Palette(False)
-    return Layout(layout_width(args.wide), palette, layout_bytes, rows)
+def layout(args, fmt: str, layout_bytes: int, rows: int | None, root: Path) -> Layout:
+    chosen = format_named(fmt)
+    palette = stdout_palette(args.no_color) if chosen.human else Palette(False)
+    return Layout(layout_width(args.wide), palette, layout_bytes, rows,
+                  place_in_work_tree(root) if chosen.from_top else "")
 
 
 def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Result:
@@ -146,7 +149,8 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
         failures = list(dict.fromkeys(failures))
         progress.phase("writing the report")
         report = narrowed(report, chosen)
-        text = render_shown(fmt, bounded(report, chosen.limit), seen, layout(args, fmt, layout_bytes, chosen.limit))
+        text = render_shown(fmt, bounded(report, chosen.limit), seen,
+                            layout(args, fmt, layout_bytes, chosen.limit, invocation.root))
     account = cache.account if cache is not None else None
     # the verdict file's records too: freeing its tens of thousands of strings one by one, as the
     # verb returns, would take milliseconds an exiting process need not spend

@@ -141,9 +141,10 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.registry import rule_ids
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import bounded, narrowed, refuse_naming_nothing, selection
+    from headwater.discovery import place_in_work_tree
     from headwater.errors import Refusal
     from headwater.mcp.rpc_errors import invalid
-    from headwater.render import Layout, render
+    from headwater.render import Layout, format_named, render
 
     limit = CHECK_LIMIT if args["limit"] is None else args["limit"]
     try:
@@ -153,7 +154,9 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     except Refusal as refusal:
         raise invalid(refusal.sentence) from None
     report = bounded(narrowed(run_checks(snapshot), chosen), chosen.limit)  # uncached, as `--no-cache`
-    return Outcome((_check_summary(report), render(args["format"], report, snapshot, Layout(rows=chosen.limit))))
+    place = place_in_work_tree(snapshot.root) if format_named(args["format"]).from_top else ""
+    layout = Layout(rows=chosen.limit, place=place)
+    return Outcome((_check_summary(report), render(args["format"], report, snapshot, layout)))
 
 
 def _check_summary(report) -> str:

@@ -23,13 +23,16 @@ MARKDOWN_MAX_BYTES = 60_000  # under a pull-request comment's 65,536 characters 
 
 @dataclass(frozen=True)
 class Layout:
-    """What the caller decides about the bytes: the text width and colour, the markdown bound, and
-    how many census rows the text report lists (a limit bounds them as it bounds findings)."""
+    """What the caller decides about the bytes: the text width and colour, the markdown bound, how
+    many census rows the text report lists (a limit bounds them as it bounds findings), and the
+    root's place in its git work tree, which the formats GitHub reads write before each path
+    (`discovery.place_in_work_tree`)."""
 
     width: int = 80
     palette: Palette = Palette(False)
     max_bytes: int = MARKDOWN_MAX_BYTES
     rows: int | None = None
+    place: str = ""
 
 
 def _text(report: Report, shown: Shown, layout: Layout) -> str:
@@ -47,7 +50,7 @@ def _json(report: Report, shown: Shown, layout: Layout) -> str:
 def _sarif(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.sarif import render_sarif
 
-    return render_sarif(report, shown)
+    return render_sarif(report, shown, layout.place)
 
 
 def _markdown(report: Report, shown: Shown, layout: Layout) -> str:
@@ -59,7 +62,7 @@ def _markdown(report: Report, shown: Shown, layout: Layout) -> str:
 def _github(report: Report, shown: Shown, layout: Layout) -> str:
     from headwater.render.lines import render_github
 
-    return render_github(report)
+    return render_github(report, layout.place)
 
 
 def _concise(report: Report, shown: Shown, layout: Layout) -> str:
@@ -74,14 +77,16 @@ class Format:
     summary: str
     human: bool  # read by a person at a terminal: the only format that is coloured, laid out, or shown progress
     renderer: Callable[[Report, Shown, Layout], str]
+    from_top: bool = False  # GitHub reads its paths from the repository's top (`Layout.place`)
 
 
 FORMATS: tuple[Format, ...] = (
     Format("text", "the report for a terminal: census, graph, checks, findings, counts at both ends", True, _text),
     Format("json", "one JSON document: coverage, rules and every finding", False, _json),
-    Format("sarif", "SARIF 2.1.0 for GitHub code scanning", False, _sarif),
+    Format("sarif", "SARIF 2.1.0 for GitHub code scanning", False, _sarif, from_top=True),
     Format("markdown", "a pull-request comment or step summary, bounded by `--max-bytes`", False, _markdown),
-    Format("github", "GitHub Actions workflow commands: one annotation per live finding", False, _github),
+    Format("github", "GitHub Actions workflow commands: one annotation per live finding", False, _github,
+           from_top=True),
     Format("concise", "one line per live finding, `path:line:col: severity rule message`", False, _concise),
 )
 FORMAT_NAMES = tuple(f.name for f in FORMATS)

@@ -27,8 +27,8 @@ def one_line(text: str) -> str:
     return visible(" ".join(text.split()))
 
 
-def github_command(finding: Finding) -> str:
-    properties = [("file", visible(finding.path))]
+def github_command(finding: Finding, place: str = "") -> str:
+    properties = [("file", visible(place + finding.path))]
     if finding.line > 0:
         properties += [("line", str(finding.line))] + ([("col", str(finding.column))] if finding.column > 0 else [])
     properties.append(("title", finding.rule))
@@ -47,8 +47,9 @@ def _lines(report: Report, line: Callable[[Finding], str]) -> str:
     return "".join(line(f) + "\n" for f in live(report)) + tally(report) + "\n"
 
 
-def render_github(report: Report) -> str:
-    return _lines(report, github_command)
+def render_github(report: Report, place: str = "") -> str:
+    """`place`: the root's folder in its git work tree, which GitHub reads `file` from."""
+    return _lines(report, lambda finding: github_command(finding, place))
 
 
 def render_concise(report: Report) -> str:

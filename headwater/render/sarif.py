@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from urllib.parse import quote
 
 from headwater import REPOSITORY, __version__
@@ -17,6 +18,7 @@ from headwater.check.fingerprint import primary_hashes
 from headwater.check.reference import help_uri
 from headwater.check.report import Report
 from headwater.check.rule import Rule
+from headwater.check.selection import bounded
 from headwater.check.shown import Shown
 from headwater.render.common import held_by
 from headwater.render.json import SHAPE_VERSION
@@ -25,6 +27,10 @@ SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sar
 LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note"}
 ROOT = "%SRCROOT%"
 KEEP_DEFAULTS = ("level",)  # written even when equal to sarif-om's default
+# GitHub code scanning rejects a run holding more results than this, and with it every alert:
+# past it, the findings a bound keeps first (`selection.first_kept`) are written, and a
+# notification says how many were not
+MOST_RESULTS = 25_000
 
 
 def _plain(markdown: str) -> str:
@@ -56,17 +62,17 @@ def _suppressions(sarif_om, finding: Finding):
     return [sarif_om.Suppression(kind="inSource", justification=justification)]
 
 
-def _location(sarif_om, finding: Finding):
+def _location(sarif_om, finding: Finding, place: str):
     region = None
     if finding.line > 0:
         region = sarif_om.Region(start_line=finding.line,
                                  start_column=finding.column if finding.column > 0 else None)
-    artifact = sarif_om.ArtifactLocation(uri=quote(finding.path, safe="/"), uri_base_id=ROOT)
+    artifact = sarif_om.ArtifactLocation(uri=quote(place + finding.path, safe="/"), uri_base_id=ROOT)
     return sarif_om.Location(physical_location=sarif_om.PhysicalLocation(artifact_location=artifact,
                                                                           region=region))
 
 
-def _result(sarif_om, finding: Finding, index: int, fingerprint: str):
+def _result(sarif_om, finding: Finding, index: int, fingerprint: str, place: str):
     fix = "**Fix (mechanical):**" if finding.fixable else "**Fix:**"
     return sarif_om.Result(
         rule_id=finding.rule,
@@ -74,7 +80,7 @@ def _result(sarif_om, finding: Finding, index: int, fingerprint: str):
         level=LEVELS[finding.severity],
         message=sarif_om.Message(text=finding.message,
                                  markdown=f"{finding.message}\n\n{fix} {finding.remediation}"),
-        locations=[_location(sarif_om, finding)],
+        locations=[_location(sarif_om, finding, place)],
         partial_fingerprints={"primaryLocationLineHash": fingerprint},
         suppressions=_suppressions(sarif_om, finding),
         properties={"headwater": {"severity": finding.severity.value, "fixable": finding.fixable,
@@ -82,9 +88,30 @@ def _result(sarif_om, finding: Finding, index: int, fingerprint: str):
     )
 
 
-def sarif_log(report: Report, shown: Shown):
+def _within_upload_limits(report: Report) -> Report:
+    if len(report.findings) <= MOST_RESULTS:
+        return report
+    capped = bounded(report, MOST_RESULTS)
+    return replace(capped, omitted=capped.omitted + report.omitted)
+
+
+def _invocation(sarif_om, report: Report, left: int):
+    """The run's one invocation; a notification when GitHub's limit left findings out."""
+    if not left:
+        return sarif_om.Invocation(execution_successful=True)
+    text = (f"{left} of {len(report.findings) + len(report.omitted)} findings are not in this log: "
+            f"GitHub code scanning takes at most {MOST_RESULTS} results a run; the rest are in "
+            "`headwater check --format json`")
+    return sarif_om.Invocation(execution_successful=True, tool_execution_notifications=[
+        sarif_om.Notification(level="warning", message=sarif_om.Message(text=text))])
+
+
+def sarif_log(report: Report, shown: Shown, place: str = ""):
     import sarif_om
 
+    capped = _within_upload_limits(report)
+    left = len(capped.omitted) - len(report.omitted)
+    report = capped
     index = {rule.id: n for n, rule in enumerate(report.rules)}
     hashes = primary_hashes(report.findings, dict(shown.identity))
     driver = sarif_om.ToolComponent(
@@ -95,8 +122,8 @@ def sarif_log(report: Report, shown: Shown):
         original_uri_base_ids={ROOT: sarif_om.ArtifactLocation(
             description=sarif_om.Message(text="the root of the repository headwater checked"))},
         column_kind="unicodeCodePoints",
-        invocations=[sarif_om.Invocation(execution_successful=True)],
-        results=[_result(sarif_om, f, index[f.rule], h) for f, h in zip(report.findings, hashes, strict=True)],
+        invocations=[_invocation(sarif_om, report, left)],
+        results=[_result(sarif_om, f, index[f.rule], h, place) for f, h in zip(report.findings, hashes, strict=True)],
         properties={"headwater": {
             "shape": SHAPE_VERSION,
             "taxonomy": {"package": report.package, "version": report.version, "lock": report.lock},
@@ -127,6 +154,7 @@ def to_plain(value):
     return value
 
 
-def render_sarif(report: Report, shown: Shown) -> str:
-    return json.dumps(to_plain(sarif_log(report, shown)), indent=2, sort_keys=True,
+def render_sarif(report: Report, shown: Shown, place: str = "") -> str:
+    """`place`: the root's folder in its git work tree, where GitHub reads each location from."""
+    return json.dumps(to_plain(sarif_log(report, shown, place)), indent=2, sort_keys=True,
                       ensure_ascii=False) + "\n"

@@ -22,8 +22,10 @@ NOW = ("--now", "2026-11-01", "--no-cache")  # fixtures are read in place: no ca
 
 @pytest.mark.parametrize("fixture", ["quickstart", "check-all"])
 @pytest.mark.parametrize("fmt", list(FORMATS))
-def test_each_format_matches_its_golden_file(hw, golden, fixture, fmt):
-    ran = hw("check", "--root", str(FIXTURES / fixture), *NOW, "--format", fmt)
+def test_each_format_matches_its_golden_file(hw, golden, tmp_path, fixture, fmt):
+    # copied out of this repository's work tree, whose folders SARIF would write before each path
+    root = copy_tree(FIXTURES / fixture, tmp_path / fixture)
+    ran = hw("check", "--root", str(root), *NOW, "--format", fmt)
     assert ran.status == 0 and ran.err == ""
     golden(GOLDEN / f"{fixture}.{FORMATS[fmt]}", ran.out)
 
@@ -153,3 +155,38 @@ def test_a_corpus_of_only_untyped_files_says_nothing_was_checked(hw, copy_fixtur
     assert NOTHING_CHECKED in text.out
     markdown = hw("check", "--root", str(root), *NOW, "--format", "markdown").out
     assert "Nothing was checked" in markdown
+
+
+def test_past_github_s_result_limit_sarif_keeps_the_most_severe_and_a_notification_counts_the_rest(hw, monkeypatch):
+    from headwater.render import sarif
+
+    assert sarif.MOST_RESULTS == 25_000  # GitHub rejects a run with more results, and with it every alert
+    whole = sarif_of(hw, FIXTURES / "check-all")["runs"][0]
+    monkeypatch.setattr(sarif, "MOST_RESULTS", 5)
+    log = sarif_of(hw, FIXTURES / "check-all")
+    run = log["runs"][0]
+    total = len(whole["results"])
+    levels = [r["level"] for r in run["results"]]
+    assert len(levels) == 5 and set(levels) == {"error"} and total > 5
+    [notice] = run["invocations"][0]["toolExecutionNotifications"]
+    assert notice["level"] == "warning" and notice["message"]["text"].startswith(
+        f"{total - 5} of {total} findings are not in this log: GitHub code scanning takes at most 5 results a run")
+    assert run["properties"]["headwater"]["omitted"] == total - 5
+    schema = json.loads((HERE / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.validate(log, schema)
+    assert "toolExecutionNotifications" not in whole["invocations"][0]
+
+
+def test_a_root_in_a_folder_of_a_git_work_tree_writes_github_s_paths_from_the_work_tree_s_top(hw, tmp_path):
+    top = tmp_path / "monorepo"
+    root = copy_tree(FIXTURES / "check-all", top / "services" / "docs site")
+    (top / ".git").mkdir()  # what git finds a work tree by
+    sarif = json.loads(hw("check", "--root", str(root), *NOW, "--format", "sarif").out)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]]
+    assert uris and all(uri.startswith("services/docs%20site/") for uri in uris)
+    github = hw("check", "--root", str(root), *NOW, "--format", "github").out
+    assert github.count("::error file=services/docs site/") == github.count("::error ") > 0
+    assert "services/" not in hw("check", "--root", str(root), *NOW, "--format", "json").out  # the others stay at the root
+    (top / ".git").rmdir()
+    alone = json.loads(hw("check", "--root", str(root), *NOW, "--format", "sarif").out)["runs"][0]["results"]
+    assert alone[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uris[0].split("/", 2)[2]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from headwater.check.finding import Finding, Severity
+from headwater.discovery import place_in_work_tree
 from headwater.render.lines import concise_line, github_command
 from tests.conftest import check_all_tally
 
@@ -37,12 +38,13 @@ def test_every_github_line_is_a_workflow_command_that_unescapes_to_the_finding(h
     ran = hw("check", *CHECK_ALL, "--format", "github")
     *commands, counts = ran.out.splitlines()
     expected = findings_json(hw)
+    place = place_in_work_tree(Path(CHECK_ALL[1]))  # read in place: this repository's folders, when it is a work tree
     assert ran.status == 0 and len(commands) == len(expected) > 0
     for line, finding in zip(commands, expected, strict=True):
         match = COMMAND.match(line)
         assert match, line
         props = dict(p.split("=", 1) for p in match.group(2).split(","))
-        assert unescape(props["file"]) == finding["path"] and props["title"] == finding["rule"]
+        assert unescape(props["file"]) == place + finding["path"] and props["title"] == finding["rule"]
         assert props.get("line") == (str(finding["line"]) if finding["line"] else None)
         assert unescape(match.group(3)).startswith(finding["message"] + "\n")
         assert match.group(1) == {"error": "error", "warn": "warning", "info": "notice"}[finding["severity"]]
