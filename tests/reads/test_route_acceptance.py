@@ -111,6 +111,19 @@ def test_a_terminal_document_without_a_live_successor_is_not_offered(quickstart,
     assert "docs/decisions/0003-rate-limit-per-tenant.md" not in [p["path"] for p in data["pointers"]]
 
 
+def test_a_superseded_document_governing_a_named_path_comes_with_its_successor_ahead_of_it(quickstart, hw):
+    dr1 = quickstart / DR1  # its successor governs src/queue/**, not the ingest API
+    dr1.write_text(dr1.read_text().replace("relations:\n", "relations:\n  governs:\n    - src/ingest/api.py\n", 1))
+    data = _route(hw, quickstart, "refactor src/ingest/api.py", "--budget", "1")
+    paths = [p["path"] for p in data["pointers"]]
+    assert DR1 in paths and paths.index(DR2) == paths.index(DR1) - 1  # never alone, its successor read first
+    assert data["pointers"][paths.index(DR2)]["evidence"] == {"by": "successor", "succeeds": DR1}
+    superseded = data["pointers"][paths.index(DR1)]
+    assert superseded["successor"] == DR2 and superseded["evidence"] == {"by": "anchor", "anchors": ["src/ingest/api.py"]}
+    out = hw("route", "refactor src/ingest/api.py", "--root", str(quickstart)).out
+    assert f"    read {DR2} first: it succeeds this\n" in out
+
+
 def test_the_text_names_a_terminal_state_and_the_successor_to_read_first(quickstart, hw):
     out = hw("route", "why do we keep delivery attempts in postgres", "--root", str(quickstart)).out
     assert "The queue keeps every delivery attempt in Postgres. [superseded]" in out

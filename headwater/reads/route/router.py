@@ -147,7 +147,8 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
         return read_tree and (snapshot.root / path).is_dir()
 
     anchors = _named_anchors(task, targets, known)
-    anchored = _anchored(graph, tax, anchors)
+    anchored = _anchored(graph, tax, anchors,
+                         snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
     base = Route(task, terms(task), anchors,
                  tuple(u for u in ungoverned(snapshot, task, known, is_directory) if not governed_elsewhere(u.path)),
@@ -215,14 +216,22 @@ def _named_anchors(task: str, targets: Targets, known: tuple[Callable[[str], boo
     return tuple(found)
 
 
-def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...]) -> list[Offered]:
+def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...], successor_of: dict[str, str]) -> list[Offered]:
+    """The documents governing the named paths, each terminal one with its live successor ahead
+    of it (a superseded decision still governs its path, and is never offered alone)."""
     governs: dict[str, list[str]] = {}
     documents: dict[str, Document] = {}
     for anchor in anchors:
         for document in governing_documents(graph, tax, anchor):
             documents.setdefault(document.path, document)
             governs.setdefault(document.path, []).append(anchor)
-    return [Offered(documents[p], Evidence(anchors=tuple(governs[p]))) for p in documents]
+    offered: list[Offered] = []
+    for path, document in documents.items():
+        successor = successor_of.get(path, "")
+        if successor and successor not in documents and all(o.document.path != successor for o in offered):
+            offered.append(Offered(graph.documents[successor], Evidence(succeeds=path)))
+        offered.append(Offered(document, Evidence(anchors=tuple(governs[path])), successor))
+    return offered
 
 
 def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:
