@@ -119,7 +119,8 @@ def test_a_superseded_document_governing_a_named_path_comes_with_its_successor_a
     assert DR1 in paths and paths.index(DR2) == paths.index(DR1) - 1  # never alone, its successor read first
     assert data["pointers"][paths.index(DR2)]["evidence"] == {"by": "successor", "succeeds": DR1}
     superseded = data["pointers"][paths.index(DR1)]
-    assert superseded["successor"] == DR2 and superseded["evidence"] == {"by": "anchor", "anchors": ["src/ingest/api.py"]}
+    assert superseded["successor"] == DR2
+    assert superseded["evidence"] == {"by": "anchor", "anchors": ["src/ingest/api.py"]}
     out = hw("route", "refactor src/ingest/api.py", "--root", str(quickstart)).out
     assert f"    read {DR2} first: it succeeds this\n" in out
 
