@@ -1,6 +1,7 @@
 """`resolve_identifier`: the document an identifier names, by exact match and nothing looser.
 
-A near miss is exact too: an untyped file that carries the very same identifier. Telling a
+A near miss is exact too: an untyped file that carries the very same identifier. An identifier
+two documents declare (`identifier.claimed_twice`) answers with both, and says so. Telling a
 typo from an invention is left to the reader; no case, separator or edit-distance folding.
 `<corpus>:<id>` names a document of a harvested corpus, answered as its pinned export states it.
 """
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
 from headwater.federation.pinned import RemoteDocument
+from headwater.graph import ProblemKind
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -28,6 +30,7 @@ class Resolution:
     document: Document | None = None
     remote: RemoteDocument | None = None
     carrier: str | None = None
+    others: tuple[Document, ...] = ()  # the other typed documents that declare it too (a duplicate)
 
 
 def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
@@ -35,8 +38,10 @@ def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
         raise Refusal(BLANK)
     graph, tax = snapshot.graph, snapshot.taxonomy
     document = graph.document_by_id(identifier)
-    if document is not None:
-        return Resolution(identifier, tax, document=document)
+    if document is not None:  # every declarer of a duplicate: the graph binds the first, by no merit
+        others = tuple(graph.documents[p.path] for p in graph.problems if p.kind is ProblemKind.DUPLICATE_ID
+                       and p.subject == identifier and p.path != document.path)
+        return Resolution(identifier, tax, document=document, others=others)
     remote = snapshot.federation.documents.get(identifier)  # `<corpus>:<id>`, from a pinned export
     if remote is not None:
         return Resolution(identifier, tax, remote=remote)

@@ -77,6 +77,18 @@ def test_resolve_identifier_answers_a_pointer_a_near_miss_or_nothing(quickstart)
     assert render("text", resolve_identifier(snapshot, "acme-dr-0003")) == "no document carries acme-dr-0003\n"
 
 
+def test_an_identifier_two_documents_declare_resolves_to_both_and_says_so(quickstart):
+    dr3 = quickstart / RATE
+    dr3.write_text(dr3.read_text().replace("id: ACME-DR-0003", "id: ACME-DR-0002"))
+    found = resolve_identifier(load(quickstart, TODAY), "ACME-DR-0002")
+    lines = render("text", found).splitlines()
+    assert [line.split(" ")[0] for line in lines[:2]] == ["docs/decisions/0002-deliver-at-least-once.md", RATE]
+    assert lines[2] == ("ACME-DR-0002 is declared by 2 documents, so it names none of them for certain; "
+                        "`headwater check` reports each (identifier.claimed_twice)")
+    assert [p["path"] for p in data(found)["pointers"]] == ["docs/decisions/0002-deliver-at-least-once.md", RATE]
+    assert len(render("text", resolve_identifier(load(quickstart, TODAY), "ACME-DR-0001")).splitlines()) == 1
+
+
 def test_related_lists_outbound_then_inbound_with_a_colon_before_the_cue(quickstart):
     answer = related(load(quickstart, TODAY), "ACME-DR-0002")
     assert render("text", answer).splitlines() == [

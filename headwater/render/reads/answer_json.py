@@ -62,7 +62,7 @@ def _related(answer: Related) -> dict:
 @data.register(Resolution)
 def _resolution(answer: Resolution) -> dict:
     if answer.document is not None:
-        return {"pointers": [pointer(answer.document, answer.taxonomy)]}
+        return {"pointers": [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]}
     return {"pointers": [remote_pointer(answer.remote)] if answer.remote is not None else []}
 
 

@@ -52,7 +52,12 @@ def _related(answer: Related, layout: Layout = FOLDED) -> str:
 @text.register(Resolution)
 def _resolution(answer: Resolution, layout: Layout = FOLDED) -> str:
     if answer.document is not None:
-        return pointer_line(answer.document, answer.taxonomy) + "\n"
+        declarers = (answer.document, *answer.others)
+        lines = [pointer_line(d, answer.taxonomy) for d in declarers]
+        if answer.others:
+            lines.append(f"{answer.identifier} is declared by {len(declarers)} documents, so it names none of "
+                         "them for certain; `headwater check` reports each (identifier.claimed_twice)")
+        return "".join(line + "\n" for line in lines)
     if answer.remote is not None:
         return remote_pointer_line(answer.remote) + "\n"
     if answer.carrier is not None:
