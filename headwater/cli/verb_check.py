@@ -56,6 +56,18 @@ def read_change(args, root: Path):
 
 
 def run(invocation) -> Result:
+    if not invocation.args.staged:
+        return _checked(invocation)
+    if invocation.args.fix:
+        raise Refusal("`--fix` writes the working tree and `--staged` checks git's index, so they "
+                      "do not run together; fix, stage, then check the index")
+    from headwater.cli.staged import staged_root
+
+    with staged_root(invocation.root) as staged:
+        return _checked(replace(invocation, root=staged))
+
+
+def _checked(invocation) -> Result:
     from headwater.check.selection import refuse_naming_nothing
 
     args = invocation.args

@@ -81,6 +81,7 @@ VERBS: tuple[Verb, ...] = (
         (Flag("--strict", "exit 1 when a live error remains"),
          Flag("--fix", "apply every mechanical patch, all or nothing"),
          Flag("--no-cache", "neither read nor write the cache"),
+         Flag("--staged", "check the tree git's index holds, as a commit would (runs git; for pre-commit hooks)"),
          NOW,
          Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
          Flag("--format", "the report format", "FORMAT", choices=FORMAT_NAMES),
@@ -96,7 +97,7 @@ VERBS: tuple[Verb, ...] = (
     ),
     Verb(
         "change", GROUPS[0],
-        "write the change manifest `check --change` reads (the only verb that runs git)",
+        "write the change manifest `check --change` reads (git runs only here and in `check --staged`)",
         "Compares the working tree with a base revision and writes a manifest plus the prior "
         "bytes of every changed file, so change-scoped rules can see what moved.",
         "verb_change:run",

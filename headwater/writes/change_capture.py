@@ -45,10 +45,16 @@ class Manifest:
 
 
 def _git(root: Path, *args: str) -> bytes:
+    return run_git(root, "`change`", *args)
+
+
+def run_git(root: Path, who: str, *args: str) -> bytes:
+    """git's standard output for `args` run in `root`; GitFailed on a non-zero status. `who`
+    names the verb or flag that runs it, in the refusal when no git is installed."""
     try:
         ran = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
     except FileNotFoundError:
-        raise Refusal("`change` runs git, and no `git` program is on the PATH") from None
+        raise Refusal(f"{who} runs git, and no `git` program is on the PATH") from None
     except NotADirectoryError:
         raise Refusal(f"`{root}` is not a directory") from None
     if ran.returncode != 0:

@@ -1,0 +1,48 @@
+"""`check --staged`: the tree a commit would hold, written out of git's index into a private
+folder and checked there instead of the working tree.
+
+A commit gate must judge what is committed: an unstaged edit that fixes a staged error, or an
+untracked draft with errors of its own, is not in the commit. The index is written out whole
+(the graph reads the corpus and every path its anchors name), with the cache the last check left
+copied beside it, so the run reuses every verdict and parse whose inputs the index holds as they
+are. Nothing of the working tree is written, and the folder is removed whatever happens.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from headwater.cachedir import CACHE_DIR
+from headwater.discovery import git_top
+from headwater.errors import Refusal
+from headwater.writes.change_capture import GitFailed, run_git
+
+WHO = "`--staged`"
+
+
+@contextmanager
+def staged_root(root: Path) -> Iterator[Path]:
+    """The root as the index holds it, in a private folder that lasts for the block."""
+    top = git_top(root)
+    if top is None:
+        raise Refusal(f"{WHO} checks what git's index holds, and `{root}` is in no git work tree")
+    with tempfile.TemporaryDirectory(prefix="headwater-staged-") as folder:
+        # the index git's hooks name (`GIT_INDEX_FILE`, as `commit -a` sets it) is the one read
+        try:
+            run_git(top, WHO, "checkout-index", "--all", f"--prefix={folder}/")
+        except GitFailed as failed:
+            raise Refusal(f"{WHO} could not write out git's index ({failed}), so nothing was checked") from None
+        staged = Path(folder) / Path(root).absolute().relative_to(top)
+        _copy_cache(Path(root) / CACHE_DIR, staged / CACHE_DIR)
+        yield staged
+
+
+def _copy_cache(source: Path, target: Path) -> None:
+    """The cache the last check left, copied as it is (never through a symlink: a linked folder
+    or file is copied as the link, which the cache then refuses to read); none is no loss."""
+    if source.is_dir() and not source.is_symlink():
+        shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("lock"))

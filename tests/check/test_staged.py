@@ -1,0 +1,77 @@
+"""`check --staged`: a commit gate judges what git's index holds, never the working tree beside it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+GIT = ("git", "-c", "user.name=headwater tests", "-c", "user.email=tests@headwater.invalid",
+       "-c", "commit.gpgsign=false")
+RATE = "docs/decisions/0003-rate-limit-per-tenant.md"
+BROKEN = "status: bogus"
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed here")
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run([*GIT, *args], cwd=root, check=True, capture_output=True)
+
+
+@pytest.fixture
+def committed(quickstart) -> Path:
+    _git(quickstart, "init", "--quiet")
+    _git(quickstart, "add", "--all")
+    _git(quickstart, "commit", "--quiet", "--message", "corpus")
+    return quickstart
+
+
+def _gate(hw, root: Path, *more: str):
+    return hw("check", "--strict", "--staged", "--root", str(root), "--now", "2026-11-01", *more)
+
+
+def _break(root: Path) -> str:
+    path = root / RATE
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original.replace("status: current", BROKEN), encoding="utf-8")
+    return original
+
+
+def test_a_staged_error_fails_the_gate_though_an_unstaged_edit_fixed_it(hw, committed):
+    original = _break(committed)
+    _git(committed, "add", RATE)
+    (committed / RATE).write_text(original, encoding="utf-8")  # fixed in the tree, never staged
+    gate = _gate(hw, committed)
+    assert gate.status == 1 and f"{RATE}:" in gate.out and "facet.value" in gate.out
+    assert hw("check", "--strict", "--root", str(committed), "--now", "2026-11-01").status == 0
+
+
+def test_an_unstaged_error_or_an_untracked_draft_does_not_fail_the_gate(hw, committed):
+    _break(committed)
+    (committed / "docs/decisions/0099-draft.md").write_text("---\nid: ACME-DR-0099\nstatus: bogus\n---\n# Draft\n")
+    assert hw("check", "--strict", "--root", str(committed), "--now", "2026-11-01").status == 1
+    gate = _gate(hw, committed)
+    assert gate.status == 0, gate.out
+    assert "0099-draft" not in gate.out and BROKEN not in gate.out
+
+
+def test_the_gate_writes_nothing_in_the_working_tree_and_leaves_no_folder_behind(hw, committed):
+    assert hw("check", "--root", str(committed), "--now", "2026-11-01").status == 0  # the cache it copies
+    before = {p: p.read_bytes() for p in committed.rglob("*") if p.is_file()}
+    scratch = set(Path(tempfile.gettempdir()).glob("headwater-staged-*"))
+    gate = _gate(hw, committed, "--verbose")
+    assert gate.status == 0
+    assert "headwater: cache: " in gate.err and ", 0 misses" in gate.err  # every verdict reused from the copy
+    assert {p: p.read_bytes() for p in committed.rglob("*") if p.is_file()} == before
+    assert set(Path(tempfile.gettempdir()).glob("headwater-staged-*")) == scratch
+
+
+def test_a_root_in_no_git_work_tree_and_fix_beside_staged_are_refused(hw, quickstart):
+    refused = _gate(hw, quickstart)
+    assert refused.status == 1 and refused.out == "" and refused.err == (
+        f"headwater: `--staged` checks what git's index holds, and `{quickstart}` is in no git work tree\n")
+    both = _gate(hw, quickstart, "--fix")
+    assert both.status == 1 and both.err.startswith("headwater: `--fix` writes the working tree and `--staged`")
