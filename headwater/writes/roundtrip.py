@@ -99,7 +99,7 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     plain_text = text.replace("\r\n", "\n")
     yaml = _yaml(plain_text)
     tree = _load(yaml, plain_text)
-    zone = _zone(tree, address, len(plain_text.splitlines()))
+    zone = _widened(_zone(tree, address, len(plain_text.splitlines())), plain_text.splitlines())
     parent = tree
     for depth, key in enumerate(address[:-1]):
         child = parent.get(key)
@@ -175,6 +175,18 @@ def _zone(tree: CommentedMap, address: Address, total: int) -> tuple[int, int]:
         later = [node.lc.key(k)[0] for k in keys[keys.index(key) + 1 :]]
         start, end = line, max(later[0] if later else end, line + 1)
         node = node[key]
+    return start, end
+
+
+def _widened(zone: tuple[int, int], lines: list[str]) -> tuple[int, int]:
+    """An insertion point, with the comment and blank lines just above it: ruamel writes a new
+    key ahead of the comments that trail its parent's last entry (`tags: [a, b]` then `# note`),
+    which stay as they are, after it."""
+    start, end = zone
+    if start != end:
+        return zone
+    while start > 0 and (not lines[start - 1].strip() or lines[start - 1].lstrip().startswith("#")):
+        start -= 1
     return start, end
 
 

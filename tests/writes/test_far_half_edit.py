@@ -108,6 +108,18 @@ def test_an_edit_into_a_mapping_that_holds_a_list_is_refused():
         set_scalar("relations: [a]\n", ("relations", "x"), "y")
 
 
+@pytest.mark.parametrize(("before", "after"), [
+    ("---\nid: X-1\ntags: [a, b]\n# trailing note\n---\n",
+     "---\nid: X-1\ntags: [a, b]\nrelations:\n  superseded_by:\n    - X-2\n# trailing note\n---\n"),
+    ("---\nid: X-1\nrelations:\n  supersedes: [X-0]\n# about owners\n\nowners: [b]\n---\n",
+     "---\nid: X-1\nrelations:\n  supersedes: [X-0]\n  superseded_by:\n    - X-2\n"
+     "# about owners\n\nowners: [b]\n---\n"),
+])
+def test_a_key_added_after_a_flow_list_goes_ahead_of_the_comments_that_trail_it_and_keeps_them(before, after):
+    # it was refused as rewriting lines around it, and one such file held back every fix of a batch
+    assert edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2")) == after
+
+
 def test_crlf_front_matter_stays_crlf():
     before = "---\r\nid: X-1\r\n---\r\n\r\n# T\r\n"
     after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
