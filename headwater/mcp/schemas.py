@@ -50,7 +50,7 @@ ROUTE = {
             "type": "object", "properties": {"path": STRING, "relations": STRINGS},
             "required": ["path", "relations"]}},
         "silence": {"type": "object", "properties": {"reason": {"type": "string", "enum": [
-            "no_terms", "no_document_reached", "not_confident"]}, "says": STRING},
+            "no_terms", "no_document_reached", "not_confident", "no_documents"]}, "says": STRING},
             "required": ["reason", "says"]},
     },
     "required": ["version", "task", "terms", "separating", "distinctive", "anchors", "matched",

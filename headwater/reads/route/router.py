@@ -30,7 +30,7 @@ from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.1"
+VERSION = "1.2"  # 1.2: the `no_documents` silence
 DEFAULT_BUDGET = 5
 
 
@@ -40,6 +40,8 @@ class Silence(Enum):
                            "no document holds a word of the task, so the route is silent")
     NOT_CONFIDENT = ("not_confident",
                      "no document matches enough of the task to be trusted, so the route is silent")
+    NO_DOCUMENTS = ("no_documents",
+                    "no file of the corpus is typed as a document yet, so the route is silent")
 
     @property
     def reason(self) -> str:
@@ -153,6 +155,8 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     base = Route(task, terms(task), anchors,
                  tuple(u for u in ungoverned(snapshot, task, known, is_directory) if not governed_elsewhere(u.path)),
                  harvested=harvested_offers(snapshot.federation, task))
+    if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
+        return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
     words = reader.scorer.tokenizer.task_words(base.terms)
     if not words:
