@@ -164,3 +164,27 @@ def test_the_check_tool_answers_a_summary_then_the_bytes_of_check_no_cache_at_th
         summary, report = (b["text"] for b in session.call("check", format=fmt)["result"]["content"])
         assert summary == "Over 5 documents: 0 findings.\n"
         assert report == cli.out, fmt
+
+
+def test_the_check_tool_reads_the_verdicts_a_check_kept_writes_none_and_judges_a_session_once(quickstart, hw,
+                                                                                              monkeypatch):
+    from headwater.check import runner
+    from tests.mcp.conftest import Session
+
+    assert hw("check", "--now", "2026-11-01", "--root", str(quickstart)).status == 0  # keeps its verdicts
+    cli = hw("check", "--format", "json", "--no-cache", "--now", "2026-11-01", "--root", str(quickstart)).out
+    kept = {p.name: p.read_bytes() for p in (quickstart / ".headwater/cache").iterdir() if p.is_file()}
+    ledgers = []
+    original = runner.run
+
+    def counted(snapshot, **how):
+        ledgers.append(how["cache"])
+        return original(snapshot, **how)
+
+    monkeypatch.setattr(runner, "run", counted)
+    session = Session(quickstart)
+    for _ in range(2):
+        assert session.call("check", format="json")["result"]["content"][1]["text"] == cli
+    [ledger] = ledgers  # the session's snapshot judged once
+    assert ledger.hits > 0 and ledger.misses == 0  # every verdict served from what check kept
+    assert {p.name: p.read_bytes() for p in (quickstart / ".headwater/cache").iterdir() if p.is_file()} == kept
