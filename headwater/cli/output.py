@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from headwater.errors import Refusal
+
 
 @dataclass(frozen=True)
 class Result:
@@ -26,3 +28,11 @@ def layout_width(wide: bool) -> int:
     except ValueError:
         return 80
     return max(80, min(120, columns))
+
+
+def text_width(wide: bool, as_json: bool) -> int:
+    """The fill width of a read verb's text report. JSON is never folded, so `--wide` beside
+    `--json` would be ignored: it is refused instead, as `check --wide --format json` is."""
+    if wide and as_json:
+        raise Refusal("`--wide` sets the width of the text report, and `--json` lays nothing out")
+    return layout_width(wide)

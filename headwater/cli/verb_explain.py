@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from headwater.cli.output import Result
+from headwater.cli.output import Result, text_width
 from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.inplace import read_regular
 from headwater.paths import symlink_on_the_way
 from headwater.reads.explain import explain
 from headwater.reads.target import find_row
-from headwater.render.reads import render
+from headwater.render.reads import Layout, render
 from headwater.snapshot import load
 
 
 def run_explain(invocation) -> Result:
+    args = invocation.args
+    width = text_width(args.wide, args.json)
     snapshot = load(invocation.root, run_date(None))
-    answer = explain(snapshot, invocation.args.target)
-    return Result(render("json" if invocation.args.json else "text", answer), holds=snapshot)
+    answer = explain(snapshot, args.target)
+    return Result(render("json" if args.json else "text", answer, Layout(width)), holds=snapshot)
 
 
 def run_show(invocation) -> Result:

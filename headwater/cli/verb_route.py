@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from headwater.cli.output import Result
+from headwater.cli.output import Result, text_width
 from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.reads.route.answer import route_answer
@@ -26,10 +26,11 @@ def budget_of(value: str | None) -> int:
 def run(invocation) -> Result:
     args = invocation.args
     budget = budget_of(args.budget)
+    width = text_width(args.wide, args.json)
     task = " ".join(args.task)
     snapshot = load(invocation.root, run_date(None))
     read_back(snapshot)  # the reader an MCP server kept, when it is this corpus's (HW-DR-0061)
     answer = route_answer(snapshot, task, budget)
     if args.json:
         return Result(render("json", answer))
-    return Result(render("text", answer, Layout(paint=stdout_palette(args.no_color).paint)))
+    return Result(render("text", answer, Layout(width, stdout_palette(args.no_color).paint)))

@@ -53,7 +53,9 @@ class Verb:
 
 
 NOW = Flag("--now", "the run date, instead of reading the clock", "YYYY-MM-DD")
-JSON = Flag("--json", "write the JSON document (another spelling of `--format json`)")
+JSON = Flag("--json", "write the JSON document instead of the text")
+# only where `--format` exists too: a verb without it would refuse the spelling its help named
+FORMAT_JSON = Flag("--json", "write the JSON document (another spelling of `--format json`)")
 
 CHANGE_OPERANDS = ("`change` takes a base revision and an output directory. "
                    "Try `headwater change HEAD .headwater/change`")
@@ -85,7 +87,7 @@ VERBS: tuple[Verb, ...] = (
          NOW,
          Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
          Flag("--format", "the report format", "FORMAT", choices=FORMAT_NAMES),
-         JSON,
+         FORMAT_JSON,
          Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True, path=True),
          Flag("--rule", "report only this rule, or a family such as `facet`", "RULE", repeat=True),
          # Checked by `check.selection`, which words its own refusal ("error, warn, info, and …").
@@ -118,7 +120,7 @@ VERBS: tuple[Verb, ...] = (
         "verb_impact:run",
         (Flag("--strict", "exit 1 when a touched document was not re-verified"),
          Flag("--format", "the report format", "FORMAT", choices=("text", "markdown", "json", "github")),
-         JSON,
+         FORMAT_JSON,
          Flag("--max-bytes", f"bound the markdown report (default {MARKDOWN_MAX_BYTES})", "N")),
         (Operand("manifest", "the manifest `headwater change` wrote",
                  missing="`impact` takes the manifest `headwater change` wrote. "
@@ -136,6 +138,7 @@ VERBS: tuple[Verb, ...] = (
         (Operand("task", "the task, in words", many=True,
                  missing='`route` takes a task description. '
                          'Try `headwater route "add rate limiting to the ingest API"`'),),
+        lays_out=True,
     ),
     Verb(
         "explain", GROUPS[1],
@@ -147,6 +150,7 @@ VERBS: tuple[Verb, ...] = (
         (Operand("target", "a path or an identifier", path=True,
                  missing="`explain` takes a path or an identifier. "
                          "Try `headwater explain docs/decisions/0001-example.md`"),),
+        lays_out=True,
     ),
     Verb(
         "show", GROUPS[1],

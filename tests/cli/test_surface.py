@@ -47,6 +47,35 @@ def test_wide_is_refused_where_nothing_is_laid_out(hw):
         "headwater: `--wide` sets a layout width, and `taxonomy kinds` lays nothing out\n"
 
 
+WIDE_READS = [("route", "retry failed deliveries in the queue"),
+              ("explain", "docs/decisions/0002-deliver-at-least-once.md")]
+
+
+@pytest.mark.parametrize("read", WIDE_READS, ids=lambda read: read[0])
+def test_wide_lays_a_read_out_as_wide_as_columns_allows(hw, quickstart, monkeypatch, read):
+    monkeypatch.setenv("COLUMNS", "120")
+    narrow, wide = (hw(*read, "--root", str(quickstart), *extra) for extra in ((), ("--wide",)))
+    assert (narrow.status, narrow.err, wide.status, wide.err) == (0, "", 0, "")
+    assert max(len(line) for line in narrow.out.splitlines()) <= 80
+    assert 80 < max(len(line) for line in wide.out.splitlines()) <= 120
+    assert wide.out.split() == narrow.out.split()  # the same words, only folded elsewhere
+
+
+@pytest.mark.parametrize("read", WIDE_READS, ids=lambda read: read[0])
+def test_wide_beside_json_is_refused_as_check_refuses_it(hw, quickstart, read):
+    ran = hw(*read, "--root", str(quickstart), "--wide", "--json")
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == "headwater: `--wide` sets the width of the text report, and `--json` lays nothing out\n"
+
+
+def test_the_help_of_json_names_format_only_where_the_verb_reads_format(hw):
+    for verb in VERBS:
+        flags = {flag.name: flag for flag in verb.flags}
+        if "--json" in flags:
+            assert ("`--format json`" in flags["--json"].help) == ("--format" in flags), verb.name
+    assert "--format" not in hw("route", "--help").out
+
+
 def test_version_prints_the_bare_version_anywhere(hw):
     assert hw("-V").out == f"{__version__}\n"
     assert hw("explain", "--version").out == f"{__version__}\n"
