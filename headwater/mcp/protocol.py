@@ -198,7 +198,7 @@ def _arguments(tool: Tool, raw: Any) -> dict:
         elif argument.array:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise invalid(f"`{tool.name}` takes `{argument.name}` as an array of strings, "
-                              f"such as [\"supersedes=ACME-DR-0001\"]", argument.name)
+                              f"such as {argument.example}", argument.name)
         elif not isinstance(value, str):
             raise invalid(f"`{tool.name}` takes `{argument.name}` as a string", argument.name)
         elif argument.enum and value not in argument.enum:

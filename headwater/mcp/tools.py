@@ -28,6 +28,7 @@ class Argument:
     enum: tuple[str, ...] = ()
     array: bool = False
     integer: bool = False
+    example: str = ""  # an array's value as JSON, quoted when a call gives it in the wrong shape
 
     def schema(self) -> dict:
         if self.array:
@@ -241,8 +242,9 @@ READS = (
          "otherwise, and the report says how many it left out.",
          (Argument("format", "the report format", enum=FORMAT_NAMES),
           Argument("paths", "report only findings in these files, directories or patterns", required=False,
-                   array=True),
-          Argument("rules", "report only these rules, or families such as `facet`", required=False, array=True),
+                   array=True, example='["docs/decisions"]'),
+          Argument("rules", "report only these rules, or families such as `facet`", required=False, array=True,
+                   example='["link", "facet.required.missing"]'),
           Argument("min_severity", "report only findings this severe or more", required=False,
                    enum=SEVERITIES),
           Argument("limit", f"write at most this many findings (default {CHECK_LIMIT})", required=False,
@@ -262,8 +264,10 @@ WRITES = (
          (Argument("kind", "the kind of document, as `kinds` lists them"),
           Argument("title", "the document's title"),
           Argument("summary", "the one-sentence summary routing reads", required=False),
-          Argument("relates", "relations to declare, each \"<relation>=<target>\"", required=False, array=True),
-          Argument("facets", "facet values, each \"<facet>=<value>\"", required=False, array=True),
+          Argument("relates", "relations to declare, each \"<relation>=<target>\"", required=False, array=True,
+                   example='["supersedes=ACME-DR-0001"]'),
+          Argument("facets", "facet values, each \"<facet>=<value>\"", required=False, array=True,
+                   example='["status=draft"]'),
           Argument("directory", "where on the kind's shelf to write", required=False)),
          _new, writes=True),
     Tool("fix", "Apply mechanical fixes",

@@ -96,8 +96,14 @@ class Governing:
     harvested: tuple[RemoteDocument, ...]
 
 
+EMPTY = "the path is empty: name a file or a directory by its path from the repository root"
+
+
 def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
-    """The documents that govern a path; a `Refusal` for a path outside the repository."""
+    """The documents that govern a path; a `Refusal` for a path outside the repository, or for
+    none at all (which would read as the root and answer "no document governs ", naming nothing)."""
+    if not argument.strip():
+        raise Refusal(EMPTY)
     try:
         path = relative_to_root(argument, snapshot.root)
     except OutsidePath:

@@ -77,6 +77,30 @@ def test_a_bad_filter_is_an_invalid_argument_error(check_all, arguments, field):
     assert error["data"].get("rejected_field") == field
 
 
+@pytest.mark.parametrize(("arguments", "field", "example"), [
+    ({"paths": "docs"}, "paths", '["docs/decisions"]'),
+    ({"paths": [1]}, "paths", '["docs/decisions"]'),
+    ({"rules": "link"}, "rules", '["link", "facet.required.missing"]'),
+    ({"rules": [None]}, "rules", '["link", "facet.required.missing"]'),
+])
+def test_an_array_filter_in_the_wrong_shape_is_shown_an_example_of_its_own(check_all, arguments, field, example):
+    error = check_all.call("check", format="text", **arguments)["error"]
+    assert error["code"] == -32602 and error["data"]["rejected_field"] == field
+    assert error["message"] == f"`check` takes `{field}` as an array of strings, such as {example}"
+
+
+@pytest.mark.parametrize("field", ["paths", "rules"])
+def test_the_example_an_array_filter_shows_is_one_the_tool_takes(check_all, field):
+    from headwater.check.registry import rule_ids
+
+    check = next(tool for tool in tools.READS if tool.name == "check")
+    example = json.loads(next(a.example for a in check.arguments if a.name == field))
+    response = check_all.call("check", format="text", **{field: example})
+    assert "result" in response and response["result"]["isError"] is False, response
+    if field == "rules":  # each a rule id or a family of them, read off the registry, not a made-up name
+        assert all(any(i == rule or i.startswith(rule + ".") for i in rule_ids()) for rule in example)
+
+
 def test_the_listing_declares_the_optional_filters(check_all):
     listed = {t["name"]: t for t in check_all.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]
               ["tools"]}

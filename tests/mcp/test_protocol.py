@@ -139,6 +139,16 @@ def test_a_path_outside_the_repository_gets_the_outside_sentence(session, tmp_pa
     assert result["structuredContent"] == {"pointers": []}
 
 
+@pytest.mark.parametrize("blank", ["", " "])
+def test_an_empty_path_is_refused_as_explain_refuses_an_empty_target_not_answered_for_no_path(session, blank):
+    result = session.call("governing_docs_for_path", path=blank)["result"]
+    assert result["isError"] is False and result["structuredContent"] == {"pointers": []}
+    assert result["content"][0]["text"] == \
+        "the path is empty: name a file or a directory by its path from the repository root\n"
+    assert session.text("explain", target=blank) == \
+        "the target is empty: name a document by its identifier or its path\n"
+
+
 def test_nothing_found_is_a_normal_answer(session):
     result = session.call("governing_docs_for_path", path="src/elsewhere.py")["result"]
     assert result["isError"] is False

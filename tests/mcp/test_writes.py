@@ -31,6 +31,14 @@ def test_new_takes_relates_as_an_array_of_pairs(writer):
     assert "edited docs/decisions/0002-deliver-at-least-once.md" in result["content"][0]["text"]
 
 
+def test_each_array_argument_of_new_is_shown_an_example_of_its_own(writer):
+    for field, example in (("relates", '["supersedes=ACME-DR-0001"]'), ("facets", '["status=draft"]')):
+        error = writer.call("new", **NEW, **{field: "x=y"})["error"]
+        assert error["code"] == -32602 and error["data"]["rejected_field"] == field
+        assert error["message"] == f"`new` takes `{field}` as an array of strings, such as {example}"
+    assert not list((writer.root / "docs/decisions").glob("0004-*"))
+
+
 def test_the_read_only_server_registers_no_write_tool(session):
     error = session.call("new", **NEW)["error"]
     assert error["data"]["error_code"] == "unknown_tool"
