@@ -191,12 +191,25 @@ def dispatch(invocation: Invocation) -> Result:
 
 
 def _write(stream, data: str | bytes) -> None:
-    if isinstance(data, bytes):
-        stream.flush()
-        stream.buffer.write(data)
-    else:
-        stream.write(data)
+    """The whole answer lands, or the write raises (a gone reader: BrokenPipeError). Text is
+    encoded here and written to the binary layer, because an unbuffered stdout (`python -u`,
+    PYTHONUNBUFFERED) is a text layer over the raw file, which keeps the part of a large write a
+    closing pipe took and drops the rest without a word: the run would exit 0 on a cut answer."""
     stream.flush()
+    if isinstance(data, str) and not hasattr(stream, "buffer"):  # an in-memory text stream takes it whole
+        stream.write(data)
+        return
+    payload = data if isinstance(data, bytes) else data.encode(stream.encoding, stream.errors)
+    _write_whole(stream.buffer, payload)
+
+
+def _write_whole(sink, payload: bytes) -> None:
+    """Write until nothing is left: a raw file may take part of a write, and the next write is
+    where a closed pipe says so."""
+    left = memoryview(payload)
+    while left:
+        left = left[sink.write(left):]
+    sink.flush()
 
 
 def run(argv: list[str]) -> int:

@@ -120,6 +120,28 @@ def test_a_broken_pipe_exits_one_quietly():
     assert process.returncode == 1 and process.stderr == ""
 
 
+@pytest.mark.parametrize("unbuffered", [True, False], ids=["PYTHONUNBUFFERED", "buffered"])
+def test_a_pipe_closed_partway_through_a_large_answer_exits_one_quietly(unbuffered):
+    """The reader takes a few bytes and leaves while the rest waits on a full pipe, so the write
+    lands in part. An unbuffered stdout drops the rest of a part-written text without a word: it
+    exited 0 on a cut answer. Several runs, as the pipe's timing varies."""
+    import fcntl
+    import os
+
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    env |= {"PYTHONUNBUFFERED": "1"} if unbuffered else {}
+    for _ in range(5):
+        reader, writer = os.pipe()
+        fcntl.fcntl(writer, fcntl.F_SETPIPE_SZ, 4096)  # the rules page is some 36 KB: far more than it holds
+        with subprocess.Popen([sys.executable, "-m", "headwater", "rule", "--all"], stdout=writer,
+                              stderr=subprocess.PIPE, env=env) as process:
+            os.close(writer)
+            assert os.read(reader, 10)
+            os.close(reader)
+            stderr = process.stderr.read()
+        assert (process.returncode, stderr) == (1, b"")
+
+
 @pytest.mark.parametrize("args", [["taxonomy"], ["taxonomy", "frob"]])
 def test_a_grouped_verb_wants_its_second_word(hw, args):
     ran = hw(*args)
