@@ -7,8 +7,12 @@ import sys
 from pathlib import Path
 
 from headwater.announcements import PROBE
+from headwater.textsafe import by_its_start
 
 NAME_MAX = 255  # bytes in one path component, on every file system headwater runs on
+# a refusal repeats this much of a path that was typed: a component too long for any file system
+# still shows whole, with the folders above it, and a path too long to look up shows its start
+QUOTED = 2 * NAME_MAX
 
 
 class OutsidePath(ValueError):
@@ -38,6 +42,11 @@ def normalize(text: str) -> str:
     return "/".join(parts)
 
 
+def quoted(text: str) -> str:
+    """A typed path as a refusal repeats it (`QUOTED`)."""
+    return by_its_start(text, QUOTED)
+
+
 def inside(text: str) -> str:
     """`normalize`, with "" for a path that climbs out or is absolute: "" names no path inside."""
     try:
@@ -51,7 +60,8 @@ def relative_to_root(text: str, root: Path) -> str:
 
     `./x`, `a/../x` and an absolute path under the root all mean `x`. Anything else that
     leaves the root (absolute elsewhere, `..` above it, `~`, a symlink leading out, NUL,
-    undecodable bytes) raises OutsidePath.
+    undecodable bytes) or that the system cannot look up (too long, a loop of links) raises
+    OutsidePath.
     """
     if not is_text(text):  # a NUL is `normalize`'s to refuse
         raise OutsidePath(text)
@@ -65,7 +75,7 @@ def relative_to_root(text: str, root: Path) -> str:
         leaves = _leaves_through_symlink(relative, root)
     except OSError:
         raise OutsidePath(text) from None
-    if leaves:
+    if leaves or _unnameable(relative, root):
         raise OutsidePath(text)
     return relative
 
@@ -103,6 +113,22 @@ def _leaves_through_symlink(relative: str, root: Path) -> bool:
                 return True
         elif not current.exists():
             return False
+    return False
+
+
+def _unnameable(relative: str, root: Path) -> bool:
+    """True when the system cannot look the path up at all: too long as a whole (ENAMETOOLONG),
+    a loop of links on the way (ELOOP), a folder this user may not search (EACCES). Every later
+    look at the path would fail the same way, so it is judged here, once. A path that names
+    nothing yet (ENOENT, or ENOTDIR below a file) is still one the repository could hold."""
+    full = os.path.join(root, relative)
+    sys.audit(PROBE, full)  # what replays a run looks here again (HW-DR-0037)
+    try:
+        os.stat(full)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
     return False
 
 

@@ -22,6 +22,12 @@ def visible(text: str) -> str:
     return CONTROL.sub(lambda m: f"\\u{{{ord(m.group()):x}}}", text)
 
 
+def by_its_start(text: str, most: int) -> str:
+    """`text` whole up to `most` characters, else its start and an ellipsis: how a sentence quotes
+    what was typed, so a runaway argument does not make a runaway answer."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def markdown_text(text: str) -> str:
     """Inline Markdown text fit for a table cell: no control character, no raw `|`, `<` or `>`."""
     return MARKDOWN_SPECIAL.sub(r"\\\1", visible(text))

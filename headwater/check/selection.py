@@ -18,7 +18,7 @@ from pathlib import Path
 from headwater.announcements import PROBE
 from headwater.check.finding import Finding, Severity
 from headwater.errors import Refusal
-from headwater.paths import OutsidePath, inside, normalize
+from headwater.paths import OutsidePath, inside, normalize, quoted
 from headwater.patterns import compile_pattern
 
 RANK = {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2}
@@ -60,7 +60,7 @@ def _path(text: str, flag: str) -> str:
     try:
         return normalize(text)
     except OutsidePath:
-        raise Refusal(f"`{flag}` takes a path inside the repository, and `{text}` is not one") from None
+        raise Refusal(f"`{flag}` takes a path inside the repository, and `{quoted(text)}` is not one") from None
 
 
 def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
@@ -72,8 +72,8 @@ def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
             continue
         sys.audit(PROBE, root / text)  # a look a replay makes again (HW-DR-0037)
         if not os.path.lexists(root / text):
-            raise Refusal(f"`{flag}` names `{typed}`, which is no file or folder of the repository, so it would "
-                          "select nothing")
+            raise Refusal(f"`{flag}` names `{quoted(typed)}`, which is no file or folder of the repository, "
+                          "so it would select nothing")
 
 
 def _rule(text: str, known: frozenset[str], flag: str) -> str:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.errors import Refusal
-from headwater.paths import OutsidePath, relative_to_root
+from headwater.paths import OutsidePath, quoted, relative_to_root
 from headwater.snapshot import Snapshot
 
 OUTSIDE = "is outside this repository, or is not a path it can read"
 
 
 def outside_sentence(argument: str) -> str:
-    return f"{argument} {OUTSIDE}"
+    return f"{quoted(argument)} {OUTSIDE}"
 
 
 def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = False) -> Row:
@@ -24,7 +24,7 @@ def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = Fa
     if row is None:
         raise Refusal(_missing(snapshot, argument))
     if row.outcome is Outcome.EXCLUDED and row.exclusion:
-        raise Refusal(f"`{argument}` is excluded by `{row.exclusion.pattern}`")
+        raise Refusal(f"`{quoted(argument)}` is excluded by `{row.exclusion.pattern}`")
     if row.outcome is Outcome.UNWALKABLE:
         raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing")
     if row.outcome is Outcome.UNREADABLE and not bytes_only:
@@ -53,24 +53,24 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         return "the target is empty: name a document by its identifier or its path"
     remote = snapshot.federation.documents.get(text)
     if remote is not None:
-        return (f"`{argument}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
+        return (f"`{quoted(argument)}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
                 "repository reads only through its pinned export; `resolve_identifier` gives its pointer")
     for scheme in snapshot.taxonomy.schemes.values():
         if scheme.regex.match(text) or (scheme.fixed_prefix and text.startswith(scheme.fixed_prefix)):
-            return f"`{argument}` is shaped like an identifier of this corpus, and no document declares it"
+            return f"`{quoted(argument)}` is shaped like an identifier of this corpus, and no document declares it"
     try:
         relative = relative_to_root(argument, snapshot.root)
     except OutsidePath:
         return outside_sentence(argument)
     if not relative:
-        return f"`{argument}` is the repository's root, not a document"
+        return f"`{quoted(argument)}` is the repository's root, not a document"
     if (snapshot.root / relative).is_dir():
-        return f"`{argument}` is a folder, not a document: name one of the documents in it"
+        return f"`{quoted(argument)}` is a folder, not a document: name one of the documents in it"
     root = snapshot.census.root
     inside = not root or relative == root or relative.startswith(root + "/")
     if not inside:
-        return f"`{argument}` is outside every corpus root this repository declares"
+        return f"`{quoted(argument)}` is outside every corpus root this repository declares"
     exclusion = excluded_by(relative, snapshot.declaration.exclusions)
     if exclusion:
-        return f"`{argument}` is excluded by `{exclusion.pattern}`"
-    return f"`{argument}` is a path of this corpus, with no document written there yet"
+        return f"`{quoted(argument)}` is excluded by `{exclusion.pattern}`"
+    return f"`{quoted(argument)}` is a path of this corpus, with no document written there yet"

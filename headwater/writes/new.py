@@ -28,6 +28,7 @@ from headwater.inplace import read_regular
 from headwater.paths import NAME_MAX, inside
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
+from headwater.textsafe import by_its_start
 from headwater.writes import edges as edges_module
 from headwater.writes import minting, placement, shape
 from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
@@ -131,9 +132,9 @@ def _refuse_owed_halves(plan: Plan) -> None:
                           f"name the new document, and `{edge.written_as}` owes one in {edge.path}")
 
 
-def _shown(text: str, most: int = 80) -> str:
-    """A title as a refusal quotes it: whole up to `most` characters, else its start and an ellipsis."""
-    return text if len(text) <= most else text[:most - 1] + "…"
+def _shown(title: str) -> str:
+    """A title as a refusal quotes it: whole up to 80 characters, else its start and an ellipsis."""
+    return by_its_start(title, 80)
 
 
 def _one_line(text: str, flag: str) -> str:

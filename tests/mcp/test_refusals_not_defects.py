@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 LONG = "a" * 300  # one component over the 255 bytes a file name can hold
+TOO_LONG = "a/" * 2100 + "x.md"  # every component short, the whole over the 4096 bytes a path can hold
+OUTSIDE = "is outside this repository, or is not a path it can read"
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:
@@ -28,6 +30,48 @@ def test_mcp_tools_answer_a_long_component_without_echoing_the_root(session, qui
     text = "".join(block["text"] for block in response["result"]["content"])
     assert text == f"src/{LONG} is outside this repository, or is not a path it can read\n"
     assert str(quickstart) not in str(response)
+
+
+def quoted_start(path: str) -> str:
+    """How a refusal quotes a path too long to repeat: its first 509 characters and an ellipsis."""
+    return path[:509] + "\u2026"
+
+
+@pytest.mark.parametrize(("tool", "argument"), [("explain", "target"), ("related", "target"),
+                                                ("governing_docs_for_path", "path")])
+def test_mcp_tools_refuse_a_path_too_long_to_look_up_quoting_its_start(session, quickstart, tool, argument):
+    response = session.call(tool, **{argument: TOO_LONG})
+    assert "result" in response, response  # never -32603, the internal defect
+    assert response["result"]["isError"] is False
+    assert response["result"]["content"][0]["text"] == f"{quoted_start(TOO_LONG)} {OUTSIDE}\n"
+    assert str(quickstart) not in str(response)
+    if tool == "governing_docs_for_path":
+        assert response["result"]["structuredContent"] == {"pointers": []}
+
+
+@pytest.mark.parametrize("verb", ["explain", "show", "related"])
+def test_the_path_verbs_refuse_a_path_too_long_to_look_up_with_the_mcp_sentence(hw, quickstart, verb):
+    ran = hw(verb, TOO_LONG, "--root", str(quickstart))
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == f"headwater: {quoted_start(TOO_LONG)} {OUTSIDE}\n"
+
+
+def test_check_quotes_a_path_filter_too_long_to_look_up_by_its_start(hw, quickstart):
+    ran = hw("check", "--path", TOO_LONG, "--root", str(quickstart))
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == (f"headwater: `--path` names `{quoted_start(TOO_LONG)}`, which is no file or folder of the "
+                       "repository, so it would select nothing\n")
+
+
+def test_a_path_through_a_loop_of_links_is_refused_by_every_path_verb_and_tool(hw, quickstart, session):
+    (quickstart / "docs" / "loop").symlink_to("loop")  # the system gives up looking it up (ELOOP)
+    sentence = f"docs/loop/x.md {OUTSIDE}\n"
+    for verb in ("explain", "show", "related"):
+        ran = hw(verb, "docs/loop/x.md", "--root", str(quickstart))
+        assert (ran.status, ran.out, ran.err) == (1, "", f"headwater: {sentence}"), verb
+    assert session.text("explain", target="docs/loop/x.md") == sentence
+    result = session.call("governing_docs_for_path", path="docs/loop/x.md")["result"]
+    assert result["content"][0]["text"] == sentence and result["structuredContent"] == {"pointers": []}
 
 
 @pytest.mark.parametrize("flag", ["--title", "--summary"])
