@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
@@ -60,12 +61,19 @@ class Targets:
             grouped.setdefault(pattern.literal_prefix, []).append(pattern)
         return {prefix: tuple(found) for prefix, found in grouped.items()}
 
+    @cached_property
+    def _deepest(self) -> int:
+        """The most segments a literal prefix holds: no longer opening of a path is one."""
+        return max((len(prefix.split("/")) for prefix in self._by_prefix if prefix), default=0)
+
     def reaches(self, path: str) -> bool:
         if path in self.documents:
             return True
-        names = path.split("/")
-        return any(pattern.matches(path) for cut in range(len(names) + 1)
-                   for pattern in self._by_prefix.get("/".join(names[:cut]), ()))
+        # only the openings a literal prefix could be are looked up, each built on the one before:
+        # the work stays bounded by the deepest prefix, however many segments a task's word has
+        names = path.split("/", self._deepest)[: self._deepest]
+        openings = ("", *accumulate(names, lambda opening, name: f"{opening}/{name}"))
+        return any(pattern.matches(path) for opening in openings for pattern in self._by_prefix.get(opening, ()))
 
     def names(self, path: str) -> bool:
         """The path itself is a target: a document, a literal pattern, or an entry an anchor

@@ -7,22 +7,45 @@ matching pattern decides, and a path under an ignored directory stays ignored, a
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
 from functools import lru_cache
 from pathlib import Path
 
 import pathspec
 
+from headwater.announcements import PROBE
 from headwater.inplace import read_regular
-from headwater.paths import symlink_on_the_way
 
 
 def ignored(root: Path, path: str) -> bool:
     specs = _Specs(root)
     parts = path.split("/")
-    for depth in range(1, len(parts) + 1):
-        if specs.decides_ignored("/".join(parts[:depth]), is_dir=depth < len(parts)):
+    folders = _real_folders(root, parts[:-1])
+    entry = ""
+    for depth, name in enumerate(parts, start=1):
+        entry = f"{entry}/{name}" if entry else name  # each entry built on the one before it
+        if specs.decides_ignored(entry, depth < len(parts), folders[:depth]):
             return True
     return False
+
+
+def _real_folders(root: Path, names: list[str]) -> list[str]:
+    """The root ("") and the folders on the way down that are real folders, to the first that is
+    not: a `.gitignore` stands in none deeper (a folder reached through a symlink is not the
+    repository's), so however deep a path a task names, only these are ever consulted."""
+    folders = [""]
+    for name in names:
+        below = f"{folders[-1]}/{name}" if folders[-1] else name
+        sys.audit(PROBE, root / below)  # what replays a run looks here again (HW-DR-0037)
+        try:
+            if not stat.S_ISDIR(os.lstat(root / below).st_mode):  # a link, a file: nothing below is read
+                break
+        except OSError:
+            break
+        folders.append(below)
+    return folders
 
 
 class _Specs:
@@ -33,19 +56,17 @@ class _Specs:
         self.spec = lru_cache(maxsize=None)(self._read)
 
     def _read(self, directory: str) -> pathspec.GitIgnoreSpec | None:
-        if directory and symlink_on_the_way(directory, self.root):
-            return None  # a directory reached through a symlink is not the repository's
         try:
             text = read_regular(self.root / directory / ".gitignore").decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
 
-    def decides_ignored(self, entry: str, is_dir: bool) -> bool:
+    def decides_ignored(self, entry: str, is_dir: bool, folders: list[str]) -> bool:
+        """Whether the `.gitignore` files of `folders` (the real ones above `entry`, the root
+        first) ignore it: the deepest with a matching pattern decides."""
         verdict = False
-        directories = entry.split("/")[:-1]
-        for level in range(len(directories) + 1):
-            base = "/".join(directories[:level])
+        for base in folders:
             spec = self.spec(base)
             if spec is None:
                 continue

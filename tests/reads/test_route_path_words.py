@@ -1,0 +1,118 @@
+"""How `route` reads a task's words that are paths: in work bounded by the anchors and folders
+the repository holds, never by the square of a word's segments."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from headwater.reads.governing import Targets
+from headwater.reads.route import ignored as ignored_module
+from headwater.snapshot import load
+from tests.mcp.conftest import Session
+
+TODAY = dt.date(2026, 11, 1)
+RETRY = "src/queue/retry.py"
+
+
+@pytest.fixture
+def routing(copy_fixture):
+    return copy_fixture("routing")
+
+
+def _routed(hw, root, task: str) -> dict:
+    ran = hw("route", task, "--json", "--root", str(root))
+    assert ran.status == 0 and ran.err == "", ran.err
+    return json.loads(ran.out)
+
+
+def _anchored(answer: dict) -> list[str]:
+    return [p["path"] for p in answer["pointers"] if p["evidence"]["by"] == "anchor"]
+
+
+def _governing(root, path: str) -> list[str]:
+    result = Session(root).call("governing_docs_for_path", path=path)["result"]
+    return [p["path"] for p in result["structuredContent"]["pointers"]]
+
+
+@pytest.mark.parametrize("path", ["", "src", "src/queue", RETRY, "src/queue/a/b/c.py", "src/queue/retry.py/x",
+                                  "src/ingest", "src/ingest/rate_limit.py", "src/ingest/rate_limit.py/x",
+                                  "src/ingest/api.py", "src/ingestion/x.py", "docs/decisions/x.md", "x"])
+def test_what_the_targets_reach_is_what_some_edge_target_reaches(quickstart, path):
+    """The bounded lookup answers as the plain definition does: a document target, or an anchor
+    one of whose patterns matches."""
+    snapshot = load(quickstart, TODAY)
+    targets = Targets.of(snapshot.graph)
+    plain = path in targets.documents or any(anchor.reaches(path) for anchor in targets.anchors)
+    assert targets.reaches(path) is plain
+
+
+class _Counted(dict):
+    """The targets' patterns by literal prefix, counting the openings looked up, and failing at
+    once on one deeper than the deepest prefix (which no pattern can have, so work wasted)."""
+
+    def __init__(self, by_prefix: dict) -> None:
+        super().__init__(by_prefix)
+        self.deepest = max((len(prefix.split("/")) for prefix in by_prefix if prefix), default=0)
+        self.looked_up = 0
+
+    def get(self, key, default=None):
+        self.looked_up += 1
+        assert not key or len(key.split("/", self.deepest)) <= self.deepest, "an opening deeper than any prefix"
+        return super().get(key, default)
+
+
+@pytest.fixture
+def counted(monkeypatch) -> list[_Counted]:
+    """Every `Targets` built from here on looks its openings up through a `_Counted`."""
+    made: list[_Counted] = []
+    built = Targets.of
+
+    def of(graph):
+        targets = built(graph)
+        made.append(_Counted(targets._by_prefix))
+        targets.__dict__["_by_prefix"] = made[-1]  # the cached property's slot
+        return targets
+
+    monkeypatch.setattr(Targets, "of", staticmethod(of))
+    return made
+
+
+@pytest.mark.parametrize("path", ["a/" * 200_000 + "x.py", "src/" + "a/" * 200_000 + "x.py",
+                                  "src/queue/" + "a/" * 200_000 + "x.py"])
+def test_a_word_of_200000_segments_looks_up_no_opening_deeper_than_the_deepest_prefix(quickstart, counted, path):
+    targets = Targets.of(load(quickstart, TODAY).graph)
+    assert targets.reaches(path) is path.startswith("src/queue/")
+    assert 0 < counted[0].looked_up <= counted[0].deepest + 1
+
+
+def test_a_deep_path_that_can_be_looked_up_is_an_anchor_found_in_bounded_lookups(quickstart, hw, counted):
+    deep = "src/queue/" + "a/" * 1900 + "x.py"  # under the 4096 bytes a path can hold, with the root
+    answer = _routed(hw, quickstart, f"fix {deep}")
+    assert answer["anchors"] == [deep] and _anchored(answer) == _governing(quickstart, deep)
+    assert 0 < counted[0].looked_up <= 10 * (counted[0].deepest + 1)  # a few readings of two words
+
+
+def test_a_deep_path_a_task_names_is_judged_against_each_real_folders_gitignore_only(routing, hw, monkeypatch):
+    """However many folders a named path claims, only the real ones can hold a `.gitignore`: the
+    questions asked grow with the path's segments times the real folders, not their square."""
+    asked: list[str] = []
+    cached = ignored_module.lru_cache
+
+    def counting(**how):
+        def wrap(read):
+            remembered = cached(**how)(read)
+
+            def spec(directory):
+                asked.append(directory)
+                return remembered(directory)
+            return spec
+        return wrap
+
+    monkeypatch.setattr(ignored_module, "lru_cache", counting)
+    (routing / "src" / ".gitignore").write_text("*.tmp\n")
+    deep = "src/" + "a/" * 400 + "x.py"
+    answer = _routed(hw, routing, f"tidy {deep} and {deep[:-3]}.tmp")
+    assert [entry["path"] for entry in answer["ungoverned"]] == [deep]  # `src/.gitignore` still ignores the other
+    assert 0 < len(asked) <= 2 * 2 * 402  # two paths, 402 entries each, the root's and `src`'s file
+    assert set(asked) == {"", "src"}
