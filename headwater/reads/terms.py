@@ -50,9 +50,11 @@ def _strip_possessive(text: str) -> str:
     return text
 
 
-def readings(word: str) -> tuple[str, ...]:
+def readings(word: str, normal: Callable[[str], str] = normalize) -> tuple[str, ...]:
     """The paths a word could be, longest first: as written, then with a trailing full stop,
-    a possessive and a `:line` suffix taken off in turn. A URL is no path."""
+    a possessive and a `:line` suffix taken off in turn. A URL is no path. `normal` makes a
+    shape repository-relative, raising OutsidePath for one that names nothing inside (lexically
+    by default; a read over a root passes the path verbs' reading, `paths.relative_to_root`)."""
     written = _written(word)
     if "://" in written:
         return ()
@@ -64,7 +66,7 @@ def readings(word: str) -> tuple[str, ...]:
     found: list[str] = []
     for shape in shapes:
         try:
-            path = normalize(shape) if shape else ""
+            path = normal(shape) if shape else ""
         except OutsidePath:
             continue
         if path and path not in found:
@@ -72,11 +74,11 @@ def readings(word: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def read_path(word: str, *known: Callable[[str], bool]) -> str | None:
+def read_path(word: str, *known: Callable[[str], bool], normal: Callable[[str], str] = normalize) -> str | None:
     """The first reading the first test accepts, trying the tests from the surest down (an
     entry that exists before a wildcard that would take junk such as `x.py:12`); or the one
     reading when nothing had to come off, which is how a task names a file not yet written."""
-    shapes = readings(word)
+    shapes = readings(word, normal)
     for test in known:
         for shape in shapes:
             if test(shape):

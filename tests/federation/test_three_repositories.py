@@ -112,6 +112,13 @@ def test_route_points_at_the_harvested_decision_that_governs_a_path_the_task_nam
     jsonschema.validate(governing["result"]["structuredContent"], POINTERS)
 
 
+def test_route_reads_an_absolute_path_under_the_root_as_the_path_a_harvested_decision_governs(repos, hw):
+    ran = hw("route", "--root", str(repos.service), "--json", f"fix the retry loop in {repos.service / 'src/app.py'}")
+    assert ran.status == 0, ran.err
+    harvested = [p for p in json.loads(ran.out)["pointers"] if p.get("harvested")]
+    assert [(p["path"], p["evidence"]) for p in harvested] == [(DECISION, {"by": "anchor", "anchors": ["src/app.py"]})]
+
+
 def test_change_and_fix_stamp_an_edge_to_imported_code_as_the_guide_says(repos, hw):
     root = repos.decisions
     (root / DECISION).write_text(decision(relations="  governs: svc:src/app.py\n"), encoding="utf-8")

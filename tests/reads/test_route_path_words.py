@@ -1,8 +1,10 @@
-"""How `route` reads a task's words that are paths: in work bounded by the anchors and folders
-the repository holds, never by the square of a word's segments."""
+"""How `route` reads a task's words that are paths: as the path verbs read a path (an absolute path
+under the root is its relative path; one that leaves the root names nothing here), in work bounded
+by the anchors and folders the repository holds, never by the square of a word's segments."""
 
 import datetime as dt
 import json
+import os
 
 import pytest
 
@@ -33,6 +35,40 @@ def _anchored(answer: dict) -> list[str]:
 def _governing(root, path: str) -> list[str]:
     result = Session(root).call("governing_docs_for_path", path=path)["result"]
     return [p["path"] for p in result["structuredContent"]["pointers"]]
+
+
+def test_an_absolute_path_under_the_root_is_the_anchor_its_relative_path_is(quickstart, hw):
+    relative = _routed(hw, quickstart, f"refactor {RETRY}")
+    absolute = _routed(hw, quickstart, f"refactor {quickstart / RETRY}")
+    assert relative["anchors"] == absolute["anchors"] == [RETRY]
+    assert _anchored(absolute) == _anchored(relative) == _governing(quickstart, str(quickstart / RETRY))
+    assert len(_anchored(absolute)) == 2
+
+
+def test_the_mcp_route_reads_an_absolute_path_under_the_root_as_the_cli_does(quickstart):
+    answer = Session(quickstart).call("route", task=f"refactor {quickstart / RETRY}")["result"]
+    assert answer["structuredContent"]["anchors"] == [RETRY]
+
+
+@pytest.mark.parametrize("word", ["src/queue/etclink/passwd", "src/queue/../../../etc/passwd"])
+def test_a_path_leaving_the_root_is_no_anchor_as_governing_docs_for_path_refuses_it(quickstart, hw, tmp_path,
+                                                                                    word):
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "passwd").write_text("root:x:0:0\n")
+    os.symlink(tmp_path / "etc", quickstart / "src" / "queue" / "etclink")  # `src/queue/**` reaches it lexically
+    answer = _routed(hw, quickstart, f"fix {word}")
+    assert answer["anchors"] == [] and _anchored(answer) == []
+    served = Session(quickstart).call("route", task=f"fix {word}")["result"]["structuredContent"]
+    assert served["anchors"] == []
+    refused = Session(quickstart).call("governing_docs_for_path", path=word)["result"]
+    assert refused["content"][0]["text"].endswith(" is outside this repository, or is not a path it can read\n")
+
+
+def test_a_path_through_a_symlink_out_of_the_root_is_not_listed_as_ungoverned(routing, hw, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", routing / "src" / "linked")
+    answer = _routed(hw, routing, "tidy src/linked/x.py and src/admin/console.py")
+    assert [entry["path"] for entry in answer["ungoverned"]] == ["src/admin/console.py"]
 
 
 @pytest.mark.parametrize("path", ["", "src", "src/queue", RETRY, "src/queue/a/b/c.py", "src/queue/retry.py/x",
@@ -116,3 +152,10 @@ def test_a_deep_path_a_task_names_is_judged_against_each_real_folders_gitignore_
     assert [entry["path"] for entry in answer["ungoverned"]] == [deep]  # `src/.gitignore` still ignores the other
     assert 0 < len(asked) <= 2 * 2 * 402  # two paths, 402 entries each, the root's and `src`'s file
     assert set(asked) == {"", "src"}
+
+
+def test_a_task_word_of_200000_segments_routes_and_names_nothing(routing, hw, counted):
+    word = "src/" + "a/" * 200_000 + "x.py"  # far over the 4096 bytes a path can hold
+    answer = _routed(hw, routing, f"tidy {word}")
+    assert answer["anchors"] == [] and answer["ungoverned"] == []
+    assert answer["task"] == f"tidy {word}"

@@ -112,16 +112,22 @@ def test_an_anchor_revision_never_follows_a_symlink_out_of_the_root(quickstart, 
 
 
 def test_route_reads_no_gitignore_through_a_symlinked_directory(copy_fixture, tmp_path, hw):
-    """A `.gitignore` of `*` beyond a symlinked directory would hide its paths; read in place, a
-    real directory's `.gitignore` hides what it names (the control)."""
+    """A `.gitignore` of `*` beyond a symlinked directory would hide its paths: beyond a link that
+    stays inside, it is not read, so the path is listed; a path through a link out of the root
+    names nothing in this repository, so it is not listed at all. Read in place, a real
+    directory's `.gitignore` hides what it names (the control)."""
     import json
 
     routing = copy_fixture("routing")
     (tmp_path / "outside").mkdir()
     (tmp_path / "outside" / ".gitignore").write_text("*\n")
     os.symlink(tmp_path / "outside", routing / "src" / "linked")
+    (routing / "kept").mkdir()
+    (routing / "kept" / ".gitignore").write_text("*\n")
+    os.symlink(routing / "kept", routing / "src" / "inward")
     (routing / "src" / "other").mkdir()
     (routing / "src" / "other" / ".gitignore").write_text("*.tmp\n")
-    ran = hw("route", "tidy src/linked/x.py and src/other/y.py and src/other/z.tmp", "--json", "--root", str(routing))
+    ran = hw("route", "tidy src/linked/x.py and src/inward/x.py and src/other/y.py and src/other/z.tmp", "--json",
+             "--root", str(routing))
     assert ran.status == 0 and ran.err == ""
-    assert [entry["path"] for entry in json.loads(ran.out)["ungoverned"]] == ["src/linked/x.py", "src/other/y.py"]
+    assert [entry["path"] for entry in json.loads(ran.out)["ungoverned"]] == ["src/inward/x.py", "src/other/y.py"]

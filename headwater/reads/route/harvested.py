@@ -4,6 +4,7 @@ from, and like any anchored pointer they are identity, never cut by the budget."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from headwater.federation.pinned import Federation, RemoteDocument
@@ -16,13 +17,14 @@ class HarvestedOffer:
     anchors: tuple[str, ...]
 
 
-def harvested_offers(federation: Federation, task: str) -> tuple[HarvestedOffer, ...]:
+def harvested_offers(federation: Federation, task: str, normal: Callable[[str], str]) -> tuple[HarvestedOffer, ...]:
+    """`normal` reads a word as a repository path, as route reads it for this corpus's anchors."""
     if not federation.governing:
         return ()
     governs: dict[tuple[str, str], list[str]] = {}
     documents: dict[tuple[str, str], RemoteDocument] = {}
     for word in task.split():
-        path = read_path(word, lambda p: bool(federation.governors_of(p)))
+        path = read_path(word, lambda p: bool(federation.governors_of(p)), normal=normal)
         for document in federation.governors_of(path) if path else ():
             key = (document.corpus, document.path)
             documents.setdefault(key, document)

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import partial
 
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
+from headwater.paths import relative_to_root
 from headwater.reads.governing import Targets, governing_documents
 from headwater.reads.route.abstention import CONFIDENT
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
@@ -144,17 +146,24 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
 
     targets = snapshot.derived("route.targets", lambda: Targets.of(graph))
     known = (in_tree, targets.names, targets.reaches)
+    # a word is read as a path the way the path verbs read one: an absolute path under the root is
+    # its relative path, and one leaving the root (`..`, a symlink out) or too long to look up names
+    # nothing here, so it is neither an anchor nor ungoverned
+    rooted = partial(relative_to_root, root=snapshot.root)
+
+    def path_of(word: str) -> str | None:
+        return read_path(word, *known, normal=rooted)
 
     def is_directory(path: str) -> bool:
         return read_tree and (snapshot.root / path).is_dir()
 
-    anchors = _named_anchors(task, targets, known)
+    anchors = _named_anchors(task, targets, path_of)
     anchored = _anchored(graph, tax, anchors,
                          snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
     base = Route(task, terms(task), anchors,
-                 tuple(u for u in ungoverned(snapshot, task, known, is_directory) if not governed_elsewhere(u.path)),
-                 harvested=harvested_offers(snapshot.federation, task))
+                 tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
+                 harvested=harvested_offers(snapshot.federation, task, rooted))
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
@@ -210,11 +219,10 @@ def _settle(base: Route, snapshot: Snapshot, anchored: list[Offered],
     return replace(base, silence=silence)
 
 
-def _named_anchors(task: str, targets: Targets, known: tuple[Callable[[str], bool], ...]
-                   ) -> tuple[str, ...]:
+def _named_anchors(task: str, targets: Targets, path_of: Callable[[str], str | None]) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for word in dict.fromkeys(task.split()):  # a word said twice names one path: read it once
-        path = read_path(word, *known)
+        path = path_of(word)
         if path and path not in found and targets.reaches(path):
             found[path] = None
     return tuple(found)

@@ -15,7 +15,6 @@ from headwater.paths import OutsidePath, normalize
 from headwater.patterns import compile_pattern
 from headwater.reads.governing import governing_documents
 from headwater.reads.route.ignored import ignored
-from headwater.reads.terms import read_path
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -49,7 +48,7 @@ def governing_relations(tax: Taxonomy, anchor_kinds: set[str]) -> tuple[str, ...
                  if r.governing_end == "source" and anchor_kinds.intersection(r.targets))
 
 
-def ungoverned(snapshot: Snapshot, task: str, known: tuple[Callable[[str], bool], ...],
+def ungoverned(snapshot: Snapshot, task: str, path_of: Callable[[str], str | None],
                is_directory: Callable[[str], bool]) -> tuple[Ungoverned, ...]:
     tax, graph = snapshot.taxonomy, snapshot.graph
     members = scope_members(tax)
@@ -57,17 +56,17 @@ def ungoverned(snapshot: Snapshot, task: str, known: tuple[Callable[[str], bool]
         return ()
     found: list[Ungoverned] = []
     for word in task.split():
-        entry = _named(word, known, is_directory, graph, tax, members)
+        entry = _named(word, path_of, is_directory, graph, tax, members)
         if entry and entry.path not in {f.path for f in found}:
             found.append(entry)
     return tuple(f for f in found if not ignored(snapshot.root, f.path))
 
 
-def _named(word: str, known: tuple[Callable[[str], bool], ...], is_directory: Callable[[str], bool],
+def _named(word: str, path_of: Callable[[str], str | None], is_directory: Callable[[str], bool],
            graph: Graph, tax: Taxonomy, members: list[tuple[str, str]]) -> Ungoverned | None:
     if "/" not in word:
         return None
-    path = read_path(word, *known)
+    path = path_of(word)
     if path is None or is_directory(path):
         return None
     kinds = {kind for kind, pattern in members if compile_pattern(pattern).matches(path)}
