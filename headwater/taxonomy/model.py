@@ -71,7 +71,8 @@ class Facet:
             value_roles=roles,
             required=_flag(raw.get("required")),
             role=str(raw["role"]) if raw.get("role") else None,
-            stale_after_days=int(stale) if stale is not None else None,
+            # a value that is not a whole number is `validate`'s to report, never a crash here
+            stale_after_days=int(stale) if stale is not None and str(stale).isdigit() else None,
             volatility=str(raw["volatility"]) if raw.get("volatility") else None,
         )
 

@@ -5,11 +5,13 @@ A taxonomy that does not validate gets no lock, so every later verb may trust th
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
+from headwater.taxonomy.dialect import ALLOCATIONS, VOICE_CATEGORIES
 from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, SECTION_ROLES, STATE_ROLES, Kind, Taxonomy
 from headwater.taxonomy.validate_dialect import dialect_problems
 
@@ -125,7 +127,32 @@ def _fits(value: Any, shape: str) -> bool:
 
 def _references(tax: Taxonomy) -> list[str]:
     return (_facets(tax) + _kinds(tax) + _relations(tax) + _shelves(tax) + _schemes(tax)
-            + _regimes(tax) + dialect_problems(tax))
+            + _regimes(tax) + _misspelled(tax) + dialect_problems(tax))
+
+
+def _misspelled(tax: Taxonomy) -> list[str]:
+    """An allocation or a voice category this engine does not implement is read and left inert
+    (`dialect.inert`), since another engine's taxonomy may name its own; one that differs from a
+    value it implements only as a typo would is a typo, and its rule would silently never run."""
+    problems = []
+    for scheme in tax.schemes.values():
+        problems += _near(f"identifier_schemes.{scheme.name}.allocation", scheme.allocation, ALLOCATIONS)
+    for name, raw in (tax.regimes.get("voice") or {}).items():
+        forbid = raw.get("forbid") or []
+        for category in forbid if isinstance(forbid, list) else [forbid]:
+            problems += _near(f"regimes.voice.{name}.forbid", str(category), VOICE_CATEGORIES)
+    return problems
+
+
+def _near(where: str, value: str, known: tuple[str, ...]) -> list[str]:
+    if value in known:
+        return []
+    close = difflib.get_close_matches(value.lower().replace("_", "-"), [k.replace("_", "-") for k in known],
+                                      n=1, cutoff=0.85)
+    if not close:
+        return []
+    meant = known[[k.replace("_", "-") for k in known].index(close[0])]
+    return [f"{where}: `{value}` is not one this engine knows; write `{meant}`"]
 
 
 def _facets(tax: Taxonomy) -> list[str]:
@@ -144,6 +171,8 @@ def _facets(tax: Taxonomy) -> list[str]:
         values = raw.get("values")
         if values is not None and not isinstance(values, list):
             problems.append(f"{where}.values: must be a list (or a `$vocabularies` reference)")
+        problems += [f"{where}.values[{n}]: an entry written as a mapping names its `value`"
+                     for n, entry in enumerate(values or ()) if isinstance(entry, dict) and "value" not in entry]
         for flag in ("required",):
             if flag in raw and str(raw[flag]) not in BOOLEAN:
                 problems.append(f"{where}.{flag}: must be true or false")

@@ -113,6 +113,28 @@ override:
     assert "mints it as reconcile-first" in inert["identifier_schemes.specification_id.allocation"]
 
 
+def test_an_allocation_or_a_voice_category_a_typo_away_from_one_implemented_is_a_problem_not_inert(repo):
+    # inert, the typo would silently switch the claim rule or the voice rule off
+    assert problems(repo, """\
+  regimes.voice.cautious.forbid: [future-intent, hedging]
+override:
+  identifier_schemes.specification_id.allocation: reconcile_first
+""") == ["identifier_schemes.specification_id.allocation: `reconcile_first` is not one this engine knows; "
+         "write `reconcile-first`",
+         "regimes.voice.cautious.forbid: `future-intent` is not one this engine knows; write `future_intent`"]
+
+
+def test_a_facet_value_written_as_a_mapping_without_its_value_is_a_problem(repo):
+    assert problems(repo, "  facets.severity: {type: string, values: [{value: sev1}, {valeu: sev3}]}\n") == [
+        "facets.severity.values[1]: an entry written as a mapping names its `value`"]
+
+
+@pytest.mark.parametrize("days", ["six months", "-3", "1.5"])
+def test_stale_after_days_that_is_not_a_whole_number_is_a_problem_not_a_defect(repo, days):
+    assert problems(repo, f"override:\n  facets.last_verified.stale_after_days: {days}\n") == [
+        "facets.last_verified.stale_after_days: must be a whole number of days"]
+
+
 def test_a_bundle_requiring_an_unselected_bundle_resolves_when_its_own_adds_stand(repo):
     package = repo / ".headwater/packages/headwater-standard"
     shutil.copytree(EMBEDDED, package, ignore=shutil.ignore_patterns("__pycache__"))
