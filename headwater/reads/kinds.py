@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from headwater.taxonomy.lock import Lock
 from headwater.taxonomy.model import Taxonomy
+from headwater.writes.shape import undecided
 
 VERSION = "1.0"
 NO_TRIGGER = ("the taxonomy declares no trigger for this kind; the answers of its purpose are "
@@ -61,7 +62,9 @@ def draft_line(tax: Taxonomy, kind: str) -> str | None:
     shelves = tax.shelves_carrying(kind)
     if len(shelves) != 1:
         return None
-    return f'headwater new {kind} --title "<title>"'
+    facets = "".join(f" --facet {name}=<{'|'.join(tax.admitted_values(kind, name) or ('value',))}>"
+                     for name in undecided(tax, kind, shelves[0]))
+    return f'headwater new {kind} --title "<title>"{facets}'
 
 
 def _when(tax: Taxonomy, kind: str) -> When:

@@ -57,6 +57,19 @@ def decide(taxonomy: Taxonomy, kind: str, shelf: Shelf, title: str, summary: str
                  tuple(taxonomy.required_sections(kind)))
 
 
+def undecided(taxonomy: Taxonomy, kind: str, shelf: Shelf) -> tuple[str, ...]:
+    """The required facets `new` decides no value for, each of which needs `--facet`: those
+    `_value` refuses when nothing is given (asked of it, so the two never drift apart)."""
+    discriminator = None if shelf.homogeneous else shelf.discriminator
+    needed = []
+    for name in taxonomy.required_facets(kind):
+        try:
+            _value(taxonomy, kind, name, discriminator, "", None, {}, dt.date.min)
+        except Refusal:
+            needed.append(name)
+    return tuple(needed)
+
+
 def _check_given(taxonomy: Taxonomy, kind: str, shelf: Shelf, given: dict[str, str], forbids: set[str]) -> None:
     for name, value in given.items():
         facet = taxonomy.facets.get(name)

@@ -61,3 +61,19 @@ def test_a_namespace_of_letters_outside_ascii_is_refused_saying_which_letters(tm
     ran = hw("init", "--namespace", "ÄÖ", "--root", str(tmp_path))
     assert ran.status == 1 and "`--namespace` takes ASCII letters and digits (A-Z, a-z, 0-9)" in ran.err
     assert not (tmp_path / ".headwater").exists()
+
+
+def test_a_kind_requiring_a_facet_nothing_decides_drafts_the_facet_flag_new_needs(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert hw("init", "--namespace", "ACME", "--root", str(tmp_path)).status == 0
+    with (tmp_path / ".headwater/overlay.yml").open("a") as overlay:
+        overlay.write("  facets.severity: {type: string, values: [sev1, sev2]}\n"
+                      "  kinds.decision.facets: {require: [severity]}\n")
+    assert hw("taxonomy", "resolve", "--root", str(tmp_path)).status == 0
+    kinds = hw("taxonomy", "kinds", "--root", str(tmp_path)).out
+    draft = '  draft     headwater new decision --title "<title>" --facet severity=<sev1|sev2>'
+    assert draft in kinds.splitlines()
+    bare = hw("new", "decision", "--title", "Pick a queue", "--root", str(tmp_path))
+    assert bare.status == 1 and "--facet severity=<value>" in bare.err  # what the draft now says beforehand
+    written = hw("new", "decision", "--title", "Pick a queue", "--facet", "severity=sev1", "--root", str(tmp_path))
+    assert written.status == 0, written.err
