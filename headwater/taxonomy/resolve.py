@@ -151,6 +151,7 @@ def resolve(root: Path) -> Resolution:
         else:
             problems += [str(p) for p in apply_overlay(tree, {"add": plain.get("add") or {}}, source.label)]
     problems += expand_references(tree)
-    if not problems:
-        problems += validate(tree)
+    # every problem at once (spec 05): an operation that failed left the tree as it was there,
+    # and what the tree still gets wrong is listed beside it rather than after the next attempt
+    problems += [p for p in validate(tree) if p not in problems]
     return Resolution(declaration, package, tuple(sources), tree, tuple(problems))

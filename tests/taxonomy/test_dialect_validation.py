@@ -157,3 +157,11 @@ def test_a_bundle_requiring_an_unselected_bundle_resolves_when_its_own_adds_stan
 ])
 def test_a_misshapen_reference_member_is_a_named_problem_not_a_defect(repo, snippet, problem):
     assert problems(repo, snippet) == [problem]
+
+
+def test_an_overlay_operation_that_fails_is_listed_beside_every_other_problem_of_the_tree(repo):
+    # validate lists every problem (spec 05): a failed operation hid the tree's own until it was fixed
+    overlay = "override:\n  kinds.decision.purpose: nowhere\nadd_to:\n  shelves.decisions.kinds: [x]\n"
+    assert problems(repo, overlay) == [
+        ".headwater/overlay.yml: `shelves.decisions.kinds` does not exist, so `add_to` has nothing to change",
+        "kinds.decision.purpose: names `nowhere`, which is not a purpose"]
