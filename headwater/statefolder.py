@@ -19,8 +19,9 @@ STATE = ".headwater"
 DECLARATION = f"{STATE}/taxonomy.yml"  # what binds a repository to a taxonomy (read by `taxonomy.declaration`)
 CLAIM_STORE = f"{STATE}/ids"
 PACKAGES = f"{STATE}/packages"
+CACHE = f"{STATE}/cache"  # disposable: what a run keeps for the next, never repository content
 # and each folder in the claim store (a scheme's claims) and in the packages folder (a package)
-GUARDED = (STATE, f"{STATE}/cache", CLAIM_STORE, PACKAGES)
+GUARDED = (STATE, CACHE, CLAIM_STORE, PACKAGES)
 
 
 def refuse_linked(root: Path) -> None:

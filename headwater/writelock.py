@@ -21,8 +21,9 @@ from pathlib import Path
 
 from headwater import atomic
 from headwater.errors import Refusal
+from headwater.statefolder import CACHE
 
-DIRECTORY = ".headwater/cache"  # disposable, and it ignores itself
+DIRECTORY = CACHE  # disposable, and it ignores itself
 LOCK = f"{DIRECTORY}/lock"
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 

@@ -1,7 +1,9 @@
 """The walk: every entry under a directory, sorted by path bytes, symlinks never followed.
 
-Directories named `.git` are version-control storage, not repository content, and are not
-descended into. Nothing here opens a file; reading is the census's job.
+Directories named `.git` are version-control storage, and `.headwater/cache` is what a run keeps
+for the next: neither is repository content (a corpus rooted at the repository's top would list
+the cache's files, which change between runs, and a warm run would print otherwise than a cold
+one), and neither is descended into. Nothing here opens a file; reading is the census's job.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from enum import Enum
 from pathlib import Path
 
 from headwater.announcements import LISTING, PROBE
+from headwater.statefolder import CACHE
 
 SKIPPED_DIRECTORIES = frozenset({b".git"})
+SKIPPED_PATHS = frozenset({CACHE.encode()})
 
 
 class EntryKind(Enum):
@@ -89,7 +93,7 @@ def _classify(child: os.DirEntry, relative: bytes, stack: list) -> Entry | None:
             target = ""
         return Entry(display(raw), raw, EntryKind.SYMLINK, target)
     if directory:
-        if child.name not in SKIPPED_DIRECTORIES:
+        if child.name not in SKIPPED_DIRECTORIES and raw not in SKIPPED_PATHS:
             stack.append((child.path, raw + b"/"))
         return None
     return Entry(display(raw), raw, EntryKind.FILE if regular else EntryKind.SPECIAL)

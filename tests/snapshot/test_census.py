@@ -204,3 +204,14 @@ def test_the_quickstart_census(quickstart):
         "docs/specifications/ingest-api.md": "typed specification",
         "docs/specifications/queue-retries.md": "typed specification",
     }
+
+
+def test_a_corpus_rooted_at_the_top_lists_no_cache_file_so_a_warm_run_prints_what_a_cold_one_does(quickstart, hw):
+    declaration = quickstart / ".headwater/taxonomy.yml"
+    declaration.write_text(declaration.read_text().replace("root: docs", "root: ."))
+    assert hw("taxonomy", "resolve", "--root", str(quickstart)).status == 0
+    check = ("check", "--root", str(quickstart), "--now", "2026-11-01")
+    cold = hw(*check, "--no-cache").out
+    hw(*check)  # keeps the cache the next run reads
+    assert (quickstart / ".headwater/cache").is_dir() and hw(*check).out == cold
+    assert ".headwater/cache" not in cold
