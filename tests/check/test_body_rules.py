@@ -390,3 +390,29 @@ def test_fix_turns_the_article_before_a_replacement_that_sounds_otherwise(hw, pr
     assert fixed.status == 0, fixed.err
     assert (root / DOC).read_text(encoding="utf-8") == before.replace(
         "a whitelist, then A whitelist, then an blacklist", "an allowlist, then An allowlist, then a denylist")
+
+
+def test_a_page_s_slugs_are_gathered_once_however_many_of_its_links_name_a_fragment(prose, monkeypatch):
+    from headwater.corpus.document import Document
+
+    headings = "\n".join(f"## H {n}\n\n[back](#h-{n})\n" for n in range(300))
+    root = prose(headings + "\n[nowhere](#no-such-heading)\n")
+    asked = []
+    slugs = Document.slugs
+
+    def counted(self):
+        asked.append(self.path)
+        return slugs.fget(self)
+
+    monkeypatch.setattr(Document, "slugs", property(counted))
+    assert [message for _, _, message in found(root, "link.fragment.unresolved")] == [
+        "the link `#no-such-heading` names `#no-such-heading`, and this document has no heading with that slug"]
+    assert asked.count(DOC) == 1  # once per page: made again for each of 301 links, the time was the square
+
+
+def test_a_destination_holding_parentheses_is_blanked_whole_and_an_unclosed_one_blanks_nothing():
+    from headwater.check.rules.prose import NOT_PROSE, blank
+
+    text = "See [x](https://e.org/wiki/Foo_(whitelist)) and [y](a.md), then [a]([a]([a]( whitelist."
+    masked = NOT_PROSE.sub(blank, text)
+    assert masked == "See [x]" + " " * 36 + " and [y]" + " " * 6 + ", then [a]([a]([a]( whitelist."

@@ -78,21 +78,35 @@ of the heading you mean, or drop the fragment.
 def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     hits = []
     any_case = not ctx.snapshot.declaration.site_roots  # read on the forge, which lands any case
+    # each target's slugs gathered once: a page of thousands of headings, each linked from its
+    # table of contents, made them again for every link, in time the square of the page
+    indexed: dict[str, tuple[frozenset[str], dict[str, list[str]]]] = {}
     for link, landed in landings(ctx, doc):
         row = ctx.snapshot.census.by_path.get(landed.path or "")
         target = row.document if row is not None else None
-        if not landed.fragment or target is None or landed.fragment in target.slugs:
+        if not landed.fragment or target is None:
             continue
-        cased = [s for s in sorted(target.slugs) if s.lower() == landed.fragment.lower()]
+        known, by_case = indexed.get(target.path) or indexed.setdefault(target.path, _slug_index(target.slugs))
+        if landed.fragment in known:
+            continue
+        cased = by_case.get(landed.fragment.lower(), [])
         if cased and any_case:
             continue
         where = "this document" if target.path == doc.path else f"`{target.path}`"
-        slugs = cased or sorted(target.slugs)
+        slugs = cased or sorted(known)
         remedy = (f"use one of its headings: {ticked('#' + s for s in slugs[:6])}" if slugs
                   else "drop the fragment; the document has no headings")
         hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "
                         "has no heading with that slug", remedy, link.href))
     return _once(hits)
+
+
+def _slug_index(slugs: frozenset[str]) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """A document's slugs, and them by their lower case (in order), where a fragment lands any case."""
+    by_case: dict[str, list[str]] = {}
+    for slug in sorted(slugs):
+        by_case.setdefault(slug.lower(), []).append(slug)
+    return slugs, by_case
 
 
 def _opens(landed: str, carrier: str) -> bool:

@@ -18,7 +18,9 @@ from headwater.corpus.document import Document
 _TOKEN_END = r"[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]"  # a URL or path, less the sentence's punctuation
 NOT_PROSE = re.compile("|".join((
     r"(`+)[\s\S]*?\1", r'"[^"]*"', r"“[^”]*”", r"<!--[\s\S]*?-->", r"<[^>\n]*>",
-    r"(?<=\])\([^)\s]*\)",  # an inline link's destination
+    # an inline link's destination, one level of parentheses inside it (`Foo_(bar)`): never a run
+    # across another `(`, which made a paragraph of unclosed `[a](` cost the square of its length
+    r"(?<=\])\((?:[^()\s]|\([^()\s]*\))*\)",
     r"(?<=\])\[[^\]\n]*\]",  # a full reference's label
     r"\[[^\[\]\n]*\](?=\[\])|\[[^\[\]\n]*\](?![(\[])",  # a collapsed or shortcut reference
     r"\b[A-Za-z][A-Za-z0-9+.-]*://" + _TOKEN_END, r"\bwww\." + _TOKEN_END,
