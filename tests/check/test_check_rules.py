@@ -148,8 +148,14 @@ def test_an_evidenced_claim_resting_on_asserted_evidence_with_both_halves_writte
 
 
 def test_two_current_decisions_that_conflict_written_at_both_ends_are_one_finding_at_the_first_path(copy_fixture):
-    root = copy_fixture("quickstart")  # conflicts_with is symmetric: each end writes it, as it must
+    root = copy_fixture("quickstart")  # conflicts_with is symmetric: either end may write it, or both
     _relate(root, CURRENT, "  conflicts_with: [ACME-DR-0002]")
     _relate(root, "docs/decisions/0002-deliver-at-least-once.md", "  conflicts_with: [ACME-DR-0003]")
     invalid = [(f.path, f.line) for f in findings(root) if f.rule == "relation.pair.invalid"]
     assert invalid == [("docs/decisions/0002-deliver-at-least-once.md", 10)]
+
+
+def test_a_symmetric_relation_written_at_one_end_owes_no_far_half(copy_fixture):
+    root = copy_fixture("quickstart")  # `reciprocal: symmetric`: one fact, which either end alone states
+    _relate(root, CURRENT, "  conflicts_with: [ACME-DR-0002]")
+    assert "relation.reciprocity.missing" not in fired(root)
