@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from headwater.corpus.census import Classifier, Outcome, Row
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
 from headwater.hashing import digest
@@ -15,6 +16,7 @@ from headwater.inplace import read_regular
 from headwater.manifest import ADDED, HEADER, PRIOR, SHAPES, fields
 from headwater.paths import OutsidePath, normalize, relative_to_root
 from headwater.patterns import compile_pattern
+from headwater.taxonomy.model import Taxonomy
 from headwater.yaml.nodes import Map, scalar_text
 
 
@@ -53,6 +55,17 @@ class Change:
             return split(data.decode("utf-8").removeprefix("\ufeff")).front
         except (UnicodeDecodeError, FrontMatterRefusal):
             return None
+
+    def prior_row(self, path: str, taxonomy: Taxonomy) -> Row | None:
+        """The path's base version as the census would have read it, or None when it had none."""
+        data = self.prior.get(path)
+        if data is None:
+            return None
+        try:
+            text = data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return Row(path, Outcome.UNREADABLE, "not UTF-8 text")
+        return Classifier(taxonomy).classify(path, text, digest(data))
 
     def names_target(self, target_text: str) -> bool:
         """An `added` or `prior` line writes the target as the entry does, or a path it matches.

@@ -92,6 +92,14 @@ def governing_documents(graph: Graph, tax: Taxonomy, path: str) -> list[Document
     return [graph.documents[source] for source in sorted(found)]
 
 
+def governing_documents_naming(graph: Graph, tax: Taxonomy, identifier: str) -> list[Document]:
+    """Sources of governing edges that write the identifier as their target, bound or not: what
+    governs a document a change deleted, whose edges now bind nothing."""
+    found = {edge.source for edge in graph.edges
+             if source_governs(edge, tax) and edge.target.anchor is None and edge.target.text == identifier}
+    return [graph.documents[source] for source in sorted(found)]
+
+
 @dataclass(frozen=True)
 class Governing:
     """`governing_docs_for_path`'s answer: this corpus's governing documents in path order, each

@@ -1,7 +1,8 @@
 """`impact`: the governed documents a change touches, and which of them it did not re-verify.
 
 A document is touched when one of its governing edges reaches a path the change adds, changes
-or removes (the reading `governing_docs_for_path` gives). It is re-verified when the change
+or removes (the reading `governing_docs_for_path` gives), or names the identifier a document
+the change removes carried (that edge binds nothing today, so no path reaches it). It is re-verified when the change
 states so as `check --change` reads it: the change adds it, moves its freshness facet, or a
 `verified` line names it. A touched document that is not re-verified is what a reviewer should
 re-read before merging.
@@ -12,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from headwater.check.change_manifest import Change
+from headwater.corpus.census import Outcome
 from headwater.corpus.document import Document
-from headwater.reads.governing import governing_documents
+from headwater.reads.governing import governing_documents, governing_documents_naming
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -43,7 +45,7 @@ def impact(snapshot: Snapshot, change: Change) -> Impact:
     graph, tax = snapshot.graph, snapshot.taxonomy
     governed: dict[str, list[str]] = {}
     for path in sorted(change.touched):
-        for document in governing_documents(graph, tax, path):
+        for document in _governing(snapshot, change, path):
             if document.path != path:  # a document's own edit re-reads it, it does not impact it
                 governed.setdefault(document.path, []).append(path)
     found = [Impacted(graph.documents[doc], tuple(paths), change.reverifies(doc, snapshot))
@@ -52,3 +54,13 @@ def impact(snapshot: Snapshot, change: Change) -> Impact:
                   tax.facet_for_role("freshness"))
 
 
+def _governing(snapshot: Snapshot, change: Change, path: str) -> list[Document]:
+    """The documents governing a changed path; for a departed document, also those whose edges
+    name the identifier it carried at the base revision (an untyped file bound no edge then)."""
+    graph, tax = snapshot.graph, snapshot.taxonomy
+    found = governing_documents(graph, tax, path)
+    row = change.prior_row(path, tax) if path in change.departed else None
+    if row is None or row.outcome is not Outcome.TYPED or not row.document.id:
+        return found
+    seen = {d.path for d in found}
+    return found + [d for d in governing_documents_naming(graph, tax, row.document.id) if d.path not in seen]

@@ -219,7 +219,10 @@ def cases() -> dict[str, dict[str, dict]]:
                              "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)}),
             "pass": fixture({"docs/decisions/0001-base.md": decision(
                                 status="superseded", relations="  superseded_by: ACME-DR-0002"),
-                             "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES)})},
+                             "docs/decisions/0002-next.md": decision("ACME-DR-0002", relations=SUPERSEDES),
+                             # symmetric, written at one end: one fact, which owes no far half
+                             "docs/decisions/0003-other.md": decision(
+                                 "ACME-DR-0003", status="deprecated", relations="  conflicts_with: ACME-DR-0002")})},
         "relation.pair.invalid": {
             "fail": fixture({"docs/decisions/0001-base.md": decision(relations="  conflicts_with: ACME-DR-0002"),
                              "docs/decisions/0002-next.md": decision(

@@ -57,6 +57,7 @@ CONTROL = """\
 """
 REGISTER = OBLIGATION + CONTROL.format(mechanism="check:section.required.missing")
 TRACE = "  traces_to: [ACME-DR-0002]"
+NOT_RELIANCE = "\n  conflicts_with: [ACME-DR-0003]\n  traced_by: [ACME-DR-0003]"
 EVIDENCED = "{warrant: asserted, evidence_basis: evidenced}"
 CONTROL_SEEN = "observations:\n  - {kind: control, control: CT-1, commit: 3f2a9c1}\n"
 CONTROLLED = "  regimes.language.default.controlled: ASD-STE100\n  regimes.language.default.profile: house\n"
@@ -100,7 +101,9 @@ def reference_cases() -> dict[str, dict[str, dict]]:
         "lifecycle.dependency.on_initial": _pair(
             fixture({"docs/decisions/0001-base.md": decision(relations=TRACE),
                      NEXT: decision("ACME-DR-0002", "draft")}),
-            fixture({"docs/decisions/0001-base.md": decision(relations=TRACE), NEXT: second})),
+            # what is no reliance on the draft: an association, and an inverse half (the draft traces to 0001)
+            fixture({"docs/decisions/0001-base.md": decision(relations=TRACE + NOT_RELIANCE), NEXT: second,
+                     THIRD: decision("ACME-DR-0003", "draft")})),
         "lifecycle.state.set_twice": _pair(
             fixture({"docs/decisions/0001-base.md": decision(relations="  supersedes: [ACME-DR-0003]"),
                      NEXT: decision("ACME-DR-0002", relations="  retires: [ACME-DR-0003]"),

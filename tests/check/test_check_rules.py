@@ -148,8 +148,54 @@ def test_an_evidenced_claim_resting_on_asserted_evidence_with_both_halves_writte
 
 
 def test_two_current_decisions_that_conflict_written_at_both_ends_are_one_finding_at_the_first_path(copy_fixture):
-    root = copy_fixture("quickstart")  # conflicts_with is symmetric: each end writes it, as it must
+    root = copy_fixture("quickstart")  # conflicts_with is symmetric: either end may write it, or both
     _relate(root, CURRENT, "  conflicts_with: [ACME-DR-0002]")
     _relate(root, "docs/decisions/0002-deliver-at-least-once.md", "  conflicts_with: [ACME-DR-0003]")
     invalid = [(f.path, f.line) for f in findings(root) if f.rule == "relation.pair.invalid"]
     assert invalid == [("docs/decisions/0002-deliver-at-least-once.md", 10)]
+
+
+def test_a_symmetric_relation_written_at_one_end_owes_no_far_half(copy_fixture):
+    root = copy_fixture("quickstart")  # `reciprocal: symmetric`: one fact, which either end alone states
+    _relate(root, CURRENT, "  conflicts_with: [ACME-DR-0002]")
+    assert "relation.reciprocity.missing" not in fired(root)
+
+
+ON_INITIAL = "rules/lifecycle.dependency.on_initial/fail"  # current ACME-DR-0001 traces_to draft ACME-DR-0002
+BASE, DRAFT = "docs/decisions/0001-base.md", "docs/decisions/0002-next.md"
+
+
+def _rewrite(root: Path, path: str, old: str, new: str) -> None:
+    document = root / path
+    document.write_text(document.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def _relying(root: Path) -> list[tuple[str, int, str]]:
+    return [(f.path, f.line, f.message) for f in findings(root) if f.rule == "lifecycle.dependency.on_initial"]
+
+
+def test_a_live_decision_that_conflicts_with_a_draft_does_not_rely_on_it(copy_fixture):
+    root = copy_fixture(ON_INITIAL)
+    _rewrite(root, BASE, "  traces_to: [ACME-DR-0002]", "  conflicts_with: [ACME-DR-0002]")  # not lifecycle_sensitive
+    assert _relying(root) == []
+
+
+def test_an_inverse_half_naming_a_draft_says_the_draft_relies_on_the_live_document(copy_fixture):
+    root = copy_fixture(ON_INITIAL)
+    # `traced_by: ACME-DR-0002` in the current decision says the draft traces to it, not the other way
+    _rewrite(root, BASE, "  traces_to: [ACME-DR-0002]", "  traced_by: [ACME-DR-0002]")
+    assert _relying(root) == []
+
+
+def test_an_inverse_half_written_by_a_draft_reports_the_live_document_resting_on_it(copy_fixture):
+    root = copy_fixture(ON_INITIAL)
+    _rewrite(root, BASE, "relations:\n  traces_to: [ACME-DR-0002]\n", "")
+    _relate(root, DRAFT, "  traced_by: [ACME-DR-0001]")  # the current decision traces to the draft
+    assert _relying(root) == [(DRAFT, 10, "`ACME-DR-0001` (current) rests through `traces_to` on "
+                                          "`ACME-DR-0002`, which is still draft")]
+
+
+def test_a_live_document_resting_on_a_draft_with_both_halves_written_is_reported_once(copy_fixture):
+    root = copy_fixture(ON_INITIAL)
+    _relate(root, DRAFT, "  traced_by: [ACME-DR-0001]")
+    assert [(p, line) for p, line, _ in _relying(root)] == [(BASE, 10)]  # at the source's own half

@@ -11,6 +11,8 @@ import pytest
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
 DR2 = "docs/decisions/0002-deliver-at-least-once.md"
 SPEC = "docs/specifications/queue-retries.md"
+DR3 = "docs/decisions/0003-rate-limit-per-tenant.md"  # constrains ACME-SPEC-0002
+INGEST = "docs/specifications/ingest-api.md"  # ACME-SPEC-0002
 
 
 @pytest.fixture
@@ -34,6 +36,19 @@ def test_a_deleted_governed_file_touches_every_document_that_governs_it(hw, repo
         (DR2, ["src/queue/retry.py"], False), (SPEC, ["src/queue/retry.py"], False)]
     assert status == 1
 
+
+def test_a_deleted_document_touches_every_document_whose_governing_edge_names_it(hw, repo):
+    (repo / INGEST).unlink()
+    found, status = impact(hw, repo)
+    assert [(d["path"], d["paths"], d["reverified"]) for d in found] == [(DR3, [INGEST], False)]
+    assert status == 1
+
+
+def test_a_document_governing_a_deleted_one_is_re_verified_only_when_the_change_says_so(hw, repo):
+    (repo / INGEST).unlink()
+    found, status = impact(hw, repo, "--verified", "ACME-DR-0003")
+    assert [(d["path"], d["paths"], d["reverified"]) for d in found] == [(DR3, [INGEST], True)]
+    assert status == 0
 
 def test_a_verified_line_or_a_moved_freshness_facet_re_verifies_a_document(hw, repo):
     (repo / "src/queue/retry.py").write_text("# rewritten\n")

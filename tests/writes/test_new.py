@@ -119,6 +119,21 @@ def test_a_symmetric_relation_never_edits_its_target(hw, quickstart):
     assert not [line for line in ran.out.splitlines() if line.startswith("edited ")]
 
 
+def test_a_new_decision_that_conflicts_with_another_passes_check_strict_and_fix_leaves_the_target_alone(
+        hw, quickstart):
+    target = quickstart / "docs/decisions/0003-rate-limit-per-tenant.md"
+    before = target.read_bytes()
+    ran = _new(hw, quickstart, "decision", "--title", "Limit per client", "--summary", SUMMARY,
+               "--relates", "conflicts_with=ACME-DR-0003")
+    assert ran.status == 0, ran.err
+    checked = hw("check", "--strict", "--root", str(quickstart), "--now", NOW)
+    assert checked.status == 0, checked.out + checked.err
+    assert "relation.reciprocity.missing" not in checked.out
+    fixed = hw("check", "--fix", "--strict", "--root", str(quickstart), "--now", NOW)
+    assert fixed.status == 0, fixed.out + fixed.err
+    assert "fixed" not in fixed.err and target.read_bytes() == before
+
+
 def test_the_capture_cost_line_has_its_members_in_order(hw, quickstart):
     _new(hw, quickstart, "decision", "--title", "Deliver in order", "--summary", SUMMARY,
          "--relates", "supersedes=ACME-DR-0002")

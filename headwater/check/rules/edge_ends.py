@@ -37,7 +37,7 @@ def told_at_other_half(ctx: Context, edge: Edge) -> bool:
     """Whether the fact this half states is reported at the relation's other half, also written:
     an inverse half (`superseded_by`, `traced_by`) whose source writes the relation naming this
     document (`new --relates` writes both), or the later-sorting half of a symmetric pair
-    (`conflicts_with` written at both ends, as the relation requires). A rule that judges the pair
+    (`conflicts_with` written at both ends, which either end alone would state). A rule that judges the pair
     as one fact reports it once; one finding, one fix. Its verdict then reads which document
     carries each identifier, by which the halves bind (`Reads.IDS`)."""
     far = ctx.far(edge)

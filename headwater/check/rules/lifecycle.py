@@ -146,29 +146,38 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
                      patch=Patch(target.path, target.digest, edits) if live else None)]
 
 
-@rule("lifecycle.dependency.on_initial", 1, Scope.EDGE, Severity.WARN,
-      short="A live document writes a relation to a document still at its initial state.",
-      full="The declaring document stands at a live state and names, through any relation, a "
-           "document at the initial state (a draft). A relation that writes a state onto its "
-           "target is exempt: that edge is a statement about the target, not a reliance on it.",
+@rule("lifecycle.dependency.on_initial", 2, Scope.EDGE, Severity.WARN,
+      short="A live document rests on a document still at its initial state.",
+      full="Through a `lifecycle_sensitive` relation, a live document rests on one at the "
+           "initial state (a draft), read as `lifecycle.dependency.on_terminal` reads it: the "
+           "non-governing end rests on the governing end, and where neither governs, the "
+           "relation's source rests on its target, whichever end writes it. A relation that "
+           "writes a state onto its target is exempt: that edge is a statement about the target, "
+           "not a reliance on it. Where both halves are written, the half the source writes "
+           "reports it.",
       help="""
 Nothing may rely on a draft yet. Promote the target once it is settled, point the relation at
-a document that stands, or move the declaring document back to its initial state until the
-target is settled.
+a document that stands, or move the dependent document back to its initial state until the
+target is settled. A relation the taxonomy does not mark `lifecycle_sensitive` (an association
+such as `conflicts_with`) is no reliance.
 """,
       tags=("graph", "lifecycle"),
-      routes=lambda ctx, edge: edge.relation.set_state is None and edge.target.bound is Bound.DOCUMENT)
+      routes=lambda ctx, edge: (edge.relation.lifecycle_sensitive and edge.relation.set_state is None
+                                and edge.target.bound is Bound.DOCUMENT),
+      reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
 def lifecycle_dependency_on_initial(ctx: Context, edge: Edge):
-    writer, target = ctx.document(edge.source), ctx.far(edge)
-    if writer is None or target is None:
+    dependent, base = _resting(ctx, edge)
+    if dependent is None or base is None:
         return Skip(NOT_A_DOCUMENT)
-    state, far_state = ctx.state(writer), ctx.state(target)
+    state, base_state = ctx.state(dependent), ctx.state(base)
     tax = ctx.taxonomy
-    if tax.state_role(state or "") != "live" or tax.state_role(far_state or "") != "initial":
+    if tax.state_role(state or "") != "live" or tax.state_role(base_state or "") != "initial":
         return []
-    return [at_edge(edge, f"{ctx.label(writer)} ({state}) names {ctx.label(target)} through "
-                     f"`{edge.written_as}`, and {ctx.label(target)} is still {far_state}",
-                     f"promote {ctx.label(target)} once it is settled, or point the relation at a "
+    if told_at_other_half(ctx, edge):
+        return []  # one fact, one finding: the other half reports it
+    return [at_edge(edge, f"{ctx.label(dependent)} ({state}) rests through `{edge.relation.name}` on "
+                     f"{ctx.label(base)}, which is still {base_state}",
+                     f"promote {ctx.label(base)} once it is settled, or point the relation at a "
                      "document that stands")]
 
 

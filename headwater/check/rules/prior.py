@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from headwater.check.context import Context
 from headwater.check.finding import Skip
-from headwater.corpus.census import Classifier, Outcome, Row
+from headwater.corpus.census import Row
 from headwater.corpus.document import Document
-from headwater.hashing import digest
 from headwater.yaml.nodes import Map
 
 UNREAD_PRIOR = "the prior version has no front matter that reads, so there is nothing to compare"
@@ -17,14 +16,7 @@ UNREAD_PRIOR = "the prior version has no front matter that reads, so there is no
 
 def prior_row(ctx: Context, path: str) -> Row | None:
     """The prior version of a path as the census would have read it, or None when it had none."""
-    data = ctx.change.prior.get(path)
-    if data is None:
-        return None
-    try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        return Row(path, Outcome.UNREADABLE, "not UTF-8 text")
-    return Classifier(ctx.taxonomy).classify(path, text, digest(data))
+    return ctx.change.prior_row(path, ctx.taxonomy)
 
 
 def prior_front(ctx: Context, doc: Document) -> Map | None | Skip:

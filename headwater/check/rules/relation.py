@@ -124,16 +124,20 @@ def relation_endpoint_not_permitted(ctx: Context, edge: Edge):
             for problem in problems if problem]
 
 
-@rule("relation.reciprocity.missing", 3, Scope.EDGE, Severity.ERROR,
+@rule("relation.reciprocity.missing", 4, Scope.EDGE, Severity.ERROR,
       short="A relation that must be written at both ends lacks its far half.",
-      full="The relation is `reciprocal: required` (the far document writes the inverse) or "
-           "`symmetric` (the far document writes the same relation), and the far half is missing.",
+      full="The relation is `reciprocal: required` (the far document writes the inverse), and "
+           "the far half is missing. A `symmetric` relation is one fact written once: either end "
+           "may write it, and the other end owes nothing.",
       help="""
 Some relations are read from both ends, so both documents write their half: `supersedes` on
-one and `superseded_by` on the other. The fix adds the missing half to the far document.
+one and `superseded_by` on the other. The fix adds the missing half to the far document. A
+symmetric relation (`conflicts_with`) reads the same from either end, so one end writing it
+is enough.
 """,
       tags=("graph", "relation"),
-      routes=lambda ctx, edge: edge.relation.reciprocal in ("required", "symmetric"),
+      # a symmetric relation reads the same from either end, so one half states the whole fact
+      routes=lambda ctx, edge: edge.relation.reciprocal == "required",
       patch=True, reads=(Reads.SUBJECT, Reads.IDS))  # the far document's edges bind by identifier
 def relation_reciprocity_missing(ctx: Context, edge: Edge):
     far = ctx.far(edge)
@@ -142,13 +146,12 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
         return no_far_document(edge)
     if near.id is None:
         return Skip("the declaring document has no identifier the far half could name")
-    symmetric = edge.relation.reciprocal == "symmetric"
-    inverse = edge.inverse if symmetric else not edge.inverse
+    inverse = not edge.inverse
     if has_half(ctx, far, edge.relation, inverse, near.path):
         return []
     if names_half(ctx, far, edge.relation, inverse, near.id):
         return []  # written, but the identifier binds elsewhere: `identifier.claimed_twice` says why
-    name = edge.relation.name if symmetric or edge.inverse else edge.relation.inverse
+    name = edge.relation.name if edge.inverse else edge.relation.inverse
     half = f"`{name}: {near.id}`"
     return [at_edge(edge, f"{_written(edge)} needs its far half, and {far.path} lacks {half}",
                      f"add {half} under `relations:` in {far.path}",
