@@ -64,12 +64,16 @@ def _carried(record: Record, facet: str, role: str) -> str | None:
     return {"state": record.derived.status, "state_entered": record.derived.date}.get(role)
 
 
-def _lifecycle(tree: dict, kind: str, counts: Counter[str], state: str, inferred: _Draft) -> None:
+def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], state: str,
+               inferred: _Draft) -> None:
+    """The lifecycle of the team's own statuses: those its records carry and those its template
+    offers, since a state no record has reached yet (MADR's `accepted`) is still one it writes."""
     regime = next((k.get("lifecycle") for _, k in _chain(tree, kind) if k.get("lifecycle")), None)
     values = (tree.get("facets") or {}).get(state, {}).get("values")
-    if regime is None or not counts:
+    if regime is None or not (counts or shelf.offered):
         return
-    statuses = _spelled(counts, inferred)
+    carried = _spelled(counts, inferred)
+    statuses = [*shelf.offered, *(s for s in carried if s not in shelf.offered)]
     needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
               if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
     roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
@@ -95,7 +99,8 @@ def _lifecycle(tree: dict, kind: str, counts: Counter[str], state: str, inferred
     inferred.override[f"regimes.lifecycle.{regime}.initial"] = initial
     inferred.override[f"regimes.lifecycle.{regime}.transitions"] = transitions
     listed = ", ".join(f"{s} ({r})" for s, r in roles.items())
-    inferred.said.append(f"lifecycle {regime}: the statuses the records use, {listed}; "
+    source = f"the records use and {shelf.template} offers" if shelf.offered else "the records use"
+    inferred.said.append(f"lifecycle {regime}: the statuses {source}, {listed}; "
                          f"{', '.join(terminal) or 'none'} terminal")
 
 
@@ -185,7 +190,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
         inferred.said.append(f"exclude {page}: a page beside the records, not a record")
     counts = Counter(s for r in shelf.records if state and (s := _carried(r, state, "state")))
     if state:
-        _lifecycle(tree, kind, counts, state, inferred)
+        _lifecycle(tree, kind, shelf, counts, state, inferred)
     _requirements(tree, kind, shelf, state, entered, inferred)
     _voice(tree, kind, shelf, inferred)
     _sections(tree, kind, shelf, inferred)
