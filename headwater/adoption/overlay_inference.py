@@ -102,6 +102,41 @@ def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], 
     source = f"the records use and {shelf.template} offers" if shelf.offered else "the records use"
     inferred.said.append(f"lifecycle {regime}: the statuses {source}, {listed}; "
                          f"{', '.join(terminal) or 'none'} terminal")
+    _invalid_pairs(tree, state, _package_roles(tree, values), roles, inferred)
+
+
+def _package_roles(tree: dict, values: object) -> dict[str, str]:
+    """The package's states and their roles, from the state facet's values or the vocabulary they name."""
+    if isinstance(values, str) and values.startswith("$vocabularies."):
+        values = (tree.get("vocabularies") or {}).get(values.removeprefix("$vocabularies."))
+    return {str(v.get("value")): str(v.get("role")) for v in values or [] if isinstance(v, dict)}
+
+
+def _invalid_pairs(tree: dict, state: str, package_roles: dict[str, str], roles: dict[str, str],
+                   inferred: _Draft) -> None:
+    """Each relation's `invalid_when` on the state, carried from the package's states onto the
+    team's states of the same role (`current` → `accepted`): once the team's words are the
+    lifecycle, a condition on the package's word could never hold and the rule would never fire."""
+    for name, relation in (tree.get("relations") or {}).items():
+        both = ((relation.get("invalid_when") or {}).get("both") or {}) if isinstance(relation, dict) else {}
+        if not isinstance(both, dict) or state not in both:
+            continue
+        held = [str(v) for v in (both[state] if isinstance(both[state], list) else [both[state]])]
+        meant = {package_roles.get(v) for v in held if v not in roles}
+        ours = [s for s, r in roles.items() if s in held or r in meant]
+        if set(ours) == set(held):
+            continue
+        package = ", ".join(f"`{v}`" for v in held)
+        address = f"relations.{name}.invalid_when.both.{state}"
+        if ours:
+            inferred.override[address] = ours[0] if len(ours) == 1 else ours
+            words = "word" if len(ours) == 1 else "words"
+            inferred.said.append(f"relation {name}: two records it joins cannot both be {' or '.join(ours)}, the "
+                                 f"team's {words} for the package's {package}")
+        else:  # no status of the team plays that role: the condition could name nothing
+            inferred.remove.append(f"relations.{name}.invalid_when" if len(both) == 1 else address)
+            inferred.said.append(f"relation {name} reads no pair invalid: no status of the records stands for "
+                                 f"the package's {package}")
 
 
 SUCCESSOR_WORDS = ("superseded", "replaced")  # what teams call a record a later one replaced

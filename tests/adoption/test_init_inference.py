@@ -329,3 +329,51 @@ def test_a_madr_team_accepts_a_decision_without_a_finding(tmp_path):
     for state, role in (("accepted", "live"), ("rejected", "terminal-retained"), ("deprecated", "terminal-retained"),
                         ("superseded", "terminal-retained")):
         assert f"- value: {state}\n        role: {role}\n" in lock
+
+
+def _conflicting(root, first: str, second: str) -> None:
+    """Two adopted records that each say they conflict with the other."""
+    for path, other in ((first, second), (second, first)):
+        record = root / path
+        other_id = next(line for line in (root / other).read_text().splitlines() if line.startswith("id: "))[4:]
+        record.write_text(record.read_text().replace("---\n", f"---\nrelations: {{conflicts_with: {other_id}}}\n", 1))
+
+
+def test_two_accepted_adr_tools_records_that_conflict_are_an_invalid_pair(tmp_path):
+    root = unpack("adr-tools", tmp_path)
+    init = headwater(root, "init", "--namespace", "ADR")
+    assert init.status == 0, init.err
+    assert ("  relation conflicts_with: two records it joins cannot both be accepted, the team's word for the "
+            "package's `current`\n") in init.out
+    assert "      invalid_when:\n        both:\n          status: accepted\n" in (
+        root / ".headwater/taxonomy.lock").read_text()
+    assert headwater(root, "adopt", "--now", NOW).status == 0
+    _conflicting(root, "doc/adr/0004-markdown-format.md", "doc/adr/0005-help-comments.md")
+    checked = headwater(root, "check", "--json", "--now", NOW)
+    assert checked.status == 0, checked.err
+    assert [(f["rule"], f["path"], f["message"]) for f in checked.json["findings"]] == [
+        ("relation.pair.invalid", "doc/adr/0004-markdown-format.md", "`conflicts_with: ADR-DR-0005` joins two "
+         "documents that both hold `status: accepted`, which `conflicts_with` declares invalid")]
+
+
+def test_a_conflict_between_two_records_in_different_live_states_is_an_invalid_pair(madr_like, hw):
+    ran = hw("init", "--root", str(madr_like))
+    assert ran.status == 0, ran.err
+    assert ("  relation conflicts_with: two records it joins cannot both be accepted or on hold, the team's words "
+            "for the package's `current`\n") in ran.out
+    assert hw("adopt", "--root", str(madr_like), "--now", NOW).status == 0
+    _conflicting(madr_like, "docs/decisions/0001-record-1.md", "docs/decisions/0002-record-2.md")
+    checked = hw("check", "--json", "--root", str(madr_like), "--now", NOW)
+    assert checked.status == 0, checked.err
+    assert [(f["rule"], f["message"]) for f in json.loads(checked.out)["findings"]] == [
+        ("relation.pair.invalid", "`conflicts_with: ADR-0002` joins two documents that hold `status: accepted` and "
+         "`status: on hold`, which `conflicts_with` declares invalid")]
+
+
+def test_records_with_no_live_status_bind_with_no_pair_read_invalid(tmp_path, hw):
+    _records(tmp_path, ["proposed", "proposed", "superseded"])
+    ran = hw("init", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  relation conflicts_with reads no pair invalid: no status of the records stands for the package's " \
+           "`current`\n" in ran.out
+    assert "invalid_when" not in (tmp_path / ".headwater/taxonomy.lock").read_text()
