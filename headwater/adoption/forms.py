@@ -22,6 +22,8 @@ from headwater.yaml.strict import YamlRefusal, load
 LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)")
 DATE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?date(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d{4}-\d{2}-\d{2})\b", re.I)
 STATUS_LINE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*\*)?status(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.+)$", re.I)
+# A template's status line, also as a comment in its front matter (MADR: `# status: "{proposed | …"`).
+OFFERED_LINE = re.compile(r"^\s*(?:#\s*)?(?:[-*+]\s+)?(?:\*\*)?status(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.+\|.+)$", re.I)
 DATE_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 SUPERSEDED_BY = re.compile(r"\bsuperseded\s+by\b", re.I)
 SUPERSEDES = re.compile(r"^\s*(?:[-*+]\s+)?supersedes\b", re.I)
@@ -70,6 +72,19 @@ def status_word(text: str) -> str | None:
     head = re.split(r"[\[(,;]|\s+by\b|\s+on\b\s+\d", head, maxsplit=1, flags=re.I)[0]
     word = " ".join(head.strip().strip(".:").lower().split())
     return word if word and len(word) <= 30 and re.fullmatch(r"[a-z][a-z -]*", word) else None
+
+
+def offered_statuses(text: str) -> tuple[str, ...]:
+    """The statuses a template offers on its status line, each as a record would carry it:
+    `- Status: [draft | proposed | … | superseded by [xxx](yyyymmdd-xxx.md)]` (log4brains) or, commented
+    in its front matter, `# status: "{proposed | rejected | … | superseded by ADR-0123"` (MADR)."""
+    line = next((m.group(1) for m in map(OFFERED_LINE.match, prose_lines(text)) if m), None)
+    if line is None:
+        return ()
+    choices = re.sub(r"<!--.*?-->", "", line).strip().strip("\"'").strip()
+    choices = choices.removeprefix("[").removeprefix("{").removesuffix("]").removesuffix("}")
+    words = (status_word(choice) for choice in choices.split("|"))  # `…` is no word
+    return tuple(dict.fromkeys(word for word in words if word))
 
 
 def headings(body: str, level: int = 2) -> tuple[str, ...]:

@@ -59,6 +59,8 @@ class RecordShelf:
     records: tuple[Record, ...]
     pages: tuple[str, ...]  # index/template/README pages beside the records
     glob: str  # the shelf's path pattern
+    template: str | None = None  # the template page beside the records that offers statuses
+    offered: tuple[str, ...] = ()  # the statuses it offers, in its order
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,21 @@ def _voices(body: str) -> frozenset[str]:
     return frozenset(row[0] for row in VOICE if row[2].search(prose))  # (category, says, pattern, …)
 
 
+def _offered(root: Path, pages: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+    """The first template page whose status line offers statuses, and those statuses: the states a
+    team declared for its records, whether or not a record has reached one yet."""
+    for page in pages:
+        if "template" not in page.rsplit("/", 1)[-1].lower():
+            continue
+        try:
+            offered = forms.offered_statuses(inplace.read(root, page).decode("utf-8").removeprefix("\ufeff"))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if offered:
+            return page, offered
+    return None, ()
+
+
 def _corpus_root(paths: list[str], folder: str | None) -> tuple[str, str]:
     if folder:
         top = folder.split("/")[0]
@@ -161,7 +178,8 @@ def infer(root: Path) -> Inference:
         glob = f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = _corpus_root(paths, folder)
-    shelf = RecordShelf(folder, layout, numbering, records, tuple(sorted(set(pages))), glob)
+    pages = tuple(sorted(set(pages)))
+    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages))
     return Inference(corpus, reason, shelf, tuple(paths), site)
 
 

@@ -64,12 +64,16 @@ def _carried(record: Record, facet: str, role: str) -> str | None:
     return {"state": record.derived.status, "state_entered": record.derived.date}.get(role)
 
 
-def _lifecycle(tree: dict, kind: str, counts: Counter[str], state: str, inferred: _Draft) -> None:
+def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], state: str,
+               inferred: _Draft) -> None:
+    """The lifecycle of the team's own statuses: those its records carry and those its template
+    offers, since a state no record has reached yet (MADR's `accepted`) is still one it writes."""
     regime = next((k.get("lifecycle") for _, k in _chain(tree, kind) if k.get("lifecycle")), None)
     values = (tree.get("facets") or {}).get(state, {}).get("values")
-    if regime is None or not counts:
+    if regime is None or not (counts or shelf.offered):
         return
-    statuses = _spelled(counts, inferred)
+    carried = _spelled(counts, inferred)
+    statuses = [*shelf.offered, *(s for s in carried if s not in shelf.offered)]
     needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
               if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
     roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
@@ -95,8 +99,44 @@ def _lifecycle(tree: dict, kind: str, counts: Counter[str], state: str, inferred
     inferred.override[f"regimes.lifecycle.{regime}.initial"] = initial
     inferred.override[f"regimes.lifecycle.{regime}.transitions"] = transitions
     listed = ", ".join(f"{s} ({r})" for s, r in roles.items())
-    inferred.said.append(f"lifecycle {regime}: the statuses the records use, {listed}; "
+    source = f"the records use and {shelf.template} offers" if shelf.offered else "the records use"
+    inferred.said.append(f"lifecycle {regime}: the statuses {source}, {listed}; "
                          f"{', '.join(terminal) or 'none'} terminal")
+    _invalid_pairs(tree, state, _package_roles(tree, values), roles, inferred)
+
+
+def _package_roles(tree: dict, values: object) -> dict[str, str]:
+    """The package's states and their roles, from the state facet's values or the vocabulary they name."""
+    if isinstance(values, str) and values.startswith("$vocabularies."):
+        values = (tree.get("vocabularies") or {}).get(values.removeprefix("$vocabularies."))
+    return {str(v.get("value")): str(v.get("role")) for v in values or [] if isinstance(v, dict)}
+
+
+def _invalid_pairs(tree: dict, state: str, package_roles: dict[str, str], roles: dict[str, str],
+                   inferred: _Draft) -> None:
+    """Each relation's `invalid_when` on the state, carried from the package's states onto the
+    team's states of the same role (`current` → `accepted`): once the team's words are the
+    lifecycle, a condition on the package's word could never hold and the rule would never fire."""
+    for name, relation in (tree.get("relations") or {}).items():
+        both = ((relation.get("invalid_when") or {}).get("both") or {}) if isinstance(relation, dict) else {}
+        if not isinstance(both, dict) or state not in both:
+            continue
+        held = [str(v) for v in (both[state] if isinstance(both[state], list) else [both[state]])]
+        meant = {package_roles.get(v) for v in held if v not in roles}
+        ours = [s for s, r in roles.items() if s in held or r in meant]
+        if set(ours) == set(held):
+            continue
+        package = ", ".join(f"`{v}`" for v in held)
+        address = f"relations.{name}.invalid_when.both.{state}"
+        if ours:
+            inferred.override[address] = ours[0] if len(ours) == 1 else ours
+            words = "word" if len(ours) == 1 else "words"
+            inferred.said.append(f"relation {name}: two records it joins cannot both be {' or '.join(ours)}, the "
+                                 f"team's {words} for the package's {package}")
+        else:  # no status of the team plays that role: the condition could name nothing
+            inferred.remove.append(f"relations.{name}.invalid_when" if len(both) == 1 else address)
+            inferred.said.append(f"relation {name} reads no pair invalid: no status of the records stands for "
+                                 f"the package's {package}")
 
 
 SUCCESSOR_WORDS = ("superseded", "replaced")  # what teams call a record a later one replaced
@@ -185,7 +225,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
         inferred.said.append(f"exclude {page}: a page beside the records, not a record")
     counts = Counter(s for r in shelf.records if state and (s := _carried(r, state, "state")))
     if state:
-        _lifecycle(tree, kind, counts, state, inferred)
+        _lifecycle(tree, kind, shelf, counts, state, inferred)
     _requirements(tree, kind, shelf, state, entered, inferred)
     _voice(tree, kind, shelf, inferred)
     _sections(tree, kind, shelf, inferred)

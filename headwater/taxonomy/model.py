@@ -173,7 +173,7 @@ class Relation:
     reciprocal: str | None  # "required" | "symmetric" | None
     set_state: str | None
     lifecycle_sensitive: bool
-    invalid_when_both: dict[str, str]
+    invalid_when_both: dict[str, tuple[str, ...]]  # facet → the values (any one) each end must hold
     attributes: dict[str, dict]
     governing_end: str  # "source" | "target" | "neither"
     evidence_at: str  # the end that is the evidence: "to" (the default) or "from"
@@ -194,7 +194,7 @@ class Relation:
             reciprocal=raw.get("reciprocal"),
             set_state=on_target.get("set_state"),
             lifecycle_sensitive=_flag(raw.get("lifecycle_sensitive")),
-            invalid_when_both={str(k): str(v) for k, v in invalid.items()},
+            invalid_when_both={str(k): _list(v) for k, v in invalid.items()},
             attributes=dict(raw.get("attributes") or {}),
             governing_end=str(raw.get("governing_end") or DEFAULT_GOVERNING.get(family, "neither")),
             evidence_at=str(raw.get("evidence_at") or "to"),

@@ -12,7 +12,16 @@ from typing import Any
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.taxonomy.dialect import ALLOCATIONS, VOICE_CATEGORIES
-from headwater.taxonomy.model import FACET_ROLES, FAMILIES, PLACEHOLDER, SECTION_ROLES, STATE_ROLES, Kind, Taxonomy
+from headwater.taxonomy.model import (
+    FACET_ROLES,
+    FAMILIES,
+    PLACEHOLDER,
+    SECTION_ROLES,
+    STATE_ROLES,
+    Kind,
+    Relation,
+    Taxonomy,
+)
 from headwater.taxonomy.validate_dialect import dialect_problems
 
 # The reference meta-schema's roots and members, plus our extensions (`governing_end`,
@@ -267,9 +276,25 @@ def _relations(tax: Taxonomy) -> list[str]:
         state_facet = tax.facets.get(tax.facet_for_role("state") or "")
         if rel.set_state and (not state_facet or rel.set_state not in (state_facet.values or ())):
             problems.append(f"{where}.on_target.set_state: `{rel.set_state}` is not a state")
-        for facet in rel.invalid_when_both:
-            if facet not in tax.facets:
-                problems.append(f"{where}.invalid_when.both: names `{facet}`, which is not a facet")
+        problems += _invalid_when(tax, rel, f"{where}.invalid_when.both")
+    return problems
+
+
+def _invalid_when(tax: Taxonomy, rel: Relation, where: str) -> list[str]:
+    """Each facet the condition names, and each value it names of a facet with declared values: a
+    value no kind the relation joins admits (a state the lifecycle no longer has) can never hold,
+    so the rule would silently never fire."""
+    problems = []
+    kinds = [end for end in (*rel.sources, *rel.targets) if end in tax.kinds]
+    for facet, held in rel.invalid_when_both.items():
+        if facet not in tax.facets:
+            problems.append(f"{where}: names `{facet}`, which is not a facet")
+            continue
+        admitted = [tax.admitted_values(kind, facet) for kind in kinds]
+        if not admitted or any(values is None for values in admitted):
+            continue  # a kind that takes any value of the facet may hold it
+        problems += [f"{where}.{facet}: names `{value}`, which no kind the relation joins admits"
+                     for value in held if not any(value in values for values in admitted)]
     return problems
 
 

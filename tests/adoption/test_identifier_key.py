@@ -78,6 +78,7 @@ override:
     - {value: Withdrawn, role: terminal-retained}
   regimes.lifecycle.standard.initial: Draft
   regimes.lifecycle.standard.transitions: {Draft: [Final, Withdrawn], Final: [superseded]}
+  relations.conflicts_with.invalid_when.both.status: Final
   facets.status.guidance: the proposal's status""")
 
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 
 import pytest
+from adoption_harness import NOW, headwater, unpack
 
 RECORD = """---
 status: {status}
@@ -275,3 +276,104 @@ def test_a_heading_every_record_has_beyond_the_package_s_is_required_and_new_wri
     body = (tmp_path / "doc/adr/0005-lint-the-scripts.md").read_text().split("---\n", 2)[2]
     assert written.status == 0 and [line for line in body.splitlines() if line.startswith("## ")] == [
         "## Status", "## Context", "## Decision", "## Consequences"]
+
+
+MADR_TEMPLATE = """---
+title: ADR Template
+# status: "{proposed | rejected | accepted | deprecated | … | superseded by ADR-0123"
+---
+# {short title}
+"""
+
+
+@pytest.mark.parametrize(("line", "offered"), [
+    ('# status: "{proposed | rejected | accepted | deprecated | … | superseded by ADR-0123"',
+     ("proposed", "rejected", "accepted", "deprecated", "superseded")),
+    ("- Status: [draft | proposed | accepted | … | superseded by [xxx](yyyymmdd-xxx.md)] <!-- optional -->",
+     ("draft", "proposed", "accepted", "superseded")),
+    ("- Status: accepted", ()),
+    ("```\nStatus: [a | b]\n```", ())], ids=["madr", "log4brains", "one status", "fenced"])
+def test_a_template_offers_the_statuses_its_status_line_lists_as_a_record_would_carry_them(line, offered):
+    from headwater.adoption.forms import offered_statuses
+
+    assert offered_statuses(f"# Template\n\n{line}\n") == offered
+
+
+def test_the_lifecycle_admits_the_states_the_template_offers_that_no_record_carries_yet(tmp_path, hw):
+    _records(tmp_path, ["proposed", "on hold", "proposed"])
+    (tmp_path / "docs/decisions/adr-template.md").write_text(MADR_TEMPLATE)
+    ran = hw("init", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  lifecycle standard: the statuses the records use and docs/decisions/adr-template.md offers, "
+            "proposed (initial), rejected (terminal-retained), accepted (live), deprecated (terminal-retained), "
+            "superseded (terminal-retained), on hold (live); rejected, deprecated, superseded terminal\n") in ran.out
+    assert hw("adopt", "--root", str(tmp_path), "--now", "2026-11-30").status == 0
+    record = tmp_path / "docs/decisions/0001-record-1.md"
+    record.write_text(record.read_text().replace("status: proposed", "status: accepted", 1))
+    checked = hw("check", "--json", "--root", str(tmp_path), "--now", "2026-11-30")
+    assert checked.status == 0 and json.loads(checked.out)["findings"] == [], checked.out
+
+
+def test_a_madr_team_accepts_a_decision_without_a_finding(tmp_path):
+    root = unpack("madr", tmp_path)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
+                   check=True)
+    assert headwater(root, "init", "--namespace", "MADR").status == 0
+    assert headwater(root, "adopt", "--now", NOW).status == 0
+    [record] = root.glob("docs/decisions/0013-*.md")
+    record.write_text(record.read_text().replace("---\n", "---\nstatus: accepted\n", 1))
+    checked = headwater(root, "check", "--json", "--now", NOW)
+    assert checked.status == 0 and checked.json["findings"] == [], checked.out
+    lock = (root / ".headwater/taxonomy.lock").read_text()
+    for state, role in (("accepted", "live"), ("rejected", "terminal-retained"), ("deprecated", "terminal-retained"),
+                        ("superseded", "terminal-retained")):
+        assert f"- value: {state}\n        role: {role}\n" in lock
+
+
+def _conflicting(root, first: str, second: str) -> None:
+    """Two adopted records that each say they conflict with the other."""
+    for path, other in ((first, second), (second, first)):
+        record = root / path
+        other_id = next(line for line in (root / other).read_text().splitlines() if line.startswith("id: "))[4:]
+        record.write_text(record.read_text().replace("---\n", f"---\nrelations: {{conflicts_with: {other_id}}}\n", 1))
+
+
+def test_two_accepted_adr_tools_records_that_conflict_are_an_invalid_pair(tmp_path):
+    root = unpack("adr-tools", tmp_path)
+    init = headwater(root, "init", "--namespace", "ADR")
+    assert init.status == 0, init.err
+    assert ("  relation conflicts_with: two records it joins cannot both be accepted, the team's word for the "
+            "package's `current`\n") in init.out
+    assert "      invalid_when:\n        both:\n          status: accepted\n" in (
+        root / ".headwater/taxonomy.lock").read_text()
+    assert headwater(root, "adopt", "--now", NOW).status == 0
+    _conflicting(root, "doc/adr/0004-markdown-format.md", "doc/adr/0005-help-comments.md")
+    checked = headwater(root, "check", "--json", "--now", NOW)
+    assert checked.status == 0, checked.err
+    assert [(f["rule"], f["path"], f["message"]) for f in checked.json["findings"]] == [
+        ("relation.pair.invalid", "doc/adr/0004-markdown-format.md", "`conflicts_with: ADR-DR-0005` joins two "
+         "documents that both hold `status: accepted`, which `conflicts_with` declares invalid")]
+
+
+def test_a_conflict_between_two_records_in_different_live_states_is_an_invalid_pair(madr_like, hw):
+    ran = hw("init", "--root", str(madr_like))
+    assert ran.status == 0, ran.err
+    assert ("  relation conflicts_with: two records it joins cannot both be accepted or on hold, the team's words "
+            "for the package's `current`\n") in ran.out
+    assert hw("adopt", "--root", str(madr_like), "--now", NOW).status == 0
+    _conflicting(madr_like, "docs/decisions/0001-record-1.md", "docs/decisions/0002-record-2.md")
+    checked = hw("check", "--json", "--root", str(madr_like), "--now", NOW)
+    assert checked.status == 0, checked.err
+    assert [(f["rule"], f["message"]) for f in json.loads(checked.out)["findings"]] == [
+        ("relation.pair.invalid", "`conflicts_with: ADR-0002` joins two documents that hold `status: accepted` and "
+         "`status: on hold`, which `conflicts_with` declares invalid")]
+
+
+def test_records_with_no_live_status_bind_with_no_pair_read_invalid(tmp_path, hw):
+    _records(tmp_path, ["proposed", "proposed", "superseded"])
+    ran = hw("init", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  relation conflicts_with reads no pair invalid: no status of the records stands for the package's " \
+           "`current`\n" in ran.out
+    assert "invalid_when" not in (tmp_path / ".headwater/taxonomy.lock").read_text()

@@ -165,3 +165,28 @@ def test_an_overlay_operation_that_fails_is_listed_beside_every_other_problem_of
     assert problems(repo, overlay) == [
         ".headwater/overlay.yml: `shelves.decisions.kinds` does not exist, so `add_to` has nothing to change",
         "kinds.decision.purpose: names `nowhere`, which is not a purpose"]
+
+
+TEAM_STATES = """\
+override:
+  vocabularies.lifecycle_state:
+    - {value: proposed, role: initial}
+    - {value: accepted, role: live}
+    - {value: "on hold", role: live}
+    - {value: superseded, role: terminal-retained}
+  regimes.lifecycle.standard.initial: proposed
+  regimes.lifecycle.standard.transitions: {proposed: [accepted, "on hold", superseded], accepted: [superseded]}
+"""
+
+
+def test_validate_refuses_an_invalid_when_naming_a_state_no_kind_it_joins_admits(repo, hw):
+    problems(repo, TEAM_STATES)
+    ran = hw("taxonomy", "validate", "--root", str(repo))
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == ("headwater: the taxonomy has 1 problem(s)\n  relations.conflicts_with.invalid_when.both.status: "
+                       "names `current`, which no kind the relation joins admits\n")
+
+
+@pytest.mark.parametrize("held", ["accepted", '[accepted, "on hold"]'])
+def test_an_invalid_when_naming_states_the_lifecycle_has_validates(repo, held):
+    assert problems(repo, TEAM_STATES + f"  relations.conflicts_with.invalid_when.both.status: {held}\n") == []

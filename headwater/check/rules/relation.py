@@ -158,6 +158,14 @@ def relation_reciprocity_missing(ctx: Context, edge: Edge):
                      patch=Patch(far.path, far.digest, (AddToList(("relations", name), near.id),)))]
 
 
+def _held(condition: dict[str, tuple[str, ...]], near: Document, far: Document) -> str:
+    """What the two ends hold: a condition may admit several values (a team's live states), so
+    the ends need not hold the same one."""
+    if all(near.text_of(f) == far.text_of(f) for f in condition):
+        return "both hold " + ", ".join(f"`{f}: {near.text_of(f)}`" for f in condition)
+    return "hold " + " and ".join(", ".join(f"`{f}: {end.text_of(f)}`" for f in condition) for end in (near, far))
+
+
 @rule("relation.pair.invalid", 3, Scope.EDGE, Severity.WARN,
       short="Both ends of a relation hold a combination the relation declares invalid.",
       full="The relation declares `invalid_when.both`, and both documents it joins hold those "
@@ -175,12 +183,11 @@ def relation_pair_invalid(ctx: Context, edge: Edge):
     if far is None:
         return no_far_document(edge)
     condition = edge.relation.invalid_when_both
-    if not all(near.text_of(f) == v and far.text_of(f) == v for f, v in condition.items()):
+    if not all(near.text_of(f) in held and far.text_of(f) in held for f, held in condition.items()):
         return []
     if told_at_other_half(ctx, edge):
         return []  # one fact, one finding: the other half reports it
-    held = ", ".join(f"`{f}: {v}`" for f, v in condition.items())
-    return [at_edge(edge, f"{_written(edge)} joins two documents that both hold {held}, which "
+    return [at_edge(edge, f"{_written(edge)} joins two documents that {_held(condition, near, far)}, which "
                      f"`{edge.relation.name}` declares invalid",
                      "settle which document holds, and move the other out of that state")]
 
