@@ -31,12 +31,21 @@ def folder() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "headwater"
 
 
+def _homeless() -> bool:
+    """Whether the key would be made under a home that is not there (`nobody`'s /nonexistent):
+    a folder a variable names is made as asked, a missing home never is."""
+    named = os.environ.get("HEADWATER_KEY_HOME") or os.environ.get("XDG_CACHE_HOME")
+    return not named and not Path.home().is_dir()
+
+
 def key(create: bool) -> bytes | None:
     """The key, created when asked and missing; None when there is none this user alone can read."""
     path = folder() / KEY_FILE
     existing = _read(path)
     if existing is not None or not create:
         return existing
+    if _homeless():
+        return None
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

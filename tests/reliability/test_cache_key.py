@@ -65,3 +65,9 @@ def test_a_key_file_another_user_owns_is_no_key(no_key_home, monkeypatch):
     assert cachekey.key(create=False) == b"k" * cachekey.SIZE
     monkeypatch.setattr(os, "getuid", lambda: os.stat(home).st_uid + 1)
     assert cachekey.key(create=False) is None
+
+
+def test_a_home_that_is_not_there_is_never_made_and_the_run_goes_uncached(no_key_home):
+    # `nobody`'s home, /nonexistent, and many a container user's
+    assert cachekey.key(create=True) is None
+    assert not (no_key_home / "home").exists()
