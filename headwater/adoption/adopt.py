@@ -22,7 +22,7 @@ from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import propose
 from headwater.corpus.census import Classifier, Outcome
 from headwater.corpus.claims import claim_text
-from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
@@ -47,6 +47,7 @@ class Found:
 class Adoption:
     patches: tuple[Patch, ...]
     lines: tuple[str, ...]  # one per adopted record: what was written
+    left: tuple[str, ...] = ()  # one per record left alone, and why
 
     def planned(self, snapshot: Snapshot) -> list[Planned]:
         grouped: dict[str, list[Patch]] = {}
@@ -55,9 +56,10 @@ class Adoption:
         return plan(snapshot.root, dict(sorted(grouped.items())), ADOPT)
 
 
-def _records(snapshot: Snapshot) -> list[Found]:
+def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
+    """The records adopt may edit, and a sentence for each it leaves alone for its foreign front matter."""
     classifier = Classifier(snapshot.taxonomy)
-    found = []
+    found, left = [], []
     for row in snapshot.census.rows:
         if row.outcome not in (Outcome.TYPED, Outcome.UNTYPED):
             continue
@@ -66,16 +68,22 @@ def _records(snapshot: Snapshot) -> list[Found]:
             continue
         try:
             data = read_regular(snapshot.root / row.path)
-            parts = split(data.decode("utf-8").removeprefix("\ufeff"))
+            text = data.decode("utf-8").removeprefix("\ufeff")
+            parts = split(text)
         except (OSError, UnicodeDecodeError, FrontMatterRefusal):
             continue  # the census reports what does not read; adopt writes nothing there
+        written = foreign(text)
+        if written:  # YAML above a site's TOML or JSON front matter would turn it into page text
+            left.append(f"left {row.path} alone: its front matter is written in {written}, which headwater "
+                        "does not read; write it as YAML between `---` lines to adopt it")
+            continue
         front = parts.front if isinstance(parts.front, Map) else Map((), 1, 1)
         node = front.get(snapshot.taxonomy.identifier_key(shelves[0].kind))
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
         derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
                            identifier, derived, _declared(front)))
-    return found
+    return found, left
 
 
 def _declared(front: Map) -> frozenset[tuple[str, str]]:
@@ -153,7 +161,7 @@ def _superseded_on(records: list[Found], pairs: list[tuple[str, str]]) -> dict[s
 
 def adoption(snapshot: Snapshot) -> Adoption:
     taxonomy = snapshot.taxonomy
-    records = _records(snapshot)
+    records, left = _records(snapshot)
     ids = _identifiers(snapshot, records)
     state, entered = taxonomy.facet_for_role("state"), taxonomy.facet_for_role("state_entered")
     name_facet = taxonomy.facet_for_role("name")
@@ -197,18 +205,18 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if edits:
             patches.append(Patch(record.path, record.expects, tuple(edits)))
             lines.append(f"adopted {record.path}: {', '.join(said)}")
-    return Adoption(tuple(patches), tuple(lines))
+    return Adoption(tuple(patches), tuple(lines), tuple(left))
 
 
-def adopt(snapshot: Snapshot, dry_run: bool) -> list[str]:
-    """Plan every edit, then (unless a dry run) write them as one batch; the account lines."""
+def adopt(snapshot: Snapshot, dry_run: bool) -> Adoption:
+    """Plan every edit, then (unless a dry run) write them as one batch; what it planned."""
     found = adoption(snapshot)
     if dry_run or not found.patches:
         found.planned(snapshot)  # a dry run still says whether every edit fits
-        return list(found.lines)
+        return found
     with writelock.held(snapshot.root):  # one writer at a time; an interrupt puts back the batch
         write(snapshot.root, found.planned(snapshot), ADOPT)
-    return list(found.lines)
+    return found
 
 
 def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.date, statement: str) -> list[str]:

@@ -39,9 +39,11 @@ def run(invocation) -> Result:
     until = _held_until(args, today)
     snapshot = load(invocation.root, today)
     refuse_stale(snapshot)  # a document shaped by a lock its sources moved past would be shaped wrong
-    lines = adopt(snapshot, args.dry_run)
+    adopted = adopt(snapshot, args.dry_run)
+    lines = adopted.lines
     verb = "would write" if args.dry_run else "wrote"
     out = [visible(line.replace("adopted ", "would adopt ", 1) if args.dry_run else line) for line in lines]
+    out += [visible(line) for line in adopted.left]
     out.append(f"{verb} front matter into {len(lines)} record{'s' if len(lines) != 1 else ''}" if lines else
                "nothing to migrate: every record on a shelf already carries what its body says")
     if until is not None:

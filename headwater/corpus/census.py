@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from headwater.announcements import OPENED_IN
 from headwater.corpus.document import Document
-from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
@@ -286,8 +286,10 @@ class Classifier:
                        document=self.document(path, None, front, offset, body_line, text, content_digest))
         shelf = shelves[0]
         if front is None:
-            return Row(path, Outcome.UNTYPED, "no front matter, so nobody has typed this file",
-                       derivation=(_matched(shelf),))
+            written = foreign(text)
+            reason = (f"its front matter is written in {written}, which headwater does not read; write it as "
+                      "YAML between `---` lines" if written else "no front matter, so nobody has typed this file")
+            return Row(path, Outcome.UNTYPED, reason, derivation=(_matched(shelf),))
         kind, derivation = self.decide(shelf, front)
         if kind is None:
             return Row(path, Outcome.UNTYPED, derivation[-1], derivation=derivation[:-1],

@@ -36,6 +36,15 @@ def split(text: str, scalars: dict[tuple, Scalar] | None = None) -> Split:
     raise FrontMatterRefusal("front matter opens with `---` on line 1 and is never closed")
 
 
+def foreign(text: str) -> str | None:
+    """The language of a front matter headwater does not read, when the file opens with one: TOML
+    between `+++` lines or a JSON object, as Hugo and Zola write them; None otherwise."""
+    first = text.split("\n", 1)[0].rstrip("\r")
+    if first == "+++":
+        return "TOML (between `+++` lines)"
+    return "JSON (an object opening on line 1)" if first.strip() == "{" else None
+
+
 def _mapping(block: str, scalars: dict[tuple, Scalar] | None) -> Map:
     try:
         node = load(block, line_offset=1, scalars=scalars)

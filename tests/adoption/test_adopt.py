@@ -150,3 +150,20 @@ def test_a_superseded_record_entered_its_state_when_its_successor_was_written(ny
     second = nygard / "doc/adr/0002-use-madr.md"
     second.write_text(second.read_text().replace("Date: 2017-03-01", "Date: 2015-01-01"))  # dated before it
     assert "status superseded, status_since 2016-02-12," in hw("adopt", "--dry-run", "--root", str(nygard), *NOW).out
+
+
+@pytest.mark.parametrize(("front", "language"), [
+    ('+++\ntitle = "Use MADR"\n+++\n', "TOML (between `+++` lines)"),
+    ('{\n  "title": "Use MADR"\n}\n', "JSON (an object opening on line 1)"),
+])
+def test_a_record_with_toml_or_json_front_matter_is_left_alone_and_said_so(nygard, hw, front, language):
+    # YAML written above a Hugo or Zola page's own front matter turns that into page text
+    second = nygard / "doc/adr/0002-use-madr.md"
+    second.write_text(front + SECOND)
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and second.read_text() == front + SECOND
+    assert (f"left doc/adr/0002-use-madr.md alone: its front matter is written in {language}, which headwater "
+            "does not read; write it as YAML between `---` lines to adopt it") in ran.out.splitlines()
+    assert "wrote front matter into 1 record\n" in ran.out  # the first record, and only it
+    checked = hw("check", "--root", str(nygard), *NOW).out
+    assert f"its front matter is written in {language}, which headwater" in " ".join(checked.split())
