@@ -25,9 +25,11 @@ DOC_FOLDERS = ("docs", "doc", "documentation", "adr", "adrs", "decisions", "arch
 SKIP = {"node_modules", "vendor", "third_party", "site-packages", "dist", "build", "target"}
 # How records are numbered: the file (or folder) name pattern and the layout `new` writes.
 NUMBERINGS = (
-    (re.compile(r"^(\d{4})-[^/]+\.md$"), "{seq:04d}-{slug}.md", "NNNN-slug.md"),
+    # four digits then a dash, but not a date's year (`2023-05-01-title.md` is the last numbering)
+    (re.compile(r"^(\d{4})-(?!\d\d-\d\d-)[^/]+\.md$"), "{seq:04d}-{slug}.md", "NNNN-slug.md"),
     (re.compile(r"^(\d{8})-[^/]+\.md$"), "{entered:yyyymmdd}-{slug}.md", "YYYYMMDD-slug.md"),
     (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNN-slug/README.md"),
+    (re.compile(r"^(\d{4}-\d\d-\d\d)-[^/]+\.md$"), "{entered}-{slug}.md", "YYYY-MM-DD-slug.md"),
 )
 # The roles common status words play; a word not here is a live state.
 STATUS_ROLES = {

@@ -208,7 +208,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     inferred = _Draft()
     state = facet_for_role(tree, "state")
     entered = _date_key(tree, shelf, inferred)
-    layout = shelf.layout.replace("{entered:", "{" + str(entered) + ":")  # a dated name reads the entered date
+    layout = shelf.layout.replace("{entered", "{" + str(entered))  # a dated name reads the entered date
     inferred.override[f"shelves.{name}.path"] = shelf.glob
     inferred.override[f"shelves.{name}.layout"] = layout
     inferred.said.append(f"shelf {name}: {len(shelf.records)} records in `{shelf.folder}`, numbered "

@@ -377,3 +377,23 @@ def test_records_with_no_live_status_bind_with_no_pair_read_invalid(tmp_path, hw
     assert "  relation conflicts_with reads no pair invalid: no status of the records stands for the package's " \
            "`current`\n" in ran.out
     assert "invalid_when" not in (tmp_path / ".headwater/taxonomy.lock").read_text()
+
+
+def test_dated_record_names_are_a_layout_of_their_own_and_no_identifier_is_minted_from_a_year(tmp_path, hw):
+    # `2023-05-01-title.md` read as `NNNN-slug.md` minted ACME-DR-2023 and named the next record `2026-…`
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    adr = tmp_path / "doc/adr"
+    adr.mkdir(parents=True)
+    for n in (1, 2, 3):
+        (adr / f"2023-05-0{n}-use-thing-{n}.md").write_text(
+            f"# {n}. Use thing {n}\n\nDate: 2023-05-0{n}\n\n## Status\n\nAccepted\n\n## Context\n\nC.\n")
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  shelf decisions: 3 records in `doc/adr`, numbered `YYYY-MM-DD-slug.md`, so `new` writes "
+            "`{status_since}-{slug}.md`") in ran.out
+    assert hw("adopt", "--root", str(tmp_path), "--now", NOW).status == 0
+    assert "id: ACME-DR-0001\n" in (adr / "2023-05-01-use-thing-1.md").read_text()
+    written = hw("new", "decision", "--title", "Next one", "--summary", "N.", "--root", str(tmp_path),
+                 "--now", "2026-12-01")
+    assert written.status == 0, written.err
+    assert (adr / "2026-12-01-next-one.md").read_text().startswith("---\nid: ACME-DR-0004\n")
