@@ -95,7 +95,7 @@ def _spelling(doc: Document, written: str, line: int, column: int) -> Hit | None
                Patch(doc.path, doc.digest, (ReplaceSpan(line, column, written, new),)))
 
 
-@rule("language.controlled.not_met", 1, Scope.DOCUMENT, Severity.WARN,
+@rule("language.controlled.not_met", 2, Scope.DOCUMENT, Severity.WARN,
       short="The prose breaks the controlled language its regime names.",
       full="A language regime with `controlled: ASD-STE100` (profile `house` or none), "
            "`ste-house` or `ste-strict` holds prose to a controlled language (another profile "
@@ -258,7 +258,7 @@ def _retired(ctx: Context, doc: Document):
     return language, ctx.taxonomy.retired_terms(language)
 
 
-@rule("language.retired_term.used", 1, Scope.DOCUMENT, Severity.ERROR,
+@rule("language.retired_term.used", 2, Scope.DOCUMENT, Severity.ERROR,
       short="The prose uses a term the language regime retired.",
       full="The language regime bound to the kind retires terms, each with a reason and perhaps "
            "a replacement; the prose uses one. With a replacement the fix is mechanical (an "

@@ -38,7 +38,7 @@ def _voice(ctx: Context, doc: Document) -> tuple[str | None, tuple[str, ...]]:
     return voice, ctx.taxonomy.voice_forbids(voice)
 
 
-@rule("voice.forbidden_construction", 1, Scope.DOCUMENT, Severity.WARN,
+@rule("voice.forbidden_construction", 2, Scope.DOCUMENT, Severity.WARN,
       short="A sentence uses a construction the kind's voice regime forbids.",
       full="The voice regime bound to the kind forbids categories of construction (future "
            "intent, change narration, phased rollout); a sentence of the prose matches one. Code "
