@@ -156,12 +156,9 @@ def _misspelled(tax: Taxonomy) -> list[str]:
 def _near(where: str, value: str, known: tuple[str, ...]) -> list[str]:
     if value in known:
         return []
-    close = difflib.get_close_matches(value.lower().replace("_", "-"), [k.replace("_", "-") for k in known],
-                                      n=1, cutoff=0.85)
-    if not close:
-        return []
-    meant = known[[k.replace("_", "-") for k in known].index(close[0])]
-    return [f"{where}: `{value}` is not one this engine knows; write `{meant}`"]
+    spelled = {k.replace("_", "-"): k for k in known}  # `_` and `-` swapped is the commonest slip
+    close = difflib.get_close_matches(value.lower().replace("_", "-"), list(spelled), n=1, cutoff=0.85)
+    return [f"{where}: `{value}` is not one this engine knows; write `{spelled[close[0]]}`"] if close else []
 
 
 def _facets(tax: Taxonomy) -> list[str]:

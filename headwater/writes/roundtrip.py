@@ -99,7 +99,8 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     plain_text = text.replace("\r\n", "\n")
     yaml = _yaml(plain_text)
     tree = _load(yaml, plain_text)
-    zone = _widened(_zone(tree, address, len(plain_text.splitlines())), plain_text.splitlines())
+    lines = plain_text.splitlines()
+    zone = _widened(_zone(tree, address, len(lines)), lines)
     parent = tree
     for depth, key in enumerate(address[:-1]):
         child = parent.get(key)

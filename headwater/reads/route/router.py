@@ -238,10 +238,12 @@ def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...], successor_o
             documents.setdefault(document.path, document)
             governs.setdefault(document.path, []).append(anchor)
     offered: list[Offered] = []
+    placed = set(documents)
     for path, document in documents.items():
         successor = successor_of.get(path, "")
-        if successor and successor not in documents and all(o.document.path != successor for o in offered):
+        if successor and successor not in placed:
             offered.append(Offered(graph.documents[successor], Evidence(succeeds=path)))
+            placed.add(successor)
         offered.append(Offered(document, Evidence(anchors=tuple(governs[path])), successor))
     return offered
 
