@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import __version__
-from headwater.cli.output import Result
+from headwater.cli.output import Result, write_whole
 from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
@@ -200,16 +200,7 @@ def _write(stream, data: str | bytes) -> None:
         stream.write(data)
         return
     payload = data if isinstance(data, bytes) else data.encode(stream.encoding, stream.errors)
-    _write_whole(stream.buffer, payload)
-
-
-def _write_whole(sink, payload: bytes) -> None:
-    """Write until nothing is left: a raw file may take part of a write, and the next write is
-    where a closed pipe says so."""
-    left = memoryview(payload)
-    while left:
-        left = left[sink.write(left):]
-    sink.flush()
+    write_whole(stream.buffer, payload)
 
 
 def run(argv: list[str]) -> int:

@@ -20,6 +20,15 @@ class Result:
     holds: object = field(default=None, compare=False, repr=False)
 
 
+def write_whole(sink, payload: bytes) -> None:
+    """Write until nothing is left: a raw file (an unbuffered stdout) may take part of a write,
+    and the next write is where a closed pipe says so."""
+    left = memoryview(payload)
+    while left:
+        left = left[sink.write(left):]
+    sink.flush()
+
+
 def layout_width(wide: bool) -> int:
     if not wide:
         return 80

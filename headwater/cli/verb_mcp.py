@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from headwater.cli.output import Result
+from headwater.cli.output import Result, write_whole
 from headwater.clock import run_date
 from headwater.errors import Refusal
 from headwater.mcp.protocol import MAX_LINE, Server
@@ -29,8 +29,7 @@ def serve(server: Server, stdin, stdout) -> None:
         if response is None:
             continue
         try:
-            stdout.write(response.encode("utf-8") + b"\n")
-            stdout.flush()
+            write_whole(stdout, response.encode("utf-8") + b"\n")
         except OSError as error:
             raise Refusal(f"cannot write to standard output ({error.strerror or error})") from None
         server.settle()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
 from headwater.federation.pinned import RemoteDocument
-from headwater.graph import ProblemKind
+from headwater.graph import Graph, ProblemKind
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -33,14 +33,21 @@ class Resolution:
     others: tuple[Document, ...] = ()  # the other typed documents that declare it too (a duplicate)
 
 
+def other_declarers(graph: Graph, identifier: str) -> tuple[str, ...]:
+    """The paths of the documents that declare `identifier` beside the one the graph binds it to
+    (the first, by no merit): empty unless the identifier is claimed twice."""
+    bound = graph.ids.get(identifier)
+    return tuple(p.path for p in graph.problems if p.kind is ProblemKind.DUPLICATE_ID
+                 and p.subject == identifier and p.path != bound)
+
+
 def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
     if not identifier.strip():  # exact match only: a blank id would "resolve" to a silent miss
         raise Refusal(BLANK)
     graph, tax = snapshot.graph, snapshot.taxonomy
     document = graph.document_by_id(identifier)
-    if document is not None:  # every declarer of a duplicate: the graph binds the first, by no merit
-        others = tuple(graph.documents[p.path] for p in graph.problems if p.kind is ProblemKind.DUPLICATE_ID
-                       and p.subject == identifier and p.path != document.path)
+    if document is not None:
+        others = tuple(graph.documents[path] for path in other_declarers(graph, identifier))
         return Resolution(identifier, tax, document=document, others=others)
     remote = snapshot.federation.documents.get(identifier)  # `<corpus>:<id>`, from a pinned export
     if remote is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, quoted, relative_to_root
+from headwater.reads.identifiers import other_declarers
 from headwater.snapshot import Snapshot
 
 OUTSIDE = "is outside this repository, or is not a path it can read"
@@ -39,6 +40,11 @@ def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
         return rows[argument]
     path = snapshot.graph.ids.get(argument.strip())
     if path:
+        others = other_declarers(snapshot.graph, argument.strip())
+        if others:  # answering the first declarer would pass a guess off as the document
+            raise Refusal(f"`{quoted(argument)}` is declared by {len(others) + 1} documents "
+                          f"({', '.join(sorted((path, *others)))}), so it names none of them for certain: "
+                          "name the one you mean by its path")
         return rows[path]
     try:
         relative = relative_to_root(argument, snapshot.root)

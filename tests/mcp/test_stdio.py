@@ -1,5 +1,7 @@
 """The real transport: a `headwater mcp` process driven by the official SDK client and raw lines."""
 
+import datetime as dt
+import io
 import json
 import subprocess
 import sys
@@ -91,3 +93,34 @@ def test_the_server_refuses_wide_and_a_bad_date_before_starting(quickstart):
         process = subprocess.run([*HEADWATER, "mcp", "--root", str(quickstart), *extra],
                                  input=b"", capture_output=True)
         assert process.returncode == 1 and process.stdout == b""
+
+
+class _Trickle(io.RawIOBase):
+    """A raw stdout (as `python -u` has) that takes at most seven bytes per write."""
+
+    def __init__(self) -> None:
+        self.taken = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.taken += bytes(data[:7])
+        return min(7, len(data))
+
+
+def test_a_raw_stdout_that_takes_part_of_a_write_still_gets_every_whole_line(quickstart):
+    from headwater.cli.verb_mcp import serve
+    from headwater.mcp.protocol import Server
+    from headwater.snapshot import load
+
+    server = Server(load(quickstart, dt.date(2026, 11, 1)), write=False)
+    requests = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                 "params": {"name": "explain", "arguments": {"target": "ACME-DR-0002"}}},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    sink = _Trickle()
+    serve(server, io.BytesIO(b"".join(json.dumps(r).encode() + b"\n" for r in requests)), sink)
+    answers = [json.loads(line) for line in bytes(sink.taken).splitlines()]
+    assert [answer["id"] for answer in answers] == [1, 2]
+    assert "ACME-DR-0002" in answers[0]["result"]["content"][0]["text"]
+    assert answers[1]["result"]["tools"]

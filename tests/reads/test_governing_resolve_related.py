@@ -118,3 +118,15 @@ def test_related_refuses_an_unreadable_row_with_related_as_the_verb(quickstart):
     with pytest.raises(Refusal) as refused:
         related(load(quickstart, TODAY), "docs/notes/link.md")
     assert refused.value.sentence.endswith("so `related` prints nothing")
+
+
+@pytest.mark.parametrize("verb", ["explain", "related", "show"])
+def test_a_read_by_an_identifier_two_documents_declare_is_refused_naming_both(quickstart, hw, verb):
+    dr3 = quickstart / RATE
+    dr3.write_text(dr3.read_text().replace("id: ACME-DR-0003", "id: ACME-DR-0002"))
+    result = hw(verb, "ACME-DR-0002", "--root", str(quickstart))
+    assert result.status == 1 and result.out == ""
+    assert result.err == ("headwater: `ACME-DR-0002` is declared by 2 documents "
+                             f"(docs/decisions/0002-deliver-at-least-once.md, {RATE}), so it names none of them "
+                             "for certain: name the one you mean by its path\n")
+    assert hw(verb, RATE, "--root", str(quickstart)).status == 0
