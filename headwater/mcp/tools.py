@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
 from headwater.render import FORMAT_NAMES
-from headwater.render.reads import FOLDED, UNFOLDED, Layout
+from headwater.render.reads import UNFOLDED, Layout
 from headwater.snapshot import Snapshot
 
 CHECK_LIMIT = 50  # findings an answer carries unless `limit` says otherwise: agents' clients cap tool output
@@ -88,10 +88,11 @@ class Tool:
         return entry
 
 
-def _read(answer_of: Callable[[], object], layout: Layout = FOLDED, *, fmt: str = "text",
+def _read(answer_of: Callable[[], object], layout: Layout = UNFOLDED, *, fmt: str = "text",
           structured: bool = False, refused: dict | None = None) -> Outcome:
-    """A read's rendering, and its document when the tool declares an output schema; a refusal
-    is its sentence as a normal answer, with `refused` as the document."""
+    """A read's rendering, never folded (spec 04: the text block is for display only), and its
+    document when the tool declares an output schema; a refusal is its sentence as a normal
+    answer, with `refused` as the document."""
     from headwater.errors import Refusal
     from headwater.render.reads import render
     from headwater.render.reads.answer_json import data
@@ -108,7 +109,7 @@ def _route(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.route.kept import prime
 
     keep = prime(snapshot)  # the reader the last server kept, when it is this corpus's (HW-DR-0036)
-    outcome = _read(lambda: route_answer(snapshot, args["task"], read_tree=False), UNFOLDED, structured=True)
+    outcome = _read(lambda: route_answer(snapshot, args["task"], read_tree=False), structured=True)
     return replace(outcome, after=keep)  # a reader built is kept once the answer is out (HW-DR-0052)
 
 

@@ -198,3 +198,10 @@ def test_the_check_tool_reads_the_verdicts_a_check_kept_writes_none_and_judges_a
     [ledger] = ledgers  # the session's snapshot judged once
     assert ledger.hits > 0 and ledger.misses == 0  # every verdict served from what check kept
     assert {p.name: p.read_bytes() for p in (quickstart / ".headwater/cache").iterdir() if p.is_file()} == kept
+
+
+def test_the_explain_text_block_is_never_folded(session, hw):
+    cli = hw("explain", QS_DECISION, "--root", str(session.server.snapshot.root)).out
+    text = session.text("explain", target=QS_DECISION)
+    assert max(map(len, cli.splitlines())) <= 80 < max(map(len, text.splitlines()))
+    assert " ".join(text.split()) == " ".join(cli.split())  # the same words, laid out unfolded
