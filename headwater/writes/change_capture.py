@@ -7,10 +7,11 @@ the repository's top):
 - `git ls-files -z --others --exclude-standard`: untracked files, which count as added;
 - `git show <base>:./<path>`: the bytes a changed file had at the base.
 
-A rename is a `prior` line at the new path holding the old path's bytes; a deletion is a `prior`
-line at a path where nothing stands now. Every refusal is decided before anything is written,
-and the out-dir is built beside itself and swapped in, so a reader sees the old manifest or the
-new one, never a mix. The format is `headwater.manifest`'s.
+A rename is a `prior` line at the new path holding the old path's bytes (so the change-scoped
+rules compare the document with its own past), and a `prior` line at the old path, where nothing
+stands now, as a deletion is (so `impact` sees the path the code or document left). Every
+refusal is decided before anything is written, and the out-dir is built beside itself and
+swapped in, so a reader sees the old manifest or the new one, never a mix. The format is `headwater.manifest`'s.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def _fields(output: bytes) -> list[str]:
 
 
 def _moves(root: Path, base: str) -> tuple[list[str], dict[str, str]]:
-    """(added paths, {path today: path at the base}) from git's name-status against the base."""
+    """(added paths, {path today, or a path left: path at the base}) from git's name-status
+    against the base; a rename gives both its paths."""
     fields = _fields(_git(root, "diff", "--name-status", "-z", "--find-renames", "--relative",
                           "--ignore-submodules=all", base, "--"))
     added, prior, cursor = [], {}, 0
@@ -81,7 +83,7 @@ def _moves(root: Path, base: str) -> tuple[list[str], dict[str, str]]:
             old, new = fields[cursor + 1], fields[cursor + 2]
             cursor += 3
             if status == "R":
-                prior[new] = old
+                prior[new] = prior[old] = old
             else:
                 added.append(new)
             continue

@@ -72,10 +72,11 @@ def test_the_manifest_lists_added_changed_renamed_and_deleted_paths_with_their_b
         "headwater change 1",
         "added\tdocs/notes/new.md",
         f"prior\t{DR1}\tprior/1",
-        "prior\tdocs/decisions/0003-rate-limit.md\tprior/2",
-        "prior\tdocs/specifications/queue-retries.md\tprior/3",
+        f"prior\t{DR3}\tprior/2",  # the path a rename left, as a deletion leaves one
+        "prior\tdocs/decisions/0003-rate-limit.md\tprior/3",
+        "prior\tdocs/specifications/queue-retries.md\tprior/4",
     ]
-    assert (out / "prior" / "2").read_bytes() == base_bytes
+    assert (out / "prior" / "2").read_bytes() == (out / "prior" / "3").read_bytes() == base_bytes
     assert b"status: superseded" in (out / "prior" / "1").read_bytes()
 
 
@@ -162,6 +163,15 @@ def test_a_change_from_headwater_change_reaches_the_change_scoped_verdicts(hw, r
         ("lifecycle.deletion.not_permitted", "error", old, 0),
     ]
     assert not [s for s in data["coverage"]["skips"] if "change-scoped" in s["reason"]]
+
+
+def test_a_renamed_terminal_document_is_moved_not_deleted(hw, repo, tmp_path):
+    git(repo, "mv", DR1, "docs/decisions/0001-attempts-in-postgres.md")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    data = check_json(hw, repo, "--change", str(out / "manifest"))
+    assert data["change"]["departed"] == [DR1]
+    assert change_findings(data) == []
 
 
 def test_a_transition_the_regime_reaches_in_several_steps_is_permitted(hw, repo, tmp_path):

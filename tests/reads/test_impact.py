@@ -37,6 +37,14 @@ def test_a_deleted_governed_file_touches_every_document_that_governs_it(hw, repo
     assert status == 1
 
 
+def test_a_renamed_governed_file_touches_every_document_that_governed_its_old_path(hw, repo):
+    subprocess.run([*GIT, "mv", "src/queue/retry.py", "src/retry.py"], cwd=repo, check=True, capture_output=True)
+    found, status = impact(hw, repo)
+    assert [(d["path"], d["paths"], d["reverified"]) for d in found] == [
+        (DR2, ["src/queue/retry.py"], False), (SPEC, ["src/queue/retry.py"], False)]
+    assert status == 1
+
+
 def test_a_deleted_document_touches_every_document_whose_governing_edge_names_it(hw, repo):
     (repo / INGEST).unlink()
     found, status = impact(hw, repo)

@@ -41,18 +41,17 @@ def test_no_read_module_imports_a_renderer_or_defines_one():
         assert not {name for name in defined if name.startswith("render")}, module
 
 
-def test_each_mcp_read_tool_sends_the_bytes_the_one_renderer_gives(quickstart):
+def test_each_mcp_read_tool_sends_the_bytes_the_one_renderer_gives_unfolded(quickstart):
     snapshot = load(quickstart, dt.date(2026, 11, 1))
     tools = {tool.name: tool for tool in registered(False)}
     task = "change src/ingest/rate_limit.py"
-    cases = (("route", {"task": task}, route_answer(snapshot, task, read_tree=False), UNFOLDED),
-             ("explain", {"target": "ACME-DR-0002"}, explain(snapshot, "ACME-DR-0002"), None),
-             ("related", {"target": "ACME-DR-0002"}, related(snapshot, "ACME-DR-0002"), None),
-             ("resolve_identifier", {"id": "ACME-DR-0003"}, resolve_identifier(snapshot, "ACME-DR-0003"), None),
-             ("governing_docs_for_path", {"path": "src/ingest"}, governing_docs_for_path(snapshot, "src/ingest"), None))
-    for name, arguments, answer, layout in cases:
-        sent = tools[name].run(snapshot, arguments)
-        assert sent.blocks == ((render("text", answer, layout) if layout else render("text", answer)),), name
+    cases = (("route", {"task": task}, route_answer(snapshot, task, read_tree=False)),
+             ("explain", {"target": "ACME-DR-0002"}, explain(snapshot, "ACME-DR-0002")),
+             ("related", {"target": "ACME-DR-0002"}, related(snapshot, "ACME-DR-0002")),
+             ("resolve_identifier", {"id": "ACME-DR-0003"}, resolve_identifier(snapshot, "ACME-DR-0003")),
+             ("governing_docs_for_path", {"path": "src/ingest"}, governing_docs_for_path(snapshot, "src/ingest")))
+    for name, arguments, answer in cases:  # unfolded: an MCP text block is for display only (spec 04)
+        assert tools[name].run(snapshot, arguments).blocks == (render("text", answer, UNFOLDED),), name
     listing = kinds(snapshot.lock)
     sent = tools["kinds"].run(snapshot, {"format": "json"})
     assert sent.blocks == (json(listing),) and sent.structured == data(listing)

@@ -269,6 +269,8 @@ def _departed_terminal(ctx: Context, path: str) -> tuple[Row, Lifecycle, str] | 
     row = prior_row(ctx, path)
     if row is None or row.outcome is not Outcome.TYPED:
         return None
+    if row.document.id in ctx.snapshot.graph.ids:  # a document today carries its id: moved, not deleted
+        return None
     regime = ctx.taxonomy.lifecycle_of(row.kind)
     state = ctx.state(row.document)
     if regime is None or not regime.retain_terminal or not ctx.taxonomy.is_terminal(state):
@@ -276,11 +278,11 @@ def _departed_terminal(ctx: Context, path: str) -> tuple[Row, Lifecycle, str] | 
     return row, regime, state
 
 
-@rule("lifecycle.deletion.not_permitted", 1, Scope.CORPUS, Severity.ERROR,
+@rule("lifecycle.deletion.not_permitted", 2, Scope.CORPUS, Severity.ERROR,
       short="The change deletes a terminal document its lifecycle retains.",
       full="At the base revision the document stood at a terminal state of a lifecycle regime "
-           "with `retain_terminal: true`, and this change deletes it. Reported at the departed "
-           "path.",
+           "with `retain_terminal: true`, and this change deletes it: no document today carries "
+           "its identifier (one that does was moved, not deleted). Reported at the departed path.",
       help="""
 A retaining lifecycle keeps superseded and deprecated documents: they are the record of what
 was decided and why it stopped holding, and relations still name them. Restore the file from
