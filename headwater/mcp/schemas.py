@@ -14,8 +14,8 @@ POINTER = {
         "harvested": {"type": "boolean"}, "corpus": STRING,  # a document of a pinned corpus, and its name here
         "evidence": {
             "type": "object",
-            "properties": {"by": {"type": "string", "enum": ["anchor", "terms", "successor"]},
-                           "anchors": STRINGS, "terms": STRINGS,
+            "properties": {"by": {"type": "string", "enum": ["named", "anchor", "terms", "successor"]},
+                           "named": STRING, "anchors": STRINGS, "terms": STRINGS,
                            "fields": {"type": "array", "items": {
                                "type": "object", "properties": {"term": STRING, "fields": STRINGS},
                                "required": ["term", "fields"]}},
@@ -41,6 +41,7 @@ ROUTE = {
         "separating": STRINGS,
         "distinctive": STRINGS,
         "anchors": STRINGS,
+        "named": STRINGS,
         "matched": {"type": "array", "items": {
             "type": "object", "properties": {"purpose": STRING, "score": {"type": "integer"}},
             "required": ["purpose", "score"]}},
@@ -53,7 +54,7 @@ ROUTE = {
             "no_terms", "no_document_reached", "not_confident", "no_documents"]}, "says": STRING},
             "required": ["reason", "says"]},
     },
-    "required": ["version", "task", "terms", "separating", "distinctive", "anchors", "matched",
+    "required": ["version", "task", "terms", "separating", "distinctive", "anchors", "named", "matched",
                  "pointers", "withheld", "ungoverned"],
 }
 

@@ -214,7 +214,8 @@ READS = (
     Tool("route", "Route a task to its governing documents",
          "Call this first, before you start a task: give the task in your own words and get pointers "
          "(paths and one-line summaries, never bodies) to the documents that govern it, each with the "
-         "evidence that reached it. Silent, with a reason, when nothing is confident: a wrong pointer "
+         "evidence that reached it; a document path or identifier written in the task is offered first. "
+         "Silent, with a reason, when nothing is confident: a wrong pointer "
          "costs more than a missing one. Read structuredContent.pointers, not the text.",
          (Argument("task", "what you are about to do, in your own words"),), _route, schemas.ROUTE),
     Tool("explain", "Explain a document",

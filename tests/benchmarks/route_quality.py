@@ -15,7 +15,7 @@ Per set, at budget 5:
 - mean rank: the 1-based position of the first must-offer document, a miss counting as 6;
 - on-topic silence: the share of on-topic tasks answered with no guessed pointer;
 - false-pointer rate: the share of off-topic tasks answered with any pointer a task's own path
-  did not name (an anchored pointer is identity, not a guess).
+  or identifier did not name (an anchored or named pointer is identity, not a guess).
 
 BM25 is `rank-bm25` (Okapi defaults) over each document's name and scent facets and path,
 tokenized as route tokenizes (stop words out, stems), offering the top 5 documents above zero.
@@ -69,7 +69,8 @@ def fixture_labels() -> dict:
 def route_offer(snapshot: Snapshot, task: str, budget: int) -> Offer:
     answer = route(snapshot, task, budget)
     paths = tuple(o.document.path for o in answer.pointers)
-    return Offer(paths, tuple(o.document.path for o in answer.pointers if not o.evidence.anchors))
+    guessed = (o.document.path for o in answer.pointers if not (o.evidence.anchors or o.evidence.named))
+    return Offer(paths, tuple(guessed))
 
 
 class Bm25:

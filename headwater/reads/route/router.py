@@ -1,6 +1,7 @@
 """`route`: the documents that govern a task, each with the evidence that reached it, or silence.
 
-The order of work: anchors the task names (identity, first, never cut by the budget); the task's
+The order of work: documents the task names by path or identifier, and those governing the
+paths it names (identity, first, never cut by the budget); the task's
 words through the one tokenizer (stop words out, Snowball stems); purposes matched as a prior;
 every document ranked by field-weighted BM25 (`rank`); silence when the task as a whole is
 not confident; the budget; state (a terminal document only beside its live successor); reading
@@ -19,6 +20,7 @@ from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.paths import relative_to_root
 from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.identifiers import other_declarers
 from headwater.reads.route.abstention import CONFIDENT
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route.index import RouteIndex
@@ -28,11 +30,11 @@ from headwater.reads.route.scope import Ungoverned, ungoverned
 from headwater.reads.route.state import Place, placed, successors, terminal_paths
 from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.route.turns import by_precedence
-from headwater.reads.terms import read_path, terms
+from headwater.reads.terms import read_path, readings, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.2"  # 1.2: the `no_documents` silence
+VERSION = "1.3"  # 1.2: the `no_documents` silence; 1.3: documents the task names (`named`)
 DEFAULT_BUDGET = 5
 
 
@@ -60,6 +62,7 @@ class Evidence:
     fields each hit), or the terminal document it succeeds."""
 
     anchors: tuple[str, ...] = ()
+    named: str = ""  # the path or identifier by which the task names this very document
     terms: tuple[str, ...] = ()
     fields: tuple[tuple[str, ...], ...] = ()  # per term, the fields it hit
     rank: int = 0
@@ -67,6 +70,8 @@ class Evidence:
     succeeds: str = ""  # offered beside this terminal document, which it succeeds
 
     def as_json(self) -> dict:
+        if self.named:
+            return {"by": "named", "named": self.named}
         if self.anchors:
             return {"by": "anchor", "anchors": list(self.anchors)}
         if self.succeeds and not self.terms:
@@ -77,6 +82,8 @@ class Evidence:
         return found | ({"succeeds": self.succeeds} if self.succeeds else {})
 
     def line(self) -> str:
+        if self.named:
+            return f"the task names it: {self.named}"
         if self.anchors:
             return "governs " + " ".join(self.anchors)
         if self.succeeds and not self.terms:
@@ -98,6 +105,7 @@ class Route:
     terms: tuple[str, ...]
     anchors: tuple[str, ...]
     ungoverned: tuple[Ungoverned, ...]
+    named: tuple[str, ...] = ()  # the paths and identifiers of documents the task names
     separating: tuple[str, ...] = ()
     distinctive: tuple[str, ...] = ()
     matched: tuple[tuple[str, int], ...] = ()
@@ -158,11 +166,15 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
         return read_tree and (snapshot.root / path).is_dir()
 
     anchors = _named_anchors(task, targets, path_of)
-    anchored = _anchored(graph, tax, anchors,
-                         snapshot.derived("route.successors", lambda: successors(graph, tax)))
+    named = _named_documents(task, graph, rooted)
+    identity = {path: Evidence(named=name) for path, name in named.items()}
+    for path, governs in _governors(graph, tax, anchors).items():
+        identity.setdefault(path, Evidence(anchors=governs))
+    anchored = _identified(graph, identity, snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
     base = Route(task, terms(task), anchors,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
+                 named=tuple(dict.fromkeys(named.values())),
                  harvested=harvested_offers(snapshot.federation, task, rooted))
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
@@ -228,23 +240,43 @@ def _named_anchors(task: str, targets: Targets, path_of: Callable[[str], str | N
     return tuple(found)
 
 
-def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...], successor_of: dict[str, str]) -> list[Offered]:
-    """The documents governing the named paths, each terminal one with its live successor ahead
-    of it (a superseded decision still governs its path, and is never offered alone)."""
+def _named_documents(task: str, graph: Graph, rooted: Callable[[str], str]) -> dict[str, str]:
+    """The documents the task names by path or by identifier, each path with the name it was
+    read by: identity, as an anchor is. An identifier two documents declare names both."""
+    found: dict[str, str] = {}
+    for word in dict.fromkeys(task.split()):
+        path = next((shape for shape in readings(word, rooted) if shape in graph.documents), None)
+        if path is not None:
+            found.setdefault(path, path)
+            continue
+        identifier = next((shape for shape in readings(word, str) if shape in graph.ids), None)
+        if identifier is not None:
+            for declarer in (graph.ids[identifier], *other_declarers(graph, identifier)):
+                found.setdefault(declarer, identifier)
+    return found
+
+
+def _governors(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The documents governing the named paths, each with the anchors it governs."""
     governs: dict[str, list[str]] = {}
-    documents: dict[str, Document] = {}
     for anchor in anchors:
         for document in governing_documents(graph, tax, anchor):
-            documents.setdefault(document.path, document)
             governs.setdefault(document.path, []).append(anchor)
+    return {path: tuple(named) for path, named in governs.items()}
+
+
+def _identified(graph: Graph, identity: dict[str, Evidence], successor_of: dict[str, str]) -> list[Offered]:
+    """The documents the task names or whose paths it names, each terminal one with its live
+    successor ahead of it (a superseded decision still governs its path, and is never offered
+    alone)."""
     offered: list[Offered] = []
-    placed = set(documents)
-    for path, document in documents.items():
+    placed = set(identity)
+    for path, evidence in identity.items():
         successor = successor_of.get(path, "")
         if successor and successor not in placed:
             offered.append(Offered(graph.documents[successor], Evidence(succeeds=path)))
             placed.add(successor)
-        offered.append(Offered(document, Evidence(anchors=tuple(governs[path])), successor))
+        offered.append(Offered(graph.documents[path], evidence, successor))
     return offered
 
 

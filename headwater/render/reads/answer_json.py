@@ -132,6 +132,7 @@ def _route(routed: RouteAnswer) -> dict:
         "separating": list(answer.separating),
         "distinctive": list(answer.distinctive),
         "anchors": list(answer.anchors),
+        "named": list(answer.named),
         "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
         "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
                      | ({"successor": o.successor} if o.successor else {}) for o in answer.pointers]

@@ -83,6 +83,7 @@ def route_text(routed: RouteAnswer, layout: Layout = FOLDED) -> str:
     if answer.distinctive:
         lines.append(paint("dim", f"  distinctive {' '.join(answer.distinctive)}"))
     lines += [visible(f"  names the anchor {anchor}") for anchor in answer.anchors]
+    lines += [visible(f"  names the document {name}") for name in answer.named]
     for entry in answer.ungoverned:
         lines += [visible(line) for line in _ungoverned_lines(entry)]
     lines += [visible(f"  purpose {name} {score}") for name, score in answer.matched]
