@@ -14,14 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
-from headwater.adoption import forms
+from headwater.adoption import corpus_root, forms
 from headwater.adoption.site import SiteRoot, site_root
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.reads.route.ignored import ignored
 from headwater.yaml.nodes import Map, Scalar
 
-# Folder names that say "documentation lives here", strongest first.
-DOC_FOLDERS = ("docs", "doc", "documentation", "adr", "adrs", "decisions", "architecture", "rfcs", "rfc",
-               "keps", "design", "handbook")
 SKIP = {"node_modules", "vendor", "third_party", "site-packages", "dist", "build", "target"}
 # How records are numbered: the file (or folder) name pattern and the layout `new` writes.
 NUMBERINGS = (
@@ -75,10 +73,13 @@ class Inference:
 
 
 def _markdown_under(root: Path) -> list[str]:
+    """Every Markdown file but those in a hidden, vendored or build folder, or one git ignores:
+    nobody governs a generated site or a dependency's README."""
     found = []
     for top, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP)
         relative = os.path.relpath(top, root)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP
+                         and not ignored(root, d if relative == "." else f"{relative}/{d}", folder=True))
         found += [name if relative == "." else f"{relative}/{name}" for name in sorted(files)
                   if name.lower().endswith(".md")]
     return found
@@ -133,20 +134,6 @@ def _offered(root: Path, pages: tuple[str, ...]) -> tuple[str | None, tuple[str,
     return None, ()
 
 
-def _corpus_root(paths: list[str], folder: str | None) -> tuple[str, str]:
-    if folder:
-        top = folder.split("/")[0]
-        return top, f"`{top}` holds the decision records in `{folder}`"
-    tops = Counter(p.split("/")[0] for p in paths if "/" in p)
-    for name in DOC_FOLDERS:
-        if tops.get(name):
-            return name, f"`{name}` is named as documentation and holds {tops[name]} Markdown files"
-    if tops:
-        best, count = max(tops.items(), key=lambda item: (item[1], [-ord(c) for c in item[0]]))
-        return best, f"no folder is named as documentation, and `{best}` holds the most Markdown ({count})"
-    return "docs", "no directory holds Markdown yet, so the corpus root is `docs`"
-
-
 def _common(folders: list[str]) -> str:
     parts = [f.split("/") for f in folders]
     common = []
@@ -162,7 +149,7 @@ def infer(root: Path) -> Inference:
     site = site_root(root, paths)
     folders = _record_folders(paths)
     if not folders:
-        corpus, reason = _corpus_root(paths, None)
+        corpus, reason = corpus_root.choose(paths, None)
         return Inference(corpus, reason, None, tuple(paths), site)
     folder, index, _ = folders[0]
     _, layout, numbering = NUMBERINGS[index]
@@ -179,7 +166,7 @@ def infer(root: Path) -> Inference:
         pages = tuple(p for p in inside if p not in record_paths and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
         glob = f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
-    corpus, reason = _corpus_root(paths, folder)
+    corpus, reason = corpus_root.choose(paths, folder)
     pages = tuple(sorted(set(pages)))
     shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages))
     return Inference(corpus, reason, shelf, tuple(paths), site)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, writelock
-from headwater.adoption import site
+from headwater.adoption import shelf_paths, site
 from headwater.adoption.infer import Inference, infer, namespace_for
 from headwater.adoption.overlay_inference import Inferred, facet_for_role, infer_overlay
 from headwater.errors import Refusal
@@ -84,32 +84,9 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
                 "numbered already; `--namespace` names one of your own)")
     if shelf is None:
         inferred = _typed_pages(root, tree, inference, chosen)
-    inferred = _under_the_corpus(tree, chosen, inferred)
+    inferred = shelf_paths.placed(tree, chosen, inference.markdown, inferred)
     return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said,
                    inference.site_root)
-
-
-def _under_the_corpus(tree: dict, corpus: str, inferred: Inferred | None) -> Inferred | None:
-    """Each shelf of the package that no inference placed and that lies outside the corpus root,
-    moved under it (`docs/specifications/**` → `doc/specifications/**`): the census never reads
-    outside the root, so `new` could write nothing there that `check` would see."""
-    if corpus == ".":
-        return inferred
-    placed = set(inferred.override) if inferred is not None else set()
-    moves = {}
-    for name, declared in sorted((tree.get("shelves") or {}).items()):
-        path = str((declared or {}).get("path", ""))
-        if f"shelves.{name}.path" in placed or path == corpus or path.startswith(corpus + "/") or "/" not in path:
-            continue
-        moves[name] = (path, f"{corpus}/{path.split('/', 1)[1]}")
-    if not moves:
-        return inferred
-    said = tuple(f"shelf {name}: `{moved}`, under the corpus root (the package puts it at `{path}`)"
-                 for name, (path, moved) in moves.items())
-    override = {f"shelves.{name}.path": moved for name, (_, moved) in moves.items()}
-    if inferred is None:
-        return Inferred({}, override, (), (), said)
-    return replace(inferred, override={**inferred.override, **override}, said=inferred.said + said)
 
 
 def _typed_pages(root: Path, tree: dict, inference: Inference, corpus: str) -> Inferred | None:

@@ -243,7 +243,8 @@ VERBS: tuple[Verb, ...] = (
         "asks as comments in the overlay.",
         "verb_init:run",
         (Flag("--corpus", "the corpus root (default: read off the tree: the folder holding the records, "
-                          "else one named as documentation)", "DIR"),
+                          "else the top-level folder holding the most Markdown, narrowed to the folder "
+                          "below it that holds all of it; `docs` when none holds any)", "DIR"),
          Flag("--dry-run", "print the declaration and overlay it would write, and write nothing"),
          Flag("--package", "the taxonomy package (default headwater/standard)", "NAME"),
          Flag("--bundle", "a bundle of the package to select", "NAME", repeat=True),

@@ -266,6 +266,48 @@ def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(t
     assert written.status == 0 and written.out.startswith("wrote doc/specifications/subcommand-dispatch.md\n")
 
 
+@pytest.mark.parametrize("corpus", [(), ("--corpus", "."), ("--corpus", "website")])
+def test_a_shelf_no_record_placed_claims_the_folder_the_tree_keeps_under_its_name(tmp_path, hw, corpus):
+    """One record is no numbering to read a shelf from, so the package's `docs/decisions/**` stands:
+    it goes on `website/docs/decisions`, where the record is, not beside it (`website/decisions`)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    record = "website/docs/decisions/0001-use-postgres.md"
+    (tmp_path / "website/docs/decisions").mkdir(parents=True)
+    (tmp_path / record).write_text("# 1. Use Postgres\n\nDate: 2024-02-12\n\n## Status\n\nAccepted\n\n"
+                                   "## Context\n\nWe need a database.\n")
+    (tmp_path / "website/blog").mkdir()
+    (tmp_path / "website/blog/welcome.md").write_text("# Welcome\n")
+    root = ("--root", str(tmp_path))
+    ran = hw("init", "--namespace", "ACME", *corpus, *root)
+    assert ran.status == 0, ran.err
+    assert hw("taxonomy", "resolve", *root).status == 0
+    adopted = hw("adopt", *root)
+    assert adopted.status == 0 and f"adopted {record}: " in adopted.out, adopted.out
+    checked = hw("check", "--now", NOW, *root)
+    assert record in checked.out and f"{record} untyped" not in checked.out
+    written = hw("new", "decision", "--title", "Use Redis", "--now", NOW, *root)
+    assert written.status == 0 and written.out.startswith("wrote website/docs/decisions/0002-use-redis.md\n")
+    assert ("  shelf decisions: `website/docs/decisions/**`, on the `decisions` folder the tree already holds "
+            "(the package puts it at `docs/decisions/**`)\n") in ran.out
+
+
+def test_records_under_a_nested_docs_tree_are_claimed_where_they_are(tmp_path):
+    """MADR's records moved to `website/docs/decisions`, as a Docusaurus site keeps them."""
+    top = unpack("madr", tmp_path)
+    (top / "website").mkdir()
+    (top / "docs").rename(top / "website/docs")
+    ran = headwater(top, "init", "--namespace", "ACME")
+    assert ran.status == 0, ran.err
+    assert "  corpus root website/docs: `website/docs` holds the decision records in `website/docs/decisions`\n" \
+        in ran.out
+    assert '  shelves.decisions.path: "website/docs/decisions/**"\n' in (top / ".headwater/overlay.yml").read_text()
+    assert headwater(top, "adopt").out.endswith("wrote front matter into 19 records\n"
+                                                 "review with `git diff`, then run `headwater check --strict`\n")
+    checked = headwater(top, "check", "--now", NOW)
+    assert checked.status == 0 and "  19 documents and 0 anchors" in checked.out, checked.out
+    assert not [line for line in checked.out.split("\n") if "/decisions/0" in line and line.endswith(" untyped")]
+
+
 def test_a_heading_every_record_has_beyond_the_package_s_is_required_and_new_writes_it_where_they_do(tmp_path, hw):
     _nygard(tmp_path, "\n## Decision\n\nWe will.\n\n## Consequences\n\nSome.\n")
     ran = hw("init", "--root", str(tmp_path))

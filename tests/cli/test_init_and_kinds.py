@@ -35,6 +35,67 @@ def test_init_picks_the_directory_with_the_most_markdown(tmp_path, hw):
     assert "  root: handbook\n" in (tmp_path / ".headwater/taxonomy.yml").read_text()
 
 
+def _markdown(root, *paths: str) -> None:
+    for path in paths:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text("# x\n")
+
+
+def test_init_picks_the_folder_holding_the_most_markdown_over_one_named_as_documentation(tmp_path, hw):
+    _markdown(tmp_path, "docs/one.md", "guides/a.md", "guides/b.md", "guides/c/d.md")
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  corpus root guides: `guides` holds the most Markdown (3 files)\n" in ran.out
+    assert "  root: guides\n" in (tmp_path / ".headwater/taxonomy.yml").read_text()
+
+
+def test_init_breaks_a_tie_by_a_name_said_as_documentation_then_by_name(tmp_path, hw):
+    _markdown(tmp_path, "api/a.md", "api/b.md", "zeta/a.md", "zeta/b.md", "other/a.md", "other/b.md")
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0 and "  corpus root api: `api` holds the most Markdown (2 files; as many as " \
+                               "`other`, `zeta`, and `api` comes first by name)\n" in ran.out
+    _markdown(tmp_path, "rfcs/a.md", "rfcs/b.md")
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0 and "  corpus root rfcs: `rfcs` holds the most Markdown (2 files; as many as " \
+                               "`api`, `other`, `zeta`, and `rfcs` is named as documentation)\n" in ran.out
+
+
+def test_init_roots_the_corpus_at_the_nested_folder_that_holds_all_of_it(tmp_path, hw):
+    _markdown(tmp_path, "README.md", "CONTRIBUTING.md", "website/docs/intro.md", "website/docs/guide/a.md",
+              "website/docs/guide/b.md")
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  corpus root website/docs: `website` holds the most Markdown (3 files), all of it under "
+            "`website/docs`\n") in ran.out
+    assert "  root: website/docs\n" in (tmp_path / ".headwater/taxonomy.yml").read_text()
+
+
+def test_init_roots_the_corpus_above_a_single_folder_of_files_so_other_shelves_stand_beside_it(tmp_path, hw):
+    _markdown(tmp_path, "README.md", "docs/handbook/a.md", "docs/handbook/b.md")
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  corpus root docs: `docs` holds the most Markdown (2 files)\n" in ran.out
+
+
+def test_a_vendored_hidden_or_ignored_folder_never_holds_the_corpus_root(tmp_path, hw):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    many = [f"{folder}/{n}.md" for folder in ("node_modules/pkg", ".github", "site", "out/html") for n in range(5)]
+    _markdown(tmp_path, "notes/one.md", *many)
+    (tmp_path / ".gitignore").write_text("/site/\n")
+    (tmp_path / "out").mkdir(exist_ok=True)
+    (tmp_path / "out/.gitignore").write_text("html\n")
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert "  corpus root notes: `notes` holds the most Markdown (1 file)\n" in ran.out
+
+
+def test_corpus_overrides_the_folder_holding_the_most_markdown(tmp_path, hw):
+    _markdown(tmp_path, "docs/one.md", "guides/a.md", "guides/b.md")
+    ran = hw("init", "--namespace", "ACME", "--corpus", "docs", "--root", str(tmp_path))
+    assert ran.status == 0 and "  corpus root docs: given with `--corpus`\n" in ran.out, ran.err
+    assert "  root: docs\n" in (tmp_path / ".headwater/taxonomy.yml").read_text()
+
+
 def test_init_refuses_a_repository_that_is_already_bound(quickstart, hw):
     before = (quickstart / ".headwater/taxonomy.yml").read_bytes()
     ran = hw("init", "--root", str(quickstart))

@@ -19,14 +19,15 @@ from headwater.announcements import PROBE
 from headwater.inplace import read_regular
 
 
-def ignored(root: Path, path: str) -> bool:
+def ignored(root: Path, path: str, folder: bool = False) -> bool:
+    """`folder`: the path names a folder, which a pattern ending in `/` (`build/`) matches."""
     specs = _Specs(root)
     parts = path.split("/")
     folders = _real_folders(root, parts[:-1])
     entry = ""
     for depth, name in enumerate(parts, start=1):
         entry = f"{entry}/{name}" if entry else name  # each entry built on the one before it
-        if specs.decides_ignored(entry, depth < len(parts), folders[:depth]):
+        if specs.decides_ignored(entry, folder or depth < len(parts), folders[:depth]):
             return True
     return False
 

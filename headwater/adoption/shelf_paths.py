@@ -1,0 +1,72 @@
+"""Where `init` puts each shelf of the package that no inference placed: on the folder the tree
+already keeps under the shelf's name inside the corpus root (`docs/decisions/**` →
+`website/docs/decisions/**`), else under the corpus root when it lies outside (`docs/specifications/**`
+→ `doc/specifications/**`), since the census never reads outside the root and `new` could write
+nothing there that `check` would see. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from dataclasses import replace
+
+from headwater.adoption.overlay_inference import Inferred
+from headwater.patterns import is_wild
+
+
+def placed(tree: dict, corpus: str, markdown: tuple[str, ...], inferred: Inferred | None) -> Inferred | None:
+    """`inferred` with an override and a sentence for each shelf of `tree` that moves."""
+    done = set(inferred.override) if inferred is not None else set()
+    within = [p for p in markdown if corpus == "." or p.startswith(corpus + "/")]
+    said, override = [], {}
+    for name, declared in sorted((tree.get("shelves") or {}).items()):
+        path = str((declared or {}).get("path", ""))
+        if f"shelves.{name}.path" in done or "/" not in path:
+            continue
+        kept = _kept(path, within)
+        if kept is not None and kept[0] != path:
+            override[f"shelves.{name}.path"] = kept[0]
+            said.append(f"shelf {name}: `{kept[0]}`, on the `{kept[1]}` folder the tree already holds "
+                        f"(the package puts it at `{path}`)")
+        elif kept is None and corpus != "." and path != corpus and not path.startswith(corpus + "/"):
+            moved = f"{corpus}/{path.split('/', 1)[1]}"
+            override[f"shelves.{name}.path"] = moved
+            said.append(f"shelf {name}: `{moved}`, under the corpus root (the package puts it at `{path}`)")
+    if not override:
+        return inferred
+    if inferred is None:
+        return Inferred({}, override, (), (), tuple(said))
+    return replace(inferred, override={**inferred.override, **override}, said=inferred.said + tuple(said))
+
+
+def _kept(path: str, markdown: list[str]) -> tuple[str, str] | None:
+    """(the shelf's path on the folder holding Markdown whose path ends as the shelf's does after its
+    first segment, that folder's name) when there is one: the one holding the most Markdown, then
+    the shallowest, then the first by name. The first segment (`docs`) is where the package
+    guessed the documentation lives; what follows it (`decisions`) names the shelf's own folder."""
+    rest = path.split("/", 1)[1].split("/")
+    literal = []
+    for segment in rest:
+        if is_wild(segment):
+            break
+        literal.append(segment)
+    named = "/".join(literal)
+    if not named:
+        return None
+    held = Counter(folder for p in markdown for folder in _folders(p)
+                   if folder == named or folder.endswith("/" + named))
+    if not held:
+        return None
+    folder = min(held, key=lambda f: (-held[f], f.count("/"), f))
+    return folder + path.split("/", 1)[1][len(named):], named
+
+
+def _folders(path: str) -> list[str]:
+    """The folders holding `path`, the deepest first."""
+    out = []
+    folder = posixpath.dirname(path)
+    while folder:
+        out.append(folder)
+        folder = posixpath.dirname(folder)
+    return out
