@@ -157,15 +157,28 @@ def parse(body: str, first_line: int) -> Body:
 
 
 def _spans(inline, first_line: int, source_lines: list[str]) -> list[Code]:
-    """Inline code spans, each at the first line of its block that holds its text."""
+    """Inline code spans, each at the first line holding its text from where the block's previous
+    span was found on (spans come in source order): one pass over the block, however many spans.
+    A span broken over lines holds no line's text, and stands at the block's first line."""
     found = []
     start, end = inline.map
+    cursor = (start, 0)
     for child in inline.children:
         if child.type == "code_inline":
-            offset = next((i for i in range(start, min(end, len(source_lines)))
-                           if child.content in source_lines[i]), start)
-            found.append(Code("span", "", first_line + offset, child.content))
+            located = _after(child.content, cursor, end, source_lines)
+            cursor = located or cursor
+            found.append(Code("span", "", first_line + (located[0] if located else start), child.content))
     return found
+
+
+def _after(text: str, cursor: tuple[int, int], end: int, source_lines: list[str]) -> tuple[int, int] | None:
+    """The line offset and column where `text` is next written from the cursor on, within its block."""
+    line, at = cursor
+    for offset in range(line, min(end, len(source_lines))):
+        column = source_lines[offset].find(text, at if offset == line else 0)
+        if column >= 0:
+            return offset, column + 1
+    return None
 
 
 def _plain_text(inline) -> str:
