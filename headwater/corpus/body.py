@@ -79,7 +79,10 @@ def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark")
-    parser.core.ruler.at("inline", _inline_where_read)
+    # blocks only: `parse` reads each block's inline children as it reaches the block, then lets
+    # them go, so a long page never holds every block's inline tokens at once (they were half of a
+    # 10 MB page's peak memory)
+    parser.core.ruler.disable(["inline", "text_join"])
     return parser
 
 
@@ -89,17 +92,17 @@ def _parser() -> MarkdownIt:
 INLINE_MARKS = ("[", "<", "`")
 
 
-def _inline_where_read(state) -> None:
-    """markdown-it's core `inline` rule, run only over the blocks whose children `parse` reads."""
-    tokens = state.tokens
-    for index, token in enumerate(tokens):
-        if token.type != "inline":
-            continue
-        if token.children is None:
-            token.children = []
-        heading = index > 0 and tokens[index - 1].type == "heading_open"
-        if heading or any(mark in token.content for mark in INLINE_MARKS):
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
+def _read_inline(token, env: dict, heading: bool) -> None:
+    """markdown-it's core `inline` and `text_join` rules over one block, where `parse` reads its
+    children: a heading, or a block holding a mark of a link or a code span."""
+    token.children = []
+    if heading or any(mark in token.content for mark in INLINE_MARKS):
+        from markdown_it.rules_core.state_core import StateCore
+        from markdown_it.rules_core.text_join import text_join
+
+        parser = _parser()
+        parser.inline.parse(token.content, parser, env, token.children)
+        text_join(StateCore("", parser, env, [token]))
 
 
 # `<a id="x">`, `<a name="x">`: an element a link's fragment lands on, as a browser reads it (any
@@ -119,7 +122,8 @@ def github_slug(text: str) -> str:
 
 
 def parse(body: str, first_line: int) -> Body:
-    tokens = _parser().parse(body)
+    env: dict = {}  # the block parse's link reference definitions, which each inline parse reads
+    tokens = _parser().parse(body, env)
     headings: list[Heading] = []
     links: list[Link] = []
     prose: list[Prose] = []
@@ -135,6 +139,7 @@ def parse(body: str, first_line: int) -> Body:
             start, end = token.map
             prose.append(Prose(first_line + start, tuple(source_lines[start:end])))
         if token.type == "heading_open" and token.map:
+            _read_inline(tokens[index + 1], env, heading=True)
             text = tokens[index + 1].content.strip()
             base = github_slug(_plain_text(tokens[index + 1]))
             count = seen.get(base, 0)
@@ -142,11 +147,15 @@ def parse(body: str, first_line: int) -> Body:
             slug = base if count == 0 else f"{base}-{count}"
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
             anchors.extend(_HEADING_ID.findall(text))
-        if token.type == "inline" and token.children and token.map:
-            links.extend(_links(token, first_line, source_lines, defined))
-            code.extend(_spans(token, first_line, source_lines))
-            anchors.extend(_HTML_ANCHOR.findall("".join(
-                child.content for child in token.children if child.type == "html_inline")))
+        if token.type == "inline":
+            if index == 0 or tokens[index - 1].type != "heading_open":  # a heading's are read above
+                _read_inline(token, env, heading=False)
+            if token.children and token.map:
+                links.extend(_links(token, first_line, source_lines, defined))
+                code.extend(_spans(token, first_line, source_lines))
+                anchors.extend(_HTML_ANCHOR.findall("".join(
+                    child.content for child in token.children if child.type == "html_inline")))
+            token.children = None  # read: let go
         elif token.type == "html_block":
             anchors.extend(_HTML_ANCHOR.findall(token.content))
         elif token.type in ("fence", "code_block") and token.map:
