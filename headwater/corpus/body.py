@@ -93,16 +93,17 @@ INLINE_MARKS = ("[", "<", "`")
 
 
 def _read_inline(token, env: dict, heading: bool) -> None:
-    """markdown-it's core `inline` and `text_join` rules over one block, where `parse` reads its
-    children: a heading, or a block holding a mark of a link or a code span."""
-    token.children = []
-    if heading or any(mark in token.content for mark in INLINE_MARKS):
-        from markdown_it.rules_core.state_core import StateCore
-        from markdown_it.rules_core.text_join import text_join
+    """markdown-it's core `inline` and `text_join` rules over one block whose children `parse`
+    reads (a heading, or a block holding a mark of a link or a code span) and that has none yet."""
+    if token.children or not (heading or any(mark in token.content for mark in INLINE_MARKS)):
+        return
+    from markdown_it.rules_core.state_core import StateCore
+    from markdown_it.rules_core.text_join import text_join
 
-        parser = _parser()
-        parser.inline.parse(token.content, parser, env, token.children)
-        text_join(StateCore("", parser, env, [token]))
+    parser = _parser()
+    token.children = []
+    parser.inline.parse(token.content, parser, env, token.children)
+    text_join(StateCore("", parser, env, [token]))
 
 
 # `<a id="x">`, `<a name="x">`: an element a link's fragment lands on, as a browser reads it (any
@@ -148,8 +149,7 @@ def parse(body: str, first_line: int) -> Body:
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
             anchors.extend(_HEADING_ID.findall(text))
         if token.type == "inline":
-            if index == 0 or tokens[index - 1].type != "heading_open":  # a heading's are read above
-                _read_inline(token, env, heading=False)
+            _read_inline(token, env, heading=False)  # a heading's were read above
             if token.children and token.map:
                 links.extend(_links(token, first_line, source_lines, defined))
                 code.extend(_spans(token, first_line, source_lines))
