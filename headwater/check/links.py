@@ -90,8 +90,13 @@ def reaches(doc: Document, site_roots: tuple[str, ...]) -> list[tuple[Link, Reac
 
 def landings(ctx: Context, doc: Document) -> list[tuple[Link, Reach]]:
     """Each resolved link with where it lands this run: under the first site root where anything
-    stands, else under the first."""
-    return [(link, _settled(ctx, landed)) for link, landed in reaches(doc, ctx.snapshot.declaration.site_roots)]
+    stands, else under the first. The link rules judge one document after the other, so the latest
+    document's are kept for the next of them: each resolved them afresh, three times a link."""
+    path, found = ctx.memo.get("landings", (None, None))
+    if path != doc.path:
+        found = [(link, _settled(ctx, landed)) for link, landed in reaches(doc, ctx.snapshot.declaration.site_roots)]
+        ctx.memo["landings"] = (doc.path, found)
+    return found
 
 
 def _settled(ctx: Context, landed: Reach) -> Reach:

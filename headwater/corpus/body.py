@@ -79,7 +79,10 @@ def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark")
-    parser.core.ruler.at("inline", _inline_where_read)
+    # blocks only: `parse` reads each block's inline children as it reaches the block, then lets
+    # them go, so a long page never holds every block's inline tokens at once (they were half of a
+    # 10 MB page's peak memory)
+    parser.core.ruler.disable(["inline", "text_join"])
     return parser
 
 
@@ -89,17 +92,18 @@ def _parser() -> MarkdownIt:
 INLINE_MARKS = ("[", "<", "`")
 
 
-def _inline_where_read(state) -> None:
-    """markdown-it's core `inline` rule, run only over the blocks whose children `parse` reads."""
-    tokens = state.tokens
-    for index, token in enumerate(tokens):
-        if token.type != "inline":
-            continue
-        if token.children is None:
-            token.children = []
-        heading = index > 0 and tokens[index - 1].type == "heading_open"
-        if heading or any(mark in token.content for mark in INLINE_MARKS):
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
+def _read_inline(token, env: dict, heading: bool) -> None:
+    """markdown-it's core `inline` and `text_join` rules over one block whose children `parse`
+    reads (a heading, or a block holding a mark of a link or a code span) and that has none yet."""
+    if token.children or not (heading or any(mark in token.content for mark in INLINE_MARKS)):
+        return
+    from markdown_it.rules_core.state_core import StateCore
+    from markdown_it.rules_core.text_join import text_join
+
+    parser = _parser()
+    token.children = []
+    parser.inline.parse(token.content, parser, env, token.children)
+    text_join(StateCore("", parser, env, [token]))
 
 
 # `<a id="x">`, `<a name="x">`: an element a link's fragment lands on, as a browser reads it (any
@@ -119,7 +123,8 @@ def github_slug(text: str) -> str:
 
 
 def parse(body: str, first_line: int) -> Body:
-    tokens = _parser().parse(body)
+    env: dict = {}  # the block parse's link reference definitions, which each inline parse reads
+    tokens = _parser().parse(body, env)
     headings: list[Heading] = []
     links: list[Link] = []
     prose: list[Prose] = []
@@ -135,6 +140,7 @@ def parse(body: str, first_line: int) -> Body:
             start, end = token.map
             prose.append(Prose(first_line + start, tuple(source_lines[start:end])))
         if token.type == "heading_open" and token.map:
+            _read_inline(tokens[index + 1], env, heading=True)
             text = tokens[index + 1].content.strip()
             base = github_slug(_plain_text(tokens[index + 1]))
             count = seen.get(base, 0)
@@ -142,11 +148,14 @@ def parse(body: str, first_line: int) -> Body:
             slug = base if count == 0 else f"{base}-{count}"
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
             anchors.extend(_HEADING_ID.findall(text))
-        if token.type == "inline" and token.children and token.map:
-            links.extend(_links(token, first_line, source_lines, defined))
-            code.extend(_spans(token, first_line, source_lines))
-            anchors.extend(_HTML_ANCHOR.findall("".join(
-                child.content for child in token.children if child.type == "html_inline")))
+        if token.type == "inline":
+            _read_inline(token, env, heading=False)  # a heading's were read above
+            if token.children and token.map:
+                links.extend(_links(token, first_line, source_lines, defined))
+                code.extend(_spans(token, first_line, source_lines))
+                anchors.extend(_HTML_ANCHOR.findall("".join(
+                    child.content for child in token.children if child.type == "html_inline")))
+            token.children = None  # read: let go
         elif token.type == "html_block":
             anchors.extend(_HTML_ANCHOR.findall(token.content))
         elif token.type in ("fence", "code_block") and token.map:
@@ -157,15 +166,28 @@ def parse(body: str, first_line: int) -> Body:
 
 
 def _spans(inline, first_line: int, source_lines: list[str]) -> list[Code]:
-    """Inline code spans, each at the first line of its block that holds its text."""
+    """Inline code spans, each at the first line holding its text from where the block's previous
+    span was found on (spans come in source order): one pass over the block, however many spans.
+    A span broken over lines holds no line's text, and stands at the block's first line."""
     found = []
     start, end = inline.map
+    cursor = (start, 0)
     for child in inline.children:
         if child.type == "code_inline":
-            offset = next((i for i in range(start, min(end, len(source_lines)))
-                           if child.content in source_lines[i]), start)
-            found.append(Code("span", "", first_line + offset, child.content))
+            located = _after(child.content, cursor, end, source_lines)
+            cursor = located or cursor
+            found.append(Code("span", "", first_line + (located[0] if located else start), child.content))
     return found
+
+
+def _after(text: str, cursor: tuple[int, int], end: int, source_lines: list[str]) -> tuple[int, int] | None:
+    """The line offset and column where `text` is next written from the cursor on, within its block."""
+    line, at = cursor
+    for offset in range(line, min(end, len(source_lines))):
+        column = source_lines[offset].find(text, at if offset == line else 0)
+        if column >= 0:
+            return offset, column + 1
+    return None
 
 
 def _plain_text(inline) -> str:

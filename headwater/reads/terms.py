@@ -7,6 +7,7 @@ document: a whole-token match (`api` is not in `rapid`). No stop-word list.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from headwater.paths import OutsidePath, normalize
@@ -14,6 +15,7 @@ from headwater.paths import OutsidePath, normalize
 MIN_LENGTH = 2
 ALNUM_RUN = re.compile(r"[^\W_]+")  # a run of characters for which str.isalnum() holds
 POSSESSIVES = ("'s", "\u2019s")
+STRETCH = 1 << 16  # characters of text `counted` reads at a time, at least
 
 
 def terms(text: str) -> tuple[str, ...]:
@@ -24,6 +26,19 @@ def terms(text: str) -> tuple[str, ...]:
 def tokens(text: str) -> list[str]:
     """Every piece, repeats kept (what a frequency-counting ranker such as BM25 needs)."""
     return [piece.lower() for piece in ALNUM_RUN.findall(text) if len(piece) >= MIN_LENGTH]
+
+
+def counted(text: str) -> Counter[str]:
+    """`Counter(tokens(text))`, a line-bounded stretch at a time (no piece crosses a line): a long
+    body's pieces are never all held at once (two lists of them were 200 MB for 10 MB of prose)."""
+    found: Counter[str] = Counter()
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + STRETCH)
+        end = len(text) if end < 0 else end
+        found.update(tokens(text[start:end]))
+        start = end + 1
+    return found
 
 
 def holds(text: str, term: str) -> bool:

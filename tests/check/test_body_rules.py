@@ -410,9 +410,27 @@ def test_a_page_s_slugs_are_gathered_once_however_many_of_its_links_name_a_fragm
     assert asked.count(DOC) == 1  # once per page: made again for each of 301 links, the time was the square
 
 
+def test_a_document_s_links_are_resolved_once_however_many_link_rules_read_them(prose, monkeypatch):
+    from headwater.check import links
+
+    reach, asked = links.reach, []
+
+    def counted(doc, href, site_roots=()):
+        asked.append((doc.path, href))
+        return reach(doc, href, site_roots)
+
+    monkeypatch.setattr(links, "reach", counted)
+    root = prose("See [one](0002-next.md), [two](0009-gone.md#x) and [ACME-DR-0002](0001-base.md).")
+    assert [message for _, _, message in found(root, "link.path.unresolved")] == [
+        "the link `0009-gone.md#x` reaches `docs/decisions/0009-gone.md`, and no file stands there"]
+    # once a link as written (the page already links `0002-next.md` once): not once a rule
+    assert sorted(href for path, href in asked if path == DOC) == [
+        "0001-base.md", "0002-next.md", "0002-next.md", "0009-gone.md#x"]
+
+
 def test_a_destination_holding_parentheses_is_blanked_whole_and_an_unclosed_one_blanks_nothing():
-    from headwater.check.rules.prose import NOT_PROSE, blank
+    from headwater.check.rules.mask import mask
 
     text = "See [x](https://e.org/wiki/Foo_(whitelist)) and [y](a.md), then [a]([a]([a]( whitelist."
-    masked = NOT_PROSE.sub(blank, text)
+    masked = mask(text)
     assert masked == "See [x]" + " " * 36 + " and [y]" + " " * 6 + ", then [a]([a]([a]( whitelist."

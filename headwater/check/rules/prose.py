@@ -9,33 +9,13 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from headwater.check.context import Context
+from headwater.check.rules.mask import mask
 from headwater.corpus.document import Document
-
-# What is not the author's own running prose: code spans, quoted strings, HTML (comments and
-# tags), link destinations, a reference link's label (and a shortcut or collapsed reference's
-# text, which is its label), bare URLs and paths. Each is blanked to spaces so every column stays
-# where it was: a fix that rewrote any of them would break the link or the path, unreported.
-_TOKEN_END = r"[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"]"  # a URL or path, less the sentence's punctuation
-NOT_PROSE = re.compile("|".join((
-    r"(`+)[\s\S]*?\1", r'"[^"]*"', r"“[^”]*”", r"<!--[\s\S]*?-->", r"<[^>\n]*>",
-    # an inline link's destination, one level of parentheses inside it (`Foo_(bar)`): never a run
-    # across another `(`, which made a paragraph of unclosed `[a](` cost the square of its length
-    r"(?<=\])\((?:[^()\s]|\([^()\s]*\))*\)",
-    r"(?<=\])\[[^\]\n]*\]",  # a full reference's label
-    r"\[[^\[\]\n]*\](?=\[\])|\[[^\[\]\n]*\](?![(\[])",  # a collapsed or shortcut reference
-    r"\b[A-Za-z][A-Za-z0-9+.-]*://" + _TOKEN_END, r"\bwww\." + _TOKEN_END,
-    r"(?<![\w/.~-])(?:\.{1,2}/|~/|/(?=[\w.-]))" + _TOKEN_END,  # a path from here, home or the top
-    r"(?<![\w/.~-])[\w.-]+/[^\s<>()\[\]]*\.\w+",  # a path to a file: folders, then a name with an extension
-)))
-
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 MARKER = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+[.)][ \t]+)?")
-
-
-NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 @dataclass(frozen=True)
@@ -74,17 +54,12 @@ class Run:
             start = end
 
 
-def blank(match: re.Match) -> str:
-    text = match.group(0)  # most matches hold no newline: one multiplication, not a substitution
-    return " " * len(text) if "\n" not in text else NOT_NEWLINE.sub(" ", text)
-
-
 def runs(ctx: Context, document: Document) -> list[Run]:
     """The document's prose runs; the voice and language rules judge one document after the
     other, so the latest document's runs are kept for the second of them."""
     path, found = ctx.memo.get("runs", (None, None))
     if path != document.path:
-        found = [Run(p.line, "\n".join(p.lines), NOT_PROSE.sub(blank, "\n".join(p.lines)))
-                 for p in document.body.prose]
+        found = [Run(p.line, text, mask(text)) for p in document.body.prose
+                 for text in ("\n".join(p.lines),)]
         ctx.memo["runs"] = (document.path, found)
     return found

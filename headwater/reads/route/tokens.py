@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
 
-from headwater.reads.terms import tokens
+from headwater.reads.terms import STRETCH, counted, tokens
 from headwater.taxonomy.model import Taxonomy
 
 SHORT = 32  # words: a text this long or shorter (a title, a summary, a path) is not counted first
@@ -89,8 +90,12 @@ class Tokenizer:
         and stemmed once (a short text's words one by one: counting them first costs more)."""
         stop, known, stem = self.stop_words, self._stems, self.stem
         found: dict[str, int] = {}
-        words = tokens(text)
-        for word, count in Counter(words).items() if len(words) > SHORT else zip(words, repeat(1)):
+        if len(text) > STRETCH:  # a body: counted as read
+            pairs: Iterable[tuple[str, int]] = counted(text).items()
+        else:
+            words = tokens(text)
+            pairs = Counter(words).items() if len(words) > SHORT else zip(words, repeat(1))
+        for word, count in pairs:
             if word not in stop:
                 key = known.get(word) or stem(word)
                 found[key] = found.get(key, 0) + count
