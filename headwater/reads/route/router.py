@@ -20,12 +20,13 @@ from headwater.graph import Bound, Graph
 from headwater.paths import relative_to_root
 from headwater.reads.governing import Targets, governing_documents
 from headwater.reads.route.abstention import CONFIDENT
+from headwater.reads.route.evidence import Evidence
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route.index import RouteIndex
 from headwater.reads.route.purposes import PurposeWords
 from headwater.reads.route.rank import Folded, Scorer
 from headwater.reads.route.scope import Ungoverned, ungoverned
-from headwater.reads.route.state import Place, placed, successors, terminal_paths
+from headwater.reads.route.state import Place, anchored_places, placed, remote_successors, successors, terminal_paths
 from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path, terms
@@ -52,37 +53,6 @@ class Silence(Enum):
     @property
     def says(self) -> str:
         return self.value[1]
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """Why a pointer is offered: the anchors it governs, the task terms that reached it (and the
-    fields each hit), or the terminal document it succeeds."""
-
-    anchors: tuple[str, ...] = ()
-    terms: tuple[str, ...] = ()
-    fields: tuple[tuple[str, ...], ...] = ()  # per term, the fields it hit
-    rank: int = 0
-    of: int = 0
-    succeeds: str = ""  # offered beside this terminal document, which it succeeds
-
-    def as_json(self) -> dict:
-        if self.anchors:
-            return {"by": "anchor", "anchors": list(self.anchors)}
-        if self.succeeds and not self.terms:
-            return {"by": "successor", "succeeds": self.succeeds}
-        found = {"by": "terms", "terms": list(self.terms),
-                 "fields": [{"term": t, "fields": list(f)} for t, f in zip(self.terms, self.fields, strict=True)],
-                 "rank": self.rank, "of": self.of}
-        return found | ({"succeeds": self.succeeds} if self.succeeds else {})
-
-    def line(self) -> str:
-        if self.anchors:
-            return "governs " + " ".join(self.anchors)
-        if self.succeeds and not self.terms:
-            return f"succeeds {self.succeeds}"
-        hits = ", ".join(f"{t} ({' '.join(f)})" for t, f in zip(self.terms, self.fields, strict=True))
-        return f"rank {self.rank} of {self.of}, matched {hits}"
 
 
 @dataclass(frozen=True)
@@ -163,7 +133,9 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
     base = Route(task, terms(task), anchors,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
-                 harvested=harvested_offers(snapshot.federation, task, rooted))
+                 harvested=harvested_offers(snapshot.federation, task, rooted,
+                                            snapshot.derived("route.remote_successors",
+                                                             lambda: remote_successors(snapshot.federation))))
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
@@ -229,23 +201,14 @@ def _named_anchors(task: str, targets: Targets, path_of: Callable[[str], str | N
 
 
 def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...], successor_of: dict[str, str]) -> list[Offered]:
-    """The documents governing the named paths, each terminal one with its live successor ahead
-    of it (a superseded decision still governs its path, and is never offered alone)."""
+    """The documents governing the named paths, each terminal one with its live successor ahead of it."""
     governs: dict[str, list[str]] = {}
-    documents: dict[str, Document] = {}
     for anchor in anchors:
         for document in governing_documents(graph, tax, anchor):
-            documents.setdefault(document.path, document)
             governs.setdefault(document.path, []).append(anchor)
-    offered: list[Offered] = []
-    placed = set(documents)
-    for path, document in documents.items():
-        successor = successor_of.get(path, "")
-        if successor and successor not in placed:
-            offered.append(Offered(graph.documents[successor], Evidence(succeeds=path)))
-            placed.add(successor)
-        offered.append(Offered(document, Evidence(anchors=tuple(governs[path])), successor))
-    return offered
+    return [Offered(graph.documents[place.key], Evidence(anchors=place.anchors, succeeds=place.succeeds or ""),
+                    place.successor or "")
+            for place in anchored_places({path: tuple(found) for path, found in governs.items()}, successor_of)]
 
 
 def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:
