@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 
+from headwater.check.suspect import is_suspect
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.paths import relative_to_root
-from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.governing import Targets, governing_documents, reaches, source_governs
 from headwater.reads.route.abstention import CONFIDENT
 from headwater.reads.route.evidence import Evidence
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
@@ -33,7 +34,7 @@ from headwater.reads.terms import read_path, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.2"  # 1.2: the `no_documents` silence
+VERSION = "1.3"  # 1.2: the `no_documents` silence; 1.3: `suspect` on anchor evidence
 DEFAULT_BUDGET = 5
 
 
@@ -128,8 +129,7 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
         return read_tree and (snapshot.root / path).is_dir()
 
     anchors = _named_anchors(task, targets, path_of)
-    anchored = _anchored(graph, tax, anchors,
-                         snapshot.derived("route.successors", lambda: successors(graph, tax)))
+    anchored = _anchored(snapshot, anchors, snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
     base = Route(task, terms(task), anchors,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
@@ -200,15 +200,32 @@ def _named_anchors(task: str, targets: Targets, path_of: Callable[[str], str | N
     return tuple(found)
 
 
-def _anchored(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...], successor_of: dict[str, str]) -> list[Offered]:
-    """The documents governing the named paths, each terminal one with its live successor ahead of it."""
+def _anchored(snapshot: Snapshot, anchors: tuple[str, ...], successor_of: dict[str, str]) -> list[Offered]:
+    """The documents governing the named paths, each terminal one with its live successor ahead of
+    it, and each naming its edges to those paths whose target moved since they were verified."""
+    graph, tax = snapshot.graph, snapshot.taxonomy
     governs: dict[str, list[str]] = {}
     for anchor in anchors:
         for document in governing_documents(graph, tax, anchor):
             governs.setdefault(document.path, []).append(anchor)
-    return [Offered(graph.documents[place.key], Evidence(anchors=place.anchors, succeeds=place.succeeds or ""),
+    suspect = _suspect(snapshot, governs) if governs else {}
+    return [Offered(graph.documents[place.key],
+                    Evidence(anchors=place.anchors, succeeds=place.succeeds or "",
+                             suspect=suspect.get(place.key, ()) if place.anchors else ()),
                     place.successor or "")
             for place in anchored_places({path: tuple(found) for path, found in governs.items()}, successor_of)]
+
+
+def _suspect(snapshot: Snapshot, governs: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """Per governing document, the targets (as written) of its governing edges that reach one of
+    its named paths and that `relation.target.suspect` would report."""
+    found: dict[str, list[str]] = {}
+    for edge in snapshot.graph.edges:
+        named = governs.get(edge.source)
+        if named and source_governs(edge, snapshot.taxonomy) and any(reaches(edge, p) for p in named) \
+                and is_suspect(snapshot, edge) and edge.target.text not in found.get(edge.source, ()):
+            found.setdefault(edge.source, []).append(edge.target.text)
+    return {source: tuple(targets) for source, targets in found.items()}
 
 
 def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:
