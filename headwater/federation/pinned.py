@@ -114,6 +114,10 @@ class Federation:
         """((corpus, governing path), (corpus, governed path)): reading precedence within a corpus."""
         return frozenset(((corpus, link.governing), (corpus, link.governed)) for corpus, link in self.links)
 
+    def files_of(self, name: str) -> dict[str, str]:
+        """The listing the pin of that name binds (empty when it binds nothing)."""
+        return next((p.files for p in self.pinned if p.pin.name == name), {})
+
     def corpus_of(self, path: str) -> str | None:
         """The pinned corpus a `<corpus>:<path>` spelling names, if it names one."""
         name, colon, _ = path.partition(":")
@@ -173,13 +177,30 @@ def _read(root: Path, pin: Pin, names: set[str]) -> Pinned | Unread:
     if found != pin.digest:
         return Unread(pin, f"{pin.at} hashes to {found}, not the pinned {pin.digest}")
     try:
-        document = json.loads(data.decode("utf-8"))
-        if pin.family is Family.HARVEST:
-            return _harvest(pin, document, names)
-        return Pinned(pin, _files(pin.name, _expect(document, formats.ANCHORS, "anchors_version",
-                                                    formats.ANCHORS_VERSION)["files"]))
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # any shape but the artifact's
+        return _parse(pin, data, names)
+    except SHAPES:
         return Unread(pin, f"{pin.at} is not a headwater {what} (`{_producer(pin)}` writes one)")
+
+
+SHAPES = (ValueError, KeyError, TypeError, AttributeError, RecursionError)  # any shape but the artifact's
+
+
+def _parse(pin: Pin, data: bytes, names: set[str]) -> Pinned:
+    """The pinned file's bytes as what they bind; one of `SHAPES` for bytes of another shape."""
+    document = json.loads(data.decode("utf-8"))
+    if pin.family is Family.HARVEST:
+        return _harvest(pin, document, names)
+    return Pinned(pin, _files(pin.name, _expect(document, formats.ANCHORS, "anchors_version",
+                                                formats.ANCHORS_VERSION)["files"]))
+
+
+def listed_files(pin: Pin, data: bytes) -> dict[str, str]:
+    """The `<corpus>:<path>` → revision listing of another version of a pin's file (the one a
+    change replaced, which no digest vouches for now); empty when it is not the artifact."""
+    try:
+        return _parse(pin, data, {pin.name}).files
+    except SHAPES:
+        return {}
 
 
 def _producer(pin: Pin) -> str:
