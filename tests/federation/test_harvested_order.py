@@ -82,3 +82,11 @@ def test_two_harvested_corpora_with_one_identifier_stay_two_pointers_each_under_
     assert [(p["corpus"], p["id"]) for p in answer["pointers"]] == [
         ("decisions", "ACME-DR-0002"), ("decisions", "ACME-DR-0001"), ("team2", "ACME-DR-0002"),
         ("team2", "ACME-DR-0001")]
+
+
+def test_route_anchors_list_the_paths_only_a_harvested_edge_reaches(repos, hw):
+    write(repos.service, pinned_service(export_of(hw, repos), repos.anchors))
+    answer = routed(hw, repos.service)
+    assert answer["anchors"] == ["src/app.py"]
+    assert "  names the anchor src/app.py\n" in answer["text"]
+    assert {a for p in answer["pointers"] for a in p["evidence"].get("anchors", ())} == set(answer["anchors"])

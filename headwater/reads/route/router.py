@@ -131,11 +131,13 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     anchors = _named_anchors(task, targets, path_of)
     anchored = _anchored(snapshot, anchors, snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
-    base = Route(task, terms(task), anchors,
+    harvested = harvested_offers(snapshot.federation, task, rooted,
+                                 snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation)))
+    # `anchors` lists every path a pointer's anchor evidence names, a harvested edge's included
+    named = tuple(dict.fromkeys((*anchors, *(a for offer in harvested for a in offer.evidence.anchors))))
+    base = Route(task, terms(task), named,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
-                 harvested=harvested_offers(snapshot.federation, task, rooted,
-                                            snapshot.derived("route.remote_successors",
-                                                             lambda: remote_successors(snapshot.federation))))
+                 harvested=harvested)
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
