@@ -172,3 +172,14 @@ def test_the_stdio_server_loads_the_pins_at_start_up_and_answers_across_reposito
     assert process.returncode == 0, process.stderr
     answer = json.loads(process.stdout.splitlines()[1])["result"]["structuredContent"]
     assert [(p["id"], p["corpus"], p["harvested"]) for p in answer["pointers"]] == [("ACME-DR-0001", "decisions", True)]
+
+
+def test_an_import_and_a_harvest_of_one_name_are_refused_at_the_lines_that_declare_them(repos, hw):
+    root = pinned_platform(repos, harvest_pin() + "imports:\n  decisions:\n    digest: sha256:00\n")
+    text = (root / ".headwater" / "taxonomy.yml").read_text(encoding="utf-8").splitlines()
+    lines = [n for n, line in enumerate(text, start=1) if line == "  decisions:"]
+    ran = hw("check", "--root", str(root), "--now", DATE)
+    assert ran.status == 1 and len(lines) == 2
+    assert ran.err.startswith(f"headwater: .headwater/taxonomy.yml lines {lines[0]} and {lines[1]}: "
+                              "`harvests.decisions` and `imports.decisions` both name the corpus `decisions`")
+    assert "give one of them another name" in ran.err
