@@ -26,6 +26,14 @@ class NotAnArtifact(ValueError):
     """The file parsed, but it is not the artifact the pin's family reads."""
 
 
+class OtherVersion(NotAnArtifact):
+    """The artifact the pin's family reads, in a version this headwater does not read."""
+
+    def __init__(self, found: object, reads: str) -> None:
+        super().__init__(found)
+        self.found, self.reads = found, reads
+
+
 @dataclass(frozen=True, slots=True)
 class RemoteDocument:
     corpus: str
@@ -178,6 +186,10 @@ def _read(root: Path, pin: Pin, names: set[str]) -> Pinned | Unread:
         return Unread(pin, f"{pin.at} hashes to {found}, not the pinned {pin.digest}")
     try:
         return _parse(pin, data, names)
+    except OtherVersion as other:
+        found = "no version" if other.found is None else f"version {json.dumps(other.found)}"
+        return Unread(pin, f"{pin.at} is a headwater {what} of {found}, which this headwater does not read "
+                           f"(it reads version \"{other.reads}\"); pin a copy written in that version")
     except SHAPES:
         return Unread(pin, f"{pin.at} is not a headwater {what} (`{_producer(pin)}` writes one)")
 
@@ -208,9 +220,10 @@ def _producer(pin: Pin) -> str:
 
 
 def _expect(document: dict, marker: str, version_key: str, version: str) -> dict:
-    if not isinstance(document, dict) or document.get(formats.MARKER) != marker \
-            or document.get(version_key) != version:
+    if not isinstance(document, dict) or document.get(formats.MARKER) != marker:
         raise NotAnArtifact(marker)
+    if document.get(version_key) != version:
+        raise OtherVersion(document.get(version_key), version)
     return document
 
 

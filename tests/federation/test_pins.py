@@ -183,3 +183,13 @@ def test_an_import_and_a_harvest_of_one_name_are_refused_at_the_lines_that_decla
     assert ran.err.startswith(f"headwater: .headwater/taxonomy.yml lines {lines[0]} and {lines[1]}: "
                               "`harvests.decisions` and `imports.decisions` both name the corpus `decisions`")
     assert "give one of them another name" in ran.err
+
+
+@pytest.mark.parametrize("version", ["2", "0"])
+def test_an_export_of_a_version_this_headwater_does_not_read_says_which_it_reads(repos, hw, version):
+    export = repos.export.replace('"export_version": "1"', f'"export_version": "{version}"', 1)
+    write(repos.platform, platform_spec(export, repos.anchors))
+    [unread] = [f for f in check(hw, repos.platform) if f["rule"] == "harvest.pin.unread"]
+    assert unread["message"] == (
+        f"`harvests.decisions` binds nothing: {HARVESTED} is a headwater export of version \"{version}\", which "
+        "this headwater does not read (it reads version \"1\"); pin a copy written in that version")

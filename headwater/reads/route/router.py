@@ -131,8 +131,8 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     anchors = _named_anchors(task, targets, path_of)
     anchored = _anchored(snapshot, anchors, snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
-    harvested = harvested_offers(snapshot.federation, task, rooted,
-                                 snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation)))
+    remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation))
+    harvested = harvested_offers(snapshot.federation, task, rooted, remote_after)
     # `anchors` lists every path a pointer's anchor evidence names, a harvested edge's included
     named = tuple(dict.fromkeys((*anchors, *(a for offer in harvested for a in offer.evidence.anchors))))
     base = Route(task, terms(task), named,
