@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.check.fixtures import HARVESTED, IMPORTED, harvest_pin, import_pin, pins_with_digests, write
-from tests.federation.conftest import DATE, platform_spec
+from tests.federation.conftest import DATE, pinned_service, platform_spec
 from tests.mcp.conftest import Session
 
 HEADWATER = [sys.executable, "-m", "headwater"]
@@ -193,3 +193,15 @@ def test_an_export_of_a_version_this_headwater_does_not_read_says_which_it_reads
     assert unread["message"] == (
         f"`harvests.decisions` binds nothing: {HARVESTED} is a headwater export of version \"{version}\", which "
         "this headwater does not read (it reads version \"1\"); pin a copy written in that version")
+
+
+def test_strict_check_of_a_service_with_pins_and_no_documents_judges_its_pins(repos, hw):
+    for _ in range(2):  # the run, then its replay
+        ran = hw("check", "--root", str(repos.service), "--now", DATE, "--strict", "--verbose")
+        assert ran.status == 0 and "no document is classified" not in ran.err
+    assert "replayed the last run" in ran.err
+    spec = pinned_service(repos.export, repos.anchors)
+    spec["pins"] = spec["pins"].replace("DIGEST(.headwater/harvested/decisions.json)", WRONG)
+    write(repos.service, spec)
+    ran = hw("check", "--root", str(repos.service), "--now", DATE, "--strict")
+    assert ran.status == 1 and "harvest.pin.unread" in ran.out and "no document is classified" not in ran.err
