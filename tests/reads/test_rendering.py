@@ -46,7 +46,7 @@ def test_each_mcp_read_tool_sends_the_bytes_the_one_renderer_gives(quickstart):
     tools = {tool.name: tool for tool in registered(False)}
     task = "change src/ingest/rate_limit.py"
     cases = (("route", {"task": task}, route_answer(snapshot, task, read_tree=False), UNFOLDED),
-             ("explain", {"target": "ACME-DR-0002"}, explain(snapshot, "ACME-DR-0002"), None),
+             ("explain", {"target": "ACME-DR-0002"}, explain(snapshot, "ACME-DR-0002"), UNFOLDED),
              ("related", {"target": "ACME-DR-0002"}, related(snapshot, "ACME-DR-0002"), None),
              ("resolve_identifier", {"id": "ACME-DR-0003"}, resolve_identifier(snapshot, "ACME-DR-0003"), None),
              ("governing_docs_for_path", {"path": "src/ingest"}, governing_docs_for_path(snapshot, "src/ingest"), None))
