@@ -221,13 +221,14 @@ def _anchored(snapshot: Snapshot, anchors: tuple[str, ...], successor_of: dict[s
 def _suspect(snapshot: Snapshot, governs: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
     """Per governing document, the targets (as written) of its governing edges that reach one of
     its named paths and that `relation.target.suspect` would report."""
-    found: dict[str, list[str]] = {}
-    for edge in snapshot.graph.edges:
-        named = governs.get(edge.source)
-        if named and source_governs(edge, snapshot.taxonomy) and any(reaches(edge, p) for p in named) \
-                and is_suspect(snapshot, edge) and edge.target.text not in found.get(edge.source, ()):
-            found.setdefault(edge.source, []).append(edge.target.text)
-    return {source: tuple(targets) for source, targets in found.items()}
+    found: dict[str, tuple[str, ...]] = {}
+    for source, named in governs.items():
+        targets = dict.fromkeys(edge.target.text for edge in snapshot.graph.outbound.get(source, ())
+                                if source_governs(edge, snapshot.taxonomy) and any(reaches(edge, p) for p in named)
+                                and is_suspect(snapshot, edge))
+        if targets:
+            found[source] = tuple(targets)
+    return found
 
 
 def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:
