@@ -26,6 +26,7 @@ class Shown:
     edges: int
     unbound: int
     identity: tuple[tuple[str, str], ...]  # (path, id) of each typed document that carries one
+    pins: int = 0  # the `harvests` and `imports` the declaration names: what a run judges besides documents
 
     @classmethod
     def of(cls, snapshot: Snapshot) -> Shown:
@@ -43,4 +44,5 @@ class Shown:
             listed=tuple((r.path, r.label, r.reason) for r in census.rows if r.outcome is not Outcome.TYPED),
             documents=len(graph.documents), anchors=len(graph.anchors), edges=len(graph.edges),
             unbound=len(graph.unbound),
-            identity=tuple((doc.path, doc.id) for doc in census.documents if doc.id))
+            identity=tuple((doc.path, doc.id) for doc in census.documents if doc.id),
+            pins=len(snapshot.declaration.pins))

@@ -108,7 +108,7 @@ def replayed_run(args, fmt: str, layout_bytes: int, replayed, root: Path) -> Res
     report = narrowed(report, chosen)
     text = render_shown(fmt, bounded(report, chosen.limit), shown, layout(args, fmt, layout_bytes, chosen.limit, root))
     account = f"headwater: cache: replayed the last run, {replayed.observations} observations unchanged"
-    return finished(args, report, shown.census_root, text, [], account)
+    return finished(args, report, shown, text, [], account)
 
 
 def layout(args, fmt: str, layout_bytes: int, rows: int | None, root: Path) -> Layout:
@@ -166,7 +166,7 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
     account = cache.account if cache is not None else None
     # the verdict file's records too: freeing its tens of thousands of strings one by one, as the
     # verb returns, would take milliseconds an exiting process need not spend
-    return replace(finished(args, report, snapshot.declaration.corpus_root, text, fixed + failures, account,
+    return replace(finished(args, report, seen, text, fixed + failures, account,
                             quiet_lines=len(fixed)), holds=(snapshot, cache))
 
 
@@ -190,14 +190,15 @@ def kept(snapshot, run_key: str, recorder, report, shown) -> list[str]:
     return replay.keep(snapshot.root, run_key, observations, recorder.began, report, shown)
 
 
-def finished(args, report, corpus_root: str, text: str, lines: list[str], account: str | None,
+def finished(args, report, shown, text: str, lines: list[str], account: str | None,
              quiet_lines: int = 0) -> Result:
     """The run's answer: `--strict`'s status, and stderr (what `--fix` wrote unless `--quiet`,
-    failures always, the cache's account under `--verbose`)."""
-    empty = args.strict and not report.coverage.classified
+    failures always, the cache's account under `--verbose`). A repository with pins and no
+    document (a service that only imports or harvests) is judged on its pins alone."""
+    empty = args.strict and not report.coverage.classified and not shown.pins
     shown_lines = lines[quiet_lines:] if args.quiet else list(lines)
     if empty:
-        shown_lines.append(nothing_checked(corpus_root, report.coverage.seen))
+        shown_lines.append(nothing_checked(shown.census_root, report.coverage.seen))
     if args.verbose and account:
         shown_lines.append(account)
     return Result(text, tuple(shown_lines), status=1 if args.strict and (report.live_errors or empty) else 0)

@@ -26,6 +26,14 @@ class NotAnArtifact(ValueError):
     """The file parsed, but it is not the artifact the pin's family reads."""
 
 
+class OtherVersion(NotAnArtifact):
+    """The artifact the pin's family reads, in a version this headwater does not read."""
+
+    def __init__(self, found: object, reads: str) -> None:
+        super().__init__(found)
+        self.found, self.reads = found, reads
+
+
 @dataclass(frozen=True, slots=True)
 class RemoteDocument:
     corpus: str
@@ -54,12 +62,22 @@ class RemoteGoverning:
     patterns: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class RemoteLink:
+    """An exported edge between two of the export's documents, one governing the other's reading."""
+
+    governing: str  # the path of the document read first
+    governed: str
+    succession: bool  # the exporting taxonomy files the relation under succession
+
+
 @dataclass(frozen=True)
 class Pinned:
     pin: Pin
     files: dict[str, str]  # `<corpus>:<path>` → content digest (hex)
     documents: dict[str, RemoteDocument] = field(default_factory=dict)  # `<corpus>:<id>` → document
     governing: tuple[RemoteGoverning, ...] = ()
+    links: tuple[RemoteLink, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +106,25 @@ class Federation:
     @cached_property
     def governing(self) -> tuple[RemoteGoverning, ...]:
         return tuple(g for p in self.pinned for g in p.governing)
+
+    @cached_property
+    def at_path(self) -> dict[tuple[str, str], RemoteDocument]:
+        """(corpus, path) → document: two corpora's documents stay apart however their ids agree."""
+        return {(doc.corpus, doc.path): doc for p in self.pinned for doc in p.documents.values()}
+
+    @cached_property
+    def links(self) -> tuple[tuple[str, RemoteLink], ...]:
+        """(corpus, link) for every exported document edge with a governing end."""
+        return tuple((p.pin.name, link) for p in self.pinned for link in p.links)
+
+    @cached_property
+    def precedes(self) -> frozenset[tuple[tuple[str, str], tuple[str, str]]]:
+        """((corpus, governing path), (corpus, governed path)): reading precedence within a corpus."""
+        return frozenset(((corpus, link.governing), (corpus, link.governed)) for corpus, link in self.links)
+
+    def files_of(self, name: str) -> dict[str, str]:
+        """The listing the pin of that name binds (empty when it binds nothing)."""
+        return next((p.files for p in self.pinned if p.pin.name == name), {})
 
     def corpus_of(self, path: str) -> str | None:
         """The pinned corpus a `<corpus>:<path>` spelling names, if it names one."""
@@ -148,13 +185,34 @@ def _read(root: Path, pin: Pin, names: set[str]) -> Pinned | Unread:
     if found != pin.digest:
         return Unread(pin, f"{pin.at} hashes to {found}, not the pinned {pin.digest}")
     try:
-        document = json.loads(data.decode("utf-8"))
-        if pin.family is Family.HARVEST:
-            return _harvest(pin, document, names)
-        return Pinned(pin, _files(pin.name, _expect(document, formats.ANCHORS, "anchors_version",
-                                                    formats.ANCHORS_VERSION)["files"]))
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):  # any shape but the artifact's
+        return _parse(pin, data, names)
+    except OtherVersion as other:
+        found = "no version" if other.found is None else f"version {json.dumps(other.found)}"
+        return Unread(pin, f"{pin.at} is a headwater {what} of {found}, which this headwater does not read "
+                           f"(it reads version \"{other.reads}\"); pin a copy written in that version")
+    except SHAPES:
         return Unread(pin, f"{pin.at} is not a headwater {what} (`{_producer(pin)}` writes one)")
+
+
+SHAPES = (ValueError, KeyError, TypeError, AttributeError, RecursionError)  # any shape but the artifact's
+
+
+def _parse(pin: Pin, data: bytes, names: set[str]) -> Pinned:
+    """The pinned file's bytes as what they bind; one of `SHAPES` for bytes of another shape."""
+    document = json.loads(data.decode("utf-8"))
+    if pin.family is Family.HARVEST:
+        return _harvest(pin, document, names)
+    return Pinned(pin, _files(pin.name, _expect(document, formats.ANCHORS, "anchors_version",
+                                                formats.ANCHORS_VERSION)["files"]))
+
+
+def listed_files(pin: Pin, data: bytes) -> dict[str, str]:
+    """The `<corpus>:<path>` → revision listing of another version of a pin's file (the one a
+    change replaced, which no digest vouches for now); empty when it is not the artifact."""
+    try:
+        return _parse(pin, data, {pin.name}).files
+    except SHAPES:
+        return {}
 
 
 def _producer(pin: Pin) -> str:
@@ -162,9 +220,10 @@ def _producer(pin: Pin) -> str:
 
 
 def _expect(document: dict, marker: str, version_key: str, version: str) -> dict:
-    if not isinstance(document, dict) or document.get(formats.MARKER) != marker \
-            or document.get(version_key) != version:
+    if not isinstance(document, dict) or document.get(formats.MARKER) != marker:
         raise NotAnArtifact(marker)
+    if document.get(version_key) != version:
+        raise OtherVersion(document.get(version_key), version)
     return document
 
 
@@ -195,14 +254,31 @@ def _harvest(pin: Pin, document: dict, names: set[str]) -> Pinned:
                                 _shared(entry.get("state")), entry.get("terminal") == "true",
                                 _shared(entry.get("warrant")), _text(entry, "digest"))
         by_path[remote.path] = remote
-    governing = []
+    governing, links = [], []
     for edge in graph["edges"]:
         target, source = edge["target"], by_path.get(_text(edge, "source"))
         if source is not None and target["bound"] == "anchor" and edge.get("governs") == "source":
             patterns = tuple(_spelled(p, pin, names) for p in target["patterns"])
             governing.append(RemoteGoverning(source, _text(edge, "relation"), patterns))
+        link = _link(edge, source, by_path)
+        if link is not None:
+            links.append(link)
     return Pinned(pin, _files(pin.name, document["anchors"]),
-                  {d.reference: d for d in by_path.values()}, tuple(governing))
+                  {d.reference: d for d in by_path.values()}, tuple(governing), tuple(links))
+
+
+def _link(edge: dict, source: RemoteDocument | None, by_path: dict[str, RemoteDocument]) -> RemoteLink | None:
+    """The edge as a governing pair when it joins two documents of the export (an edge to another
+    corpus's document names a path this export does not hold) and one end governs the reading."""
+    target = edge["target"]
+    if source is None or target["bound"] != "document" or "corpus" in target or target.get("path") not in by_path:
+        return None
+    succession = edge.get("family") == "succession"
+    if edge.get("governs") == "source":
+        return RemoteLink(source.path, target["path"], succession)
+    if edge.get("governs") == "target":
+        return RemoteLink(target["path"], source.path, succession)
+    return None
 
 
 def _spelled(pattern: str, pin: Pin, names: set[str]) -> str:

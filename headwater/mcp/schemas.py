@@ -19,7 +19,8 @@ POINTER = {
                            "fields": {"type": "array", "items": {
                                "type": "object", "properties": {"term": STRING, "fields": STRINGS},
                                "required": ["term", "fields"]}},
-                           "rank": {"type": "integer"}, "of": {"type": "integer"}, "succeeds": STRING},
+                           "rank": {"type": "integer"}, "of": {"type": "integer"}, "succeeds": STRING,
+                           "suspect": STRINGS},  # targets of its edges whose target moved since verified
             "required": ["by"],
         },
     },

@@ -46,8 +46,10 @@ def _document(snapshot: Snapshot, doc: Document) -> dict:
 
 
 def _edge(edge: Edge, governs: str) -> dict:
-    return {"source": edge.source, "relation": edge.relation.name, "written_as": edge.written_as,
-            "governs": governs, "target": _target(edge.target)}
+    """The relation's family rides along so a harvest can tell succession (a successor read before
+    what it superseded) from other governance without this corpus's taxonomy."""
+    return {"source": edge.source, "relation": edge.relation.name, "family": edge.relation.family,
+            "written_as": edge.written_as, "governs": governs, "target": _target(edge.target)}
 
 
 def _target(target: Target) -> dict:

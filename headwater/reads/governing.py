@@ -18,7 +18,7 @@ from headwater.federation.pinned import RemoteDocument
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
-from headwater.reads.route.state import successors
+from headwater.reads.route.state import remote_successors, successors
 from headwater.reads.target import outside_sentence
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -103,13 +103,15 @@ def governing_documents_naming(graph: Graph, tax: Taxonomy, identifier: str) -> 
 @dataclass(frozen=True)
 class Governing:
     """`governing_docs_for_path`'s answer: this corpus's governing documents in path order, each
-    terminal one with the live successor to read instead, then those of harvested corpora."""
+    terminal one with the live successor to read instead, then those of harvested corpora, each
+    terminal one with its successor as its export states it."""
 
     path: str
     taxonomy: Taxonomy
     documents: tuple[Document, ...]
     successors: dict[str, str]  # a document's path → its live successor's, for the terminal ones
     harvested: tuple[RemoteDocument, ...]
+    harvested_successors: dict[tuple[str, str], tuple[str, str]]  # the same, keyed (corpus, path)
 
 
 EMPTY = "the path is empty: name a file or a directory by its path from the repository root"
@@ -127,5 +129,6 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
     tax = snapshot.taxonomy
     documents = tuple(governing_documents(snapshot.graph, tax, path))
     after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
+    remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation))
     return Governing(path, tax, documents, {d.path: after[d.path] for d in documents if d.path in after},
-                     tuple(snapshot.federation.governors_of(path)))
+                     tuple(snapshot.federation.governors_of(path)), remote_after)

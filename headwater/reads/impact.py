@@ -1,7 +1,8 @@
 """`impact`: the governed documents a change touches, and which of them it did not re-verify.
 
 A document is touched when one of its governing edges reaches a path the change adds, changes
-or removes (the reading `governing_docs_for_path` gives), or names the identifier a document
+or removes (the reading `governing_docs_for_path` gives; a pinned file a refreshed pin moved is
+such a path, `<corpus>:<path>`), or names the identifier a document
 the change removes carried (that edge binds nothing today, so no path reaches it). It is re-verified when the change
 states so as `check --change` reads it: the change adds it, moves its freshness facet, or a
 `verified` line names it. A touched document that is not re-verified is what a reviewer should
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from headwater.check.change_manifest import Change
 from headwater.corpus.census import Outcome
 from headwater.corpus.document import Document
+from headwater.federation.pinned import listed_files
 from headwater.reads.governing import governing_documents, governing_documents_naming
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -44,7 +46,7 @@ class Impact:
 def impact(snapshot: Snapshot, change: Change) -> Impact:
     graph, tax = snapshot.graph, snapshot.taxonomy
     governed: dict[str, list[str]] = {}
-    for path in sorted(change.touched):
+    for path in sorted(change.touched | _moved_by_pins(snapshot, change)):
         for document in _governing(snapshot, change, path):
             if document.path != path:  # a document's own edit re-reads it, it does not impact it
                 governed.setdefault(document.path, []).append(path)
@@ -52,6 +54,20 @@ def impact(snapshot: Snapshot, change: Change) -> Impact:
              for doc, paths in governed.items()]
     return Impact(tuple(sorted(found, key=lambda i: (i.reverified, i.document.path))), tax,
                   tax.facet_for_role("freshness"))
+
+
+def _moved_by_pins(snapshot: Snapshot, change: Change) -> frozenset[str]:
+    """The pinned files (`<corpus>:<path>`) whose revision a refreshed pin moved: listed before and
+    not now, now and not before, or at another revision. A refresh changes no path of this
+    repository's own that a governing edge names, only the pinned listing its edges bind through."""
+    moved: set[str] = set()
+    for pin in snapshot.declaration.pins:
+        if pin.at not in change.touched:
+            continue
+        before = listed_files(pin, change.prior[pin.at]) if pin.at in change.prior else {}
+        now = snapshot.federation.files_of(pin.name)
+        moved |= {path for path in before.keys() | now.keys() if before.get(path) != now.get(path)}
+    return frozenset(moved)
 
 
 def _governing(snapshot: Snapshot, change: Change, path: str) -> list[Document]:

@@ -51,8 +51,11 @@ def read_pins(top: Map, root: Path, where: Where) -> tuple[Pin, ...]:
     seen: dict[str, Pin] = {}
     for pin in pins:
         if pin.name in seen:
-            raise Refusal(f"{where(top)}: `{pin.address}` and `{seen[pin.name].address}` name one corpus; "
-                          "give each pin its own name")
+            first = seen[pin.name]
+            lines = " and ".join(str(n) for n in sorted({first.line, pin.line}))
+            raise Refusal(f"{where(None)} lines {lines}: `{first.address}` and `{pin.address}` both name the "
+                          f"corpus `{pin.name}`, and each pinned file is read on its own under its name; give "
+                          f"one of them another name (its targets then read `<that name>:<path>`)")
         seen[pin.name] = pin
     return tuple(pins)
 

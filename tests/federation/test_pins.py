@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.check.fixtures import HARVESTED, IMPORTED, harvest_pin, import_pin, pins_with_digests, write
-from tests.federation.conftest import DATE, platform_spec
+from tests.federation.conftest import DATE, pinned_service, platform_spec
 from tests.mcp.conftest import Session
 
 HEADWATER = [sys.executable, "-m", "headwater"]
@@ -172,3 +172,35 @@ def test_the_stdio_server_loads_the_pins_at_start_up_and_answers_across_reposito
     assert process.returncode == 0, process.stderr
     answer = json.loads(process.stdout.splitlines()[1])["result"]["structuredContent"]
     assert [(p["id"], p["corpus"], p["harvested"]) for p in answer["pointers"]] == [("ACME-DR-0001", "decisions", True)]
+
+
+def test_an_import_and_a_harvest_of_one_name_are_refused_at_the_lines_that_declare_them(repos, hw):
+    root = pinned_platform(repos, harvest_pin() + "imports:\n  decisions:\n    digest: sha256:00\n")
+    text = (root / ".headwater" / "taxonomy.yml").read_text(encoding="utf-8").splitlines()
+    lines = [n for n, line in enumerate(text, start=1) if line == "  decisions:"]
+    ran = hw("check", "--root", str(root), "--now", DATE)
+    assert ran.status == 1 and len(lines) == 2
+    assert ran.err.startswith(f"headwater: .headwater/taxonomy.yml lines {lines[0]} and {lines[1]}: "
+                              "`harvests.decisions` and `imports.decisions` both name the corpus `decisions`")
+    assert "give one of them another name" in ran.err
+
+
+@pytest.mark.parametrize("version", ["2", "0"])
+def test_an_export_of_a_version_this_headwater_does_not_read_says_which_it_reads(repos, hw, version):
+    export = repos.export.replace('"export_version": "1"', f'"export_version": "{version}"', 1)
+    write(repos.platform, platform_spec(export, repos.anchors))
+    [unread] = [f for f in check(hw, repos.platform) if f["rule"] == "harvest.pin.unread"]
+    assert unread["message"] == (
+        f"`harvests.decisions` binds nothing: {HARVESTED} is a headwater export of version \"{version}\", which "
+        "this headwater does not read (it reads version \"1\"); pin a copy written in that version")
+
+
+def test_strict_check_of_a_service_with_pins_and_no_documents_judges_its_pins(repos, hw):
+    for _ in range(2):  # the run, then (when the run was kept) its replay
+        ran = hw("check", "--root", str(repos.service), "--now", DATE, "--strict")
+        assert ran.status == 0 and "no document is classified" not in ran.err
+    spec = pinned_service(repos.export, repos.anchors)
+    spec["pins"] = spec["pins"].replace("DIGEST(.headwater/harvested/decisions.json)", WRONG)
+    write(repos.service, spec)
+    ran = hw("check", "--root", str(repos.service), "--now", DATE, "--strict")
+    assert ran.status == 1 and "harvest.pin.unread" in ran.out and "no document is classified" not in ran.err

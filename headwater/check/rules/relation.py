@@ -19,6 +19,7 @@ from headwater.check.rules.edge_ends import (
     told_at_other_half,
 )
 from headwater.check.rules.hits import at, problem_hit, ticked
+from headwater.check.suspect import revision_today
 from headwater.clock import parse_date, parse_days
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, ProblemKind
@@ -215,16 +216,9 @@ def relation_target_suspect(ctx: Context, edge: Edge):
     restated = ctx.change is not None and ctx.change.restates_edge(edge.source, target.text, ctx.snapshot)
     if recorded is None and not restated:
         return []  # nothing recorded, nothing re-read: no revision to read (it costs a hash)
-    if target.bound is Bound.ANCHOR and target.anchor is not None:
-        today = ctx.snapshot.tree.revision(target.anchor.matched)
-    elif target.bound is Bound.DOCUMENT and ctx.far(edge) is not None:
-        today = ctx.far(edge).digest
-    elif target.remote is not None:
-        today = target.remote.digest  # as the pinned export states it
-    elif recorded is None:
-        return []
-    else:
-        return Skip("the target binds to nothing, so it has no revision to compare")
+    today = revision_today(ctx.snapshot, edge)
+    if today is None:
+        return [] if recorded is None else Skip("the target binds to nothing, so it has no revision to compare")
     if recorded is None:
         return _first_stamp(ctx, edge, today)
     if today == recorded.strip():

@@ -1,6 +1,8 @@
 """Harvested pointers for `route`: documents of pinned corpora whose exported edges govern a
 path the task names. They follow this corpus's own pointers, marked with the corpus they come
-from, and like any anchored pointer they are identity, never cut by the budget."""
+from, and like any anchored pointer they are identity, never cut by the budget. As the pinned
+exports state their edges and states, a terminal one comes with its live successor ahead of it,
+and a document that governs another's reading comes first."""
 
 from __future__ import annotations
 
@@ -8,26 +10,38 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from headwater.federation.pinned import Federation, RemoteDocument
+from headwater.reads.route.evidence import Evidence
+from headwater.reads.route.state import anchored_places
+from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path
 
 
 @dataclass(frozen=True)
 class HarvestedOffer:
     document: RemoteDocument
-    anchors: tuple[str, ...]
+    evidence: Evidence
+    successor: str = ""  # a terminal document's live successor (its path in the same corpus)
 
 
-def harvested_offers(federation: Federation, task: str, normal: Callable[[str], str]) -> tuple[HarvestedOffer, ...]:
-    """`normal` reads a word as a repository path, as route reads it for this corpus's anchors."""
+def harvested_offers(federation: Federation, task: str, normal: Callable[[str], str],
+                     successor_of: dict[tuple[str, str], tuple[str, str]]) -> tuple[HarvestedOffer, ...]:
+    """`normal` reads a word as a repository path, as route reads it for this corpus's anchors;
+    `successor_of` is `remote_successors` of the federation."""
     if not federation.governing:
         return ()
     governs: dict[tuple[str, str], list[str]] = {}
-    documents: dict[tuple[str, str], RemoteDocument] = {}
     for word in task.split():
         path = read_path(word, lambda p: bool(federation.governors_of(p)), normal=normal)
         for document in federation.governors_of(path) if path else ():
-            key = (document.corpus, document.path)
-            documents.setdefault(key, document)
-            if path not in governs.setdefault(key, []):
-                governs[key].append(path)
-    return tuple(HarvestedOffer(documents[k], tuple(governs[k])) for k in sorted(documents))
+            paths = governs.setdefault((document.corpus, document.path), [])
+            if path not in paths:
+                paths.append(path)
+    offers = [HarvestedOffer(federation.at_path[place.key],
+                             Evidence(anchors=place.anchors, succeeds=place.succeeds[1] if place.succeeds else ""),
+                             place.successor[1] if place.successor else "")
+              for place in anchored_places({k: tuple(governs[k]) for k in sorted(governs)}, successor_of)]
+    return tuple(by_precedence(offers, lambda a, b: (_key(a), _key(b)) in federation.precedes))
+
+
+def _key(offer: HarvestedOffer) -> tuple[str, str]:
+    return offer.document.corpus, offer.document.path

@@ -16,25 +16,35 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 
+from headwater.check.suspect import is_suspect
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Graph
 from headwater.paths import relative_to_root
-from headwater.reads.governing import Targets, governing_documents
+from headwater.reads.governing import Targets, governing_documents, reaches, source_governs
 from headwater.reads.identifiers import other_declarers
 from headwater.reads.route.abstention import CONFIDENT
+from headwater.reads.route.evidence import Evidence
 from headwater.reads.route.harvested import HarvestedOffer, harvested_offers
 from headwater.reads.route.index import RouteIndex
 from headwater.reads.route.purposes import PurposeWords
 from headwater.reads.route.rank import Folded, Scorer
 from headwater.reads.route.scope import Ungoverned, ungoverned
-from headwater.reads.route.state import Place, placed, successors, terminal_paths
+from headwater.reads.route.state import (
+    Anchored,
+    Place,
+    anchored_places,
+    placed,
+    remote_successors,
+    successors,
+    terminal_paths,
+)
 from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path, readings, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.3"  # 1.2: the `no_documents` silence; 1.3: documents the task names (`named`)
+VERSION = "1.3"  # 1.2: the `no_documents` silence; 1.3: `named` documents, `suspect` on anchor evidence
 DEFAULT_BUDGET = 5
 
 
@@ -54,42 +64,6 @@ class Silence(Enum):
     @property
     def says(self) -> str:
         return self.value[1]
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """Why a pointer is offered: the anchors it governs, the task terms that reached it (and the
-    fields each hit), or the terminal document it succeeds."""
-
-    anchors: tuple[str, ...] = ()
-    named: str = ""  # the path or identifier by which the task names this very document
-    terms: tuple[str, ...] = ()
-    fields: tuple[tuple[str, ...], ...] = ()  # per term, the fields it hit
-    rank: int = 0
-    of: int = 0
-    succeeds: str = ""  # offered beside this terminal document, which it succeeds
-
-    def as_json(self) -> dict:
-        if self.named:
-            return {"by": "named", "named": self.named}
-        if self.anchors:
-            return {"by": "anchor", "anchors": list(self.anchors)}
-        if self.succeeds and not self.terms:
-            return {"by": "successor", "succeeds": self.succeeds}
-        found = {"by": "terms", "terms": list(self.terms),
-                 "fields": [{"term": t, "fields": list(f)} for t, f in zip(self.terms, self.fields, strict=True)],
-                 "rank": self.rank, "of": self.of}
-        return found | ({"succeeds": self.succeeds} if self.succeeds else {})
-
-    def line(self) -> str:
-        if self.named:
-            return f"the task names it: {self.named}"
-        if self.anchors:
-            return "governs " + " ".join(self.anchors)
-        if self.succeeds and not self.terms:
-            return f"succeeds {self.succeeds}"
-        hits = ", ".join(f"{t} ({' '.join(f)})" for t, f in zip(self.terms, self.fields, strict=True))
-        return f"rank {self.rank} of {self.of}, matched {hits}"
 
 
 @dataclass(frozen=True)
@@ -167,15 +141,16 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
 
     anchors = _named_anchors(task, targets, path_of)
     named = _named_documents(task, graph, rooted)
-    identity = {path: Evidence(named=name) for path, name in named.items()}
-    for path, governs in _governors(graph, tax, anchors).items():
-        identity.setdefault(path, Evidence(anchors=governs))
-    anchored = _identified(graph, identity, snapshot.derived("route.successors", lambda: successors(graph, tax)))
+    anchored = _anchored(snapshot, named, anchors,
+                         snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
-    base = Route(task, terms(task), anchors,
+    remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation))
+    harvested = harvested_offers(snapshot.federation, task, rooted, remote_after)
+    # `anchors` lists every path a pointer's anchor evidence names, a harvested edge's included
+    reached = tuple(dict.fromkeys((*anchors, *(a for offer in harvested for a in offer.evidence.anchors))))
+    base = Route(task, terms(task), reached,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
-                 named=tuple(dict.fromkeys(named.values())),
-                 harvested=harvested_offers(snapshot.federation, task, rooted))
+                 named=tuple(dict.fromkeys(named.values())), harvested=harvested)
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
@@ -256,28 +231,41 @@ def _named_documents(task: str, graph: Graph, rooted: Callable[[str], str]) -> d
     return found
 
 
-def _governors(graph: Graph, tax: Taxonomy, anchors: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """The documents governing the named paths, each with the anchors it governs."""
+def _anchored(snapshot: Snapshot, named: dict[str, str], anchors: tuple[str, ...],
+              successor_of: dict[str, str]) -> list[Offered]:
+    """The documents the task names, then those governing the paths it names, each terminal one
+    with its live successor ahead of it, and each governor naming its edges to those paths whose
+    target moved since they were verified."""
+    graph, tax = snapshot.graph, snapshot.taxonomy
     governs: dict[str, list[str]] = {}
     for anchor in anchors:
         for document in governing_documents(graph, tax, anchor):
             governs.setdefault(document.path, []).append(anchor)
-    return {path: tuple(named) for path, named in governs.items()}
+    suspect = _suspect(snapshot, governs) if governs else {}
+    identity = {path: () for path in named} | {path: tuple(found) for path, found in governs.items()
+                                               if path not in named}
+
+    def evidence(place: Anchored[str]) -> Evidence:
+        if place.key in named:
+            return Evidence(named=named[place.key])
+        return Evidence(anchors=place.anchors, succeeds=place.succeeds or "",
+                        suspect=suspect.get(place.key, ()) if place.anchors else ())
+
+    return [Offered(graph.documents[place.key], evidence(place), place.successor or "")
+            for place in anchored_places(identity, successor_of)]
 
 
-def _identified(graph: Graph, identity: dict[str, Evidence], successor_of: dict[str, str]) -> list[Offered]:
-    """The documents the task names or whose paths it names, each terminal one with its live
-    successor ahead of it (a superseded decision still governs its path, and is never offered
-    alone)."""
-    offered: list[Offered] = []
-    placed = set(identity)
-    for path, evidence in identity.items():
-        successor = successor_of.get(path, "")
-        if successor and successor not in placed:
-            offered.append(Offered(graph.documents[successor], Evidence(succeeds=path)))
-            placed.add(successor)
-        offered.append(Offered(graph.documents[path], evidence, successor))
-    return offered
+def _suspect(snapshot: Snapshot, governs: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """Per governing document, the targets (as written) of its governing edges that reach one of
+    its named paths and that `relation.target.suspect` would report."""
+    found: dict[str, tuple[str, ...]] = {}
+    for source, named in governs.items():
+        targets = dict.fromkeys(edge.target.text for edge in snapshot.graph.outbound.get(source, ())
+                                if source_governs(edge, snapshot.taxonomy) and any(reaches(edge, p) for p in named)
+                                and is_suspect(snapshot, edge))
+        if targets:
+            found[source] = tuple(targets)
+    return found
 
 
 def _ordered(snapshot: Snapshot, block: list[Offered]) -> list[Offered]:

@@ -9,12 +9,16 @@ what the budget lets through.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from headwater.corpus.document import Document
+from headwater.federation.pinned import Federation
 from headwater.graph import Bound, Graph
 from headwater.taxonomy.model import Taxonomy
+
+K = TypeVar("K", str, tuple[str, str])  # a document's path here, or (corpus, path) of a harvested one
 
 
 @dataclass(frozen=True)
@@ -43,30 +47,79 @@ def successors(graph: Graph, tax: Taxonomy) -> dict[str, str]:
             after.setdefault(edge.target.path or "", []).append(edge.source)
         elif end == "target":
             after.setdefault(edge.source, []).append(edge.target.path or "")
-    found = {}
-    for path in sorted(after):
+
+    def terminal(path: str) -> bool | None:
         document = graph.documents.get(path)
-        if document is not None and tax.is_terminal(state_of(document, tax)):
-            live = _first_live(path, after, graph, tax)
-            if live:
-                found[path] = live
+        return None if document is None else tax.is_terminal(state_of(document, tax))
+
+    return live_successors(after, terminal)
+
+
+def remote_successors(federation: Federation) -> dict[tuple[str, str], tuple[str, str]]:
+    """The same for harvested documents, keyed (corpus, path): succession as each pinned export
+    states it, a chain never leaving its corpus."""
+    after: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for corpus, link in federation.links:
+        if link.succession:
+            after.setdefault((corpus, link.governed), []).append((corpus, link.governing))
+
+    def terminal(key: tuple[str, str]) -> bool | None:
+        document = federation.at_path.get(key)
+        return None if document is None else document.terminal
+
+    return live_successors(after, terminal)
+
+
+def live_successors(after: Mapping[K, list[K]], terminal: Callable[[K], bool | None]) -> dict[K, K]:
+    """Each terminal document → its first live successor, `after` naming each one's successors;
+    `terminal` is None where no document stands."""
+    found = {}
+    for key in sorted(after):
+        if terminal(key):
+            live = _first_live(key, after, terminal)
+            if live is not None:
+                found[key] = live
     return found
 
 
-def _first_live(path: str, after: dict[str, list[str]], graph: Graph, tax: Taxonomy) -> str | None:
-    seen, frontier = {path}, sorted(after.get(path, ()))
+def _first_live(key: K, after: Mapping[K, list[K]], terminal: Callable[[K], bool | None]) -> K | None:
+    seen, frontier = {key}, sorted(after.get(key, ()))
     while frontier:
         current = frontier.pop(0)
         if current in seen:
             continue
         seen.add(current)
-        document = graph.documents.get(current)
-        if document is None:
+        state = terminal(current)
+        if state is None:
             continue
-        if not tax.is_terminal(state_of(document, tax)):
+        if not state:
             return current
         frontier.extend(sorted(after.get(current, ())))
     return None
+
+
+@dataclass(frozen=True)
+class Anchored(Generic[K]):
+    """A document a named path reaches (`anchors`), or the live successor offered ahead of one."""
+
+    key: K
+    anchors: tuple[str, ...] = ()
+    succeeds: K | None = None  # offered ahead of this terminal document, which it succeeds
+    successor: K | None = None  # this terminal document's live successor, offered ahead of it
+
+
+def anchored_places(governs: Mapping[K, tuple[str, ...]], successor_of: Mapping[K, K]) -> list[Anchored[K]]:
+    """The governing documents in the order given, each terminal one with its live successor ahead
+    of it (a superseded decision still governs its path, and is never offered alone)."""
+    out: list[Anchored[K]] = []
+    placed = set(governs)
+    for key, anchors in governs.items():
+        successor = successor_of.get(key)
+        if successor is not None and successor not in placed:
+            out.append(Anchored(successor, succeeds=key))
+            placed.add(successor)
+        out.append(Anchored(key, anchors, successor=successor))
+    return out
 
 
 def placed(ranked: Sequence[str], slots: int, successor_of: dict[str, str],

@@ -69,9 +69,11 @@ def _resolution(answer: Resolution) -> dict:
 @data.register(Governing)
 def _governing(answer: Governing) -> dict:
     """Each pointer carries its lifecycle state, and a terminal one the live successor to read instead."""
-    after = answer.successors
+    after, remote_after = answer.successors, answer.harvested_successors
     return {"pointers": [pointer(d, answer.taxonomy) | ({"successor": after[d.path]} if d.path in after else {})
-                         for d in answer.documents] + [remote_pointer(d) for d in answer.harvested]}
+                         for d in answer.documents]
+            + [remote_pointer(d) | ({"successor": remote_after[d.corpus, d.path][1]}
+                                    if (d.corpus, d.path) in remote_after else {}) for d in answer.harvested]}
 
 
 @data.register(Explanation)
@@ -136,8 +138,8 @@ def _route(routed: RouteAnswer) -> dict:
         "matched": [{"purpose": name, "score": score} for name, score in answer.matched],
         "pointers": [pointer(o.document, tax) | {"evidence": o.evidence.as_json()}
                      | ({"successor": o.successor} if o.successor else {}) for o in answer.pointers]
-                    + [remote_pointer(h.document) | {"evidence": {"by": "anchor", "anchors": list(h.anchors)}}
-                       for h in answer.harvested],
+                    + [remote_pointer(h.document) | {"evidence": h.evidence.as_json()}
+                       | ({"successor": h.successor} if h.successor else {}) for h in answer.harvested],
         "withheld": answer.withheld,
         "ungoverned": [entry.as_json() for entry in answer.ungoverned],
         "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},

@@ -71,8 +71,18 @@ def _harvested_lines(answer: Route, width: int | None, paint: Paint) -> list[str
     """Pointers into pinned corpora, each with its evidence: what another corpus states, escaped."""
     lines: list[str] = []
     for offer in answer.harvested:
+        corpus = offer.document.corpus
         lines += [visible(line) for line in fold(remote_pointer_line(offer.document), 2, width)]
-        lines += [paint("dim", visible(line)) for line in fold("governs " + " ".join(offer.anchors), 4, width)]
+        lines += _evidence_lines(offer.evidence.line(corpus), f"{corpus}:{offer.successor}" if offer.successor else "",
+                                 width, paint)
+    return lines
+
+
+def _evidence_lines(evidence: str, successor: str, width: int | None, paint: Paint) -> list[str]:
+    """The evidence line under a pointer, and the successor to read first when it is terminal."""
+    lines = [paint("dim", visible(line)) for line in fold(evidence, 4, width)]
+    if successor:
+        lines += [paint("dim", visible(line)) for line in fold(f"read {successor} first: it succeeds this", 4, width)]
     return lines
 
 
@@ -95,10 +105,7 @@ def route_text(routed: RouteAnswer, layout: Layout = FOLDED) -> str:
         path = visible(offered.document.path)
         lines.append(folded[0].replace(path, paint("path", path), 1))
         lines += folded[1:]
-        lines += [paint("dim", visible(line)) for line in fold(offered.evidence.line(), 4, width)]
-        if offered.successor:
-            first = f"read {offered.successor} first: it succeeds this"
-            lines += [paint("dim", visible(line)) for line in fold(first, 4, width)]
+        lines += _evidence_lines(offered.evidence.line(), offered.successor, width, paint)
     if answer.withheld:
         noun = "pointer" if answer.withheld == 1 else "pointers"
         lines.append(paint("dim", f"  the budget withheld {answer.withheld} more {noun}"))
