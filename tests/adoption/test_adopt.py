@@ -229,3 +229,17 @@ def test_two_adoption_tasks_with_one_id_are_refused_for_a_held_finding_would_nam
     ran = hw("check", "--root", str(nygard), *NOW)
     assert ran.status == 1 and ("line 7: the adoption task id AD-1 is already the id of the task on line 2; "
                                 "give each task its own id") in ran.err, ran.err
+
+
+def test_a_rerun_after_a_killed_adopt_gives_a_record_the_identifier_its_claim_already_names(nygard, hw):
+    (nygard / "doc/adr/0002-zz-second.md").write_text(SECOND.replace("# 2. Use MADR", "# 2. Use MADR twice"))
+    ids = nygard / ".headwater/ids/decision_id"
+    ids.mkdir(parents=True)
+    # what a run killed after its claims landed and before its records did leaves: the claims, sorted first
+    for identifier, path in [("ADR-0001", "0001-record-architecture-decisions.md"), ("ADR-0002", "0002-use-madr.md"),
+                             ("ADR-0003", "0002-zz-second.md")]:
+        (ids / identifier).write_text(f"doc/adr/{path}\n")
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "adopted doc/adr/0002-zz-second.md: " in ran.out, ran.err
+    assert "id: ADR-0003\n" in (nygard / "doc/adr/0002-zz-second.md").read_text()
+    assert sorted(p.name for p in ids.iterdir()) == ["ADR-0001", "ADR-0002", "ADR-0003"]
