@@ -63,8 +63,7 @@ def _install(path: Path, replace: bool) -> None:
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
         try:
-            os.write(fd, os.urandom(SIZE))  # what `secrets.token_bytes` returns
-            os.fsync(fd)
+            os.write(fd, os.urandom(SIZE))  # what `secrets.token_bytes` returns; unsynced, as a cache
         finally:
             os.close(fd)
         if replace:
