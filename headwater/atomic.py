@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.statefolder import STATE
 
 TEMP_PREFIX = ".headwater-tmp-"
 NAME_BYTES = 200  # of the target's name kept in a temp name: the whole stays under 255 bytes
@@ -165,8 +166,16 @@ def remove(path: Path, *, root: Path) -> None:
 
 def sweep(root: Path) -> None:
     """Remove the temp files (and a package's staging folder) a killed run left anywhere under the
-    root; symlinks are never entered."""
-    for top, directories, names in os.walk(root):
+    root; symlinks are never entered.
+
+    Only the write lock proves a temp file stale: every writer under this root holds it while it
+    writes. A folder with a `.headwater/` of its own is another root (a monorepo's package, a
+    vendored repository), whose writers hold its lock, not this one: it is left to its own sweep."""
+    start = os.fspath(root)
+    for top, directories, names in os.walk(start):
+        if top != start and STATE in directories:
+            directories[:] = []
+            continue
         staged = [d for d in directories if d.startswith(TEMP_PREFIX)]
         for name in staged:
             import shutil  # here: a staging folder left behind is rare, and every run imports this module

@@ -4,8 +4,8 @@ A cache file carries an HMAC of its name, header and payload under this key, so 
 someone else wrote (committed with `git add -f`, copied from a clone, edited by hand) fails
 authentication and reads as empty. The key is 32 random bytes in a file created 0600, under
 `$HEADWATER_KEY_HOME`, else `$XDG_CACHE_HOME/headwater/`, else `~/.cache/headwater/`; the
-first cache write creates it. Without a usable key nothing is read from a cache and nothing is
-written to one.
+first cache write creates it, whole, and replaces one of another size (cut short, emptied). Without
+a usable key nothing is read from a cache and nothing is written to one.
 """
 
 from __future__ import annotations
@@ -39,24 +39,45 @@ def _homeless() -> bool:
 
 
 def key(create: bool) -> bytes | None:
-    """The key, created when asked and missing; None when there is none this user alone can read."""
+    """The key, created when asked and missing (or replaced when damaged); None when there is none
+    this user alone can read."""
     path = folder() / KEY_FILE
-    existing = _read(path)
-    if existing is not None or not create:
-        return existing
-    if _homeless():
-        return None
+    found = _private(path)
+    if found is not None and len(found) == SIZE:
+        return found
+    if not create or _homeless() or (found is None and os.path.lexists(path)):
+        return None  # a key file someone else could read or write is never replaced: nothing is trusted there
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        _install(path, replace=found is not None)
+    found = _private(path)  # whoever won a race to write it, every run uses that one
+    return found if found is not None and len(found) == SIZE else None
+
+
+def _install(path: Path, replace: bool) -> None:
+    """A fresh key at `path`, whole or not at all: written beside it, then linked in (never over
+    another run's) or, over a damaged key (a private file of the wrong size: no seal was ever made
+    with it), renamed over it. Two runs replacing one damaged key at once each seal with their own
+    for a moment; a seal the other key cannot verify is a cache miss, never a wrong answer."""
+    temp = path.with_name(f".{KEY_FILE}.{os.urandom(4).hex()}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
         try:
-            os.write(fd, os.urandom(SIZE))  # what `secrets.token_bytes` returns
+            os.write(fd, os.urandom(SIZE))  # what `secrets.token_bytes` returns; unsynced, as a cache
         finally:
             os.close(fd)
-    return _read(path)  # whoever won a race to create it, every run uses that one
+        if replace:
+            os.replace(temp, path)
+        else:
+            os.link(temp, path, follow_symlinks=False)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
 
 
-def _read(path: Path) -> bytes | None:
+def _private(path: Path) -> bytes | None:
+    """The bytes (up to one more than a key's) of a regular file this user owns and alone can
+    read, or None when it is not that (or not there)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
@@ -64,10 +85,9 @@ def _read(path: Path) -> bytes | None:
     try:
         status = os.fstat(fd)
         private = stat.S_ISREG(status.st_mode) and status.st_uid == os.getuid() and not status.st_mode & 0o077
-        data = os.read(fd, SIZE + 1) if private else b""
+        return os.read(fd, SIZE + 1) if private else None
     finally:
         os.close(fd)
-    return data if len(data) == SIZE else None
 
 
 def seal(secret: bytes, *parts: bytes) -> str:

@@ -10,26 +10,32 @@ memory and written by `--fix`'s writer: all of it lands, or none.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import posixpath
 from dataclasses import dataclass
+from pathlib import Path
 
-from headwater import atomic, inplace, writelock
+from headwater import inplace, writelock
 from headwater.adoption import forms
-from headwater.check.adoption_tasks import ADOPTION, HEADER, task_text
+from headwater.check.adoption_tasks import ADOPTION, HEADER, hold, task_text
 from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import propose
+from headwater.corpus.adoption_file import Task, tasks_in
 from headwater.corpus.census import Classifier, Outcome
 from headwater.corpus.claims import claim_text
 from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
+from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
 from headwater.writes.minting import claim_path
+from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, Scalar, Seq
 
 ADOPT = "`headwater adopt`"  # the verb its batch refusals name
+BASELINE = "`headwater adopt --baseline`"
 
 
 @dataclass(frozen=True)
@@ -220,16 +226,32 @@ def adopt(snapshot: Snapshot, dry_run: bool) -> Adoption:
 
 
 def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.date, statement: str) -> list[str]:
-    """Hold every live finding under a new adoption task in `.headwater/adoption.yml`."""
-    held = [f for f in findings if f.live]
-    if not held:
-        return ["nothing to hold: the corpus has no live finding"]
-    path = snapshot.root / ADOPTION
-    existing = inplace.read(snapshot.root, ADOPTION).decode("utf-8") if path.is_file() else HEADER + "tasks:\n"
-    task_id = f"AD-{len(snapshot.adoption) + 1}"
+    """Hold every live finding under a new adoption task in `.headwater/adoption.yml`.
+
+    The file is read, and the task's id and findings decided, under the write lock: another run's
+    task written since the snapshot was loaded is kept, and holds what it holds already."""
     with writelock.held(snapshot.root):
-        atomic.write_bytes(path, (existing + task_text(task_id, statement, owner, until, held)).encode("utf-8"),
-                           root=snapshot.root)
+        before, text, tasks = _adoption_now(snapshot.root)
+        held = [f for f in hold(findings, tasks, snapshot.today) if f.live]
+        if not held:
+            return ["nothing to hold: the corpus has no live finding"]
+        taken = {task.id for task in tasks}
+        task_id = next(f"AD-{n}" for n in itertools.count(len(tasks) + 1) if f"AD-{n}" not in taken)
+        after = text + task_text(task_id, statement, owner, until, held)
+        write(snapshot.root, [Planned(ADOPTION, before, after.encode("utf-8"), 1)], BASELINE)
     return [f"wrote {ADOPTION}: the adoption task {task_id}, owned by {owner}, until {until.isoformat()}, "
             f"holds {len(held)} finding{'s' if len(held) != 1 else ''}; `check` reports "
             f"{'them' if len(held) != 1 else 'it'} as not reported (migration-pending)"]
+
+
+def _adoption_now(root: Path) -> tuple[bytes | None, str, tuple[Task, ...]]:
+    """The adoption file's bytes as they are (None: absent), the text a task is appended to, and its tasks."""
+    try:
+        before = inplace.read(root, ADOPTION)
+    except FileNotFoundError:
+        return None, HEADER + "tasks:\n", ()
+    except OSError as error:
+        raise Refusal(f"{ADOPTION} cannot be read ({error.strerror or error}), so {BASELINE} wrote nothing") from None
+    text = decode(before, ADOPTION)
+    tasks = tasks_in(load_text(text, ADOPTION))
+    return before, text if text.endswith("\n") else text + "\n", tasks

@@ -21,6 +21,7 @@ from headwater.taxonomy.resolve import _plain_of, bundle_order, package_source, 
 from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 
 OVERLAY = ".headwater/overlay.yml"
+INIT = "`headwater init`"
 DEFAULT_PACKAGE = "headwater/standard"
 OTHER_NAMESPACE = "DOC"  # other schemes, whose prefixes must not overlap `ADR-`
 NAMESPACE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
@@ -53,10 +54,28 @@ def schemes_of(package: Package, bundles: tuple[str, ...]) -> tuple[str, ...]:
     return tuple((package_tree(package, bundles).get("identifier_schemes") or {}).keys())
 
 
+def _refuse_bound(root: Path) -> None:
+    """Refuse a repository holding any file `init` writes, naming those there and the way on: a
+    declaration without its lock is an `init` that stopped short (or waits for its namespace)."""
+    there = [path for path in (DECLARATION, OVERLAY, LOCK) if (root / path).exists()]
+    if not there:
+        return
+    names = " and ".join(filter(None, (", ".join(there[:-1]), there[-1])))
+    verb = "exists" if len(there) == 1 else "exist"
+    them = "it" if len(there) == 1 else "them"
+    if DECLARATION not in there:
+        raise Refusal(f"this repository is not bound, yet {names} {verb}, left from an earlier binding; "
+                      f"remove {them} and run `headwater init` again")
+    if LOCK not in there:
+        raise Refusal(f"this repository is half bound: {names} {verb}, but not {LOCK}. Run `headwater taxonomy "
+                      f"resolve` to finish binding it, or remove {them} to start over")
+    raise Refusal(f"this repository is already bound: {names} {verb}. Edit the declaration or the overlay and "
+                  f"run `headwater taxonomy resolve`, or remove {them} to start over")
+
+
 def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list[str],
          namespace: str | None) -> Binding:
-    if (root / DECLARATION).exists() or (root / OVERLAY).exists():
-        raise Refusal(f"this repository is already bound: {DECLARATION} exists. Edit it, or remove it to start over")
+    _refuse_bound(root)
     if namespace is not None and not NAMESPACE.match(namespace):
         raise Refusal(f"`--namespace` takes ASCII letters and digits (A-Z, a-z, 0-9), starting with a letter, and "
                       f"`{namespace}` is not that")
@@ -175,24 +194,36 @@ def _indented(operations: dict) -> list[str]:
 
 
 def write(root: Path, binding: Binding) -> list[str]:
+    """Write the declaration, the overlay and (when the namespace is known) the lock: all of them,
+    or, on a failure or an interrupt, none."""
     batch = [FileWrite(DECLARATION, None, declaration_text(binding).encode("utf-8")),
              FileWrite(OVERLAY, None, overlay_text(binding).encode("utf-8"))]
     with writelock.held(root):
         try:
             write_all(root, batch, lambda item: None)
         except BatchFailed as failed:
-            if isinstance(failed.cause, FileExistsError) and failed.item is batch[1]:
-                raise Refusal(f"this repository is already bound: {OVERLAY} exists") from None
+            if isinstance(failed.cause, FileExistsError):
+                _refuse_bound(root)  # another `init` won the race: say what it left, as a rerun would
+            if isinstance(failed.cause, writelock.Interrupted):
+                raise Refusal(f"{failed.cause.sentence}, so {INIT} wrote nothing") from None
             raise failed.cause from None
         if binding.namespace is None and binding.schemes:
             return [DECLARATION, OVERLAY]  # the namespace question stands between these and a lock
-        resolution = resolve(root)
-        if resolution.problems:  # an inference the package does not admit: leave nothing half-bound
+        written = list(batch)
+        try:
+            resolution = resolve(root)
+            if resolution.problems:  # an inference the package does not admit: leave nothing half-bound
+                raise Refusal("the overlay read off this tree does not validate, so nothing was written; "
+                              "pass `--corpus` to choose the corpus yourself", *resolution.problems)
+            with writelock.steady():  # the lock and the note that it landed, together
+                atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"), root=root)
+                written.append(FileWrite(LOCK, None, b""))
+        except (OSError, Refusal) as error:
             with writelock.steady():
-                put_back(root, batch)
-            raise Refusal("the overlay read off this tree does not validate, so nothing was written; "
-                          "pass `--corpus` to choose the corpus yourself", *resolution.problems)
-        atomic.write_bytes(root / LOCK, resolution.lock_text().encode("utf-8"), root=root)
+                put_back(root, written)
+            if isinstance(error, writelock.Interrupted):
+                raise Refusal(f"{error.sentence}, so {INIT} put back every file it had written") from None
+            raise
     return [DECLARATION, OVERLAY, LOCK]
 
 

@@ -1,8 +1,9 @@
 """Identifiers proposed for documents that lack one: distinct, and the file's own number first.
 
 A record named `0007-use-postgres.md` on a shelf laid out `{seq:04d}-{slug}.md` is proposed the
-identifier with sequence 7 when nobody carries or claimed it; every other document without an
-identifier takes the next free sequence, in path order, so no two are told to add the same one.
+identifier with sequence 7 when nobody carries or claimed it; else an identifier whose claim names
+the document and which no document carries; every other document without an identifier takes the
+next free sequence, in path order, so no two are told to add the same one.
 """
 
 from __future__ import annotations
@@ -43,14 +44,22 @@ def _lacks_identifier(doc: Document) -> bool:
 def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: list[str]) -> dict[str, str]:
     """Path → a distinct identifier of `scheme` for each of `paths` (in order), none already spent."""
     claims = {name: holder for name, holder in read_claims(snapshot.root, scheme.name) if not name.startswith(".")}
+    unheld = {name: holder for name, holder in claims.items() if name not in snapshot.graph.ids}
+    # a claim naming this very file that no document carries was minted for it (by `new` and the id
+    # later lost, or by an `adopt` or `--fix` killed before the file took it): the file's own
+    minted_for: dict[str, str] = {}
+    for name, holder in sorted(unheld.items()):
+        if holder is not None and scheme.regex.match(name):
+            minted_for.setdefault(holder, name)
     taken = set(snapshot.graph.ids) | set(claims)
     out: dict[str, str] = {}
     for path in paths:
         own = _own_number(classifier, path)
         candidate = scheme.mint(own, _slug_of(path)) if own is not None else None
-        # a claim minted for this very file (`new` wrote it, the id was later lost) is its own
-        free = candidate not in taken or (candidate not in snapshot.graph.ids and claims.get(candidate) == path)
-        if candidate is not None and free and scheme.regex.match(candidate):
+        if candidate is None or (candidate in taken and unheld.get(candidate) != path) \
+                or not scheme.regex.match(candidate):
+            candidate = minted_for.get(path)
+        if candidate is not None:
             out[path] = candidate
             taken.add(candidate)
     sequence = highest_sequence(scheme, taken)

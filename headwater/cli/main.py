@@ -248,7 +248,8 @@ def _main(argv: list[str] | None) -> tuple[int, Result | None]:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1, None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # outside a write: a write run turns it into a put-back under the lock
+        sys.stderr.write("headwater: interrupted, so nothing more was done\n")
         return 1, None
     except OSError as error:  # the file system refused what no check foresaw: say what and where
         where = f"`{error.filename}`: " if error.filename else ""

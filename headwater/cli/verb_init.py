@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from headwater.adoption import init
 from headwater.cli.output import Result
+from headwater.errors import Refusal
 from headwater.taxonomy.declaration import LOCK
 
 
@@ -13,7 +14,12 @@ def run(invocation) -> Result:
     if args.dry_run:
         return Result(init.dry_run(binding))
     written = init.write(invocation.root, binding)
-    return Result(init.report(binding, written, _to_adopt(invocation.root) if LOCK in written else 0))
+    try:
+        to_adopt = _to_adopt(invocation.root) if LOCK in written else 0
+    except KeyboardInterrupt:  # the binding is whole: say so, rather than leave the user guessing
+        raise Refusal(f"interrupted after writing {', '.join(written)}, which bind this repository; "
+                      "run `headwater check`") from None
+    return Result(init.report(binding, written, to_adopt))
 
 
 def _to_adopt(root) -> int:
@@ -21,7 +27,6 @@ def _to_adopt(root) -> int:
     tree cannot be read, since the binding is written and `check` then says why in its own words."""
     from headwater.adoption.adopt import adoption
     from headwater.clock import run_date
-    from headwater.errors import Refusal
     from headwater.snapshot import load
 
     try:

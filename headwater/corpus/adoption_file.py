@@ -14,7 +14,7 @@ from headwater.announcements import PROBE
 from headwater.clock import parse_date
 from headwater.errors import Refusal
 from headwater.yaml.files import load_in_place
-from headwater.yaml.nodes import Map, Scalar, Seq
+from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 ADOPTION = ".headwater/adoption.yml"
 
@@ -75,8 +75,19 @@ def read_tasks(root: Path) -> tuple[Task, ...]:
     sys.audit(PROBE, root / ADOPTION)  # what replays a run looks here again (HW-DR-0037)
     if not (root / ADOPTION).is_file():
         return ()
-    top = load_in_place(root, ADOPTION)
+    return tasks_in(load_in_place(root, ADOPTION))
+
+
+def tasks_in(top: Node | None) -> tuple[Task, ...]:
+    """The tasks of the file's loaded YAML; refused when malformed, or when two share an id (a held
+    finding would name either)."""
     tasks = top.get("tasks") if isinstance(top, Map) else None
     if not isinstance(tasks, Seq):
         raise Refusal(f"{ADOPTION} holds a `tasks:` list, and this one does not")
-    return tuple(_task(item, f"{ADOPTION} line {item.line}") for item in tasks.items)
+    found = tuple(_task(item, f"{ADOPTION} line {item.line}") for item in tasks.items)
+    first: dict[str, int] = {}
+    for task in found:
+        if first.setdefault(task.id, task.line) != task.line:
+            raise Refusal(f"{ADOPTION} line {task.line}: the adoption task id {task.id} is already the id of "
+                          f"the task on line {first[task.id]}; give each task its own id")
+    return found

@@ -60,9 +60,9 @@ def first_candidate(root: Path, scheme: Scheme, corpus_ids: Iterable[str]) -> in
 
 
 def mint(root: Path, scheme: Scheme, start: int, slug: str, taken: set[str],
-         document_for: Callable[[int], str]) -> Minted:
+         document_for: Callable[[int], str | None]) -> Minted:
     """Claim the first free identifier from sequence `start` on; `document_for(seq)` is the path
-    the claim will hold (it may itself depend on the sequence).
+    the claim will hold (it may itself depend on the sequence), or None when that sequence is spent.
 
     `taken` holds identifiers the corpus already carries: a scheme without `{seq}` cannot step
     past one, so that is a refusal.
@@ -76,6 +76,8 @@ def mint(root: Path, scheme: Scheme, start: int, slug: str, taken: set[str],
                 continue
             raise Refusal(f"the identifier `{identifier}` is already carried by a document, so `new` mints nothing")
         document = document_for(sequence)
+        if document is None:
+            continue
         held = claim_text(document)
         if held is None:
             raise Refusal(f"`{document}` holds a line break or blanks at an end, and a claim holds its document's "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from headwater import atomic, writelock
@@ -113,7 +113,8 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     corpus_ids = [d.id for d in snapshot.census.parsed if d.id]
     start = minting.first_candidate(snapshot.root, scheme, corpus_ids) if scheme else 0
     plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
-    path = path_for(plan, start if scheme else None)
+    # a numbered path another run wrote since the snapshot only moves this one on, as in `carry_out`
+    path = _unless_numbered_and_there(plan)(start) or _path(plan, start) if scheme else path_for(plan, None)
     if len(path.rpartition("/")[2].encode("utf-8")) > NAME_MAX - 20:  # room for a later, longer number
         raise Refusal(f"the title `{_shown(title)}` makes a file name longer than a file system holds; "
                       "give a shorter one")
@@ -157,19 +158,37 @@ def _scheme(snapshot: Snapshot, kind: str) -> Scheme | None:
     return scheme
 
 
-def path_for(plan: Plan, sequence: int) -> str:
+def path_for(plan: Plan, sequence: int | None) -> str:
     """The document's path for a sequence; refuses an existing file or a path off the shelf."""
+    path = _path(plan, sequence)
+    if os.path.lexists(plan.snapshot.root / path):
+        raise Refusal(f"{path} already exists, and `new` never writes over a file")
+    _on_shelf(plan, path)
+    return path
+
+
+def _path(plan: Plan, sequence: int | None) -> str:
+    """Where the layout puts the document for a sequence, refused unless a plain path in the repository."""
     facets = {f.name: f.value for f in plan.shape.facets}
     name = placement.file_name(plan.placement, plan.slug, sequence, facets)
     path = placement.document_path(plan.placement, name)
     if inside(path) != path:  # a facet's value written into the layout (`--facet team=../..`)
         raise Refusal(f"the shelf `{plan.placement.shelf.name}` names this document `{path}`, which is not a plain "
                       "path inside the repository, so nothing was written")
-    snapshot = plan.snapshot
-    if os.path.lexists(snapshot.root / path):
-        raise Refusal(f"{path} already exists, and `new` never writes over a file")
-    _on_shelf(plan, path)
     return path
+
+
+def _unless_numbered_and_there(plan: Plan) -> Callable[[int], str | None]:
+    """`path_for`, but None for a path the layout numbers that is there already: another run wrote
+    it under that number since this one read the corpus, so the number is spent, as a sequential
+    run would have seen (an unnumbered path there is `path_for`'s refusal)."""
+    numbered = minting.has_sequence(plan.scheme) and _path(plan, plan.start) != _path(plan, plan.start + 1)
+
+    def document_for(sequence: int) -> str | None:
+        there = numbered and os.path.lexists(plan.snapshot.root / _path(plan, sequence))
+        return None if there else path_for(plan, sequence)
+
+    return document_for
 
 
 def _on_shelf(plan: Plan, path: str) -> None:
@@ -234,7 +253,7 @@ def carry_out(plan: Plan) -> Written:
     if plan.scheme is None:
         return _carry_out_unnamed(plan)
     minted = minting.mint(plan.snapshot.root, plan.scheme, plan.start, plan.slug, _taken(plan),
-                          lambda sequence: path_for(plan, sequence))
+                          _unless_numbered_and_there(plan))
     artifact = render(plan, minted.identifier)
     taken_back = f"the document and its far halves were taken back, and {minted.identifier} stays claimed"
     try:

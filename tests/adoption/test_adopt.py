@@ -3,10 +3,15 @@ refusals; and the baseline it writes, which never holds a finding that came late
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 
 import pytest
+
+from headwater.adoption.adopt import baseline
+from headwater.check.adoption_tasks import task_text
+from headwater.errors import Refusal
 
 NOW = ("--now", "2026-11-30")
 FIRST = """# 1. Record architecture decisions
@@ -167,3 +172,74 @@ def test_a_record_with_toml_or_json_front_matter_is_left_alone_and_said_so(nygar
     assert "wrote front matter into 1 record\n" in ran.out  # the first record, and only it
     checked = hw("check", "--root", str(nygard), *NOW).out
     assert f"its front matter is written in {language}, which headwater" in " ".join(checked.split())
+
+
+def _stale_baseline_inputs(root, hw):
+    """A snapshot of the adopted records and its one live finding, as a `--baseline` run holds them
+    before it takes the write lock."""
+    from headwater.check.runner import run
+    from headwater.snapshot import load
+
+    assert hw("adopt", "--root", str(root), *NOW).status == 0
+    snapshot = load(root, dt.date(2026, 11, 30))
+    findings = list(run(snapshot).findings)
+    assert [f.rule for f in findings if f.live] == ["link.path.unresolved"]
+    return snapshot, findings
+
+
+def test_a_task_another_baseline_wrote_since_the_snapshot_is_kept_and_holds_its_findings_alone(nygard, hw):
+    snapshot, findings = _stale_baseline_inputs(nygard, hw)
+    first = hw("adopt", "--baseline", "--owner", "@alice", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert "the adoption task AD-1, owned by @alice" in first.out
+    written = (nygard / ".headwater/adoption.yml").read_text()
+    said = baseline(snapshot, findings, "@bob", dt.date(2027, 3, 31), "s")
+    assert said == ["nothing to hold: the corpus has no live finding"]  # as if it had run second
+    assert (nygard / ".headwater/adoption.yml").read_text() == written
+
+
+def test_a_task_added_since_the_snapshot_keeps_its_id_and_the_new_task_takes_the_next(nygard, hw):
+    snapshot, findings = _stale_baseline_inputs(nygard, hw)
+    by_hand = "tasks:\n  - id: AD-1\n    statement: s\n    owner: '@carol'\n    until: 2027-01-31\n    held: []\n"
+    (nygard / ".headwater/adoption.yml").write_text(by_hand)
+    said = baseline(snapshot, findings, "@bob", dt.date(2027, 3, 31), "s")
+    assert said[0].startswith("wrote .headwater/adoption.yml: the adoption task AD-2, owned by @bob"), said
+    assert (nygard / ".headwater/adoption.yml").read_text().startswith(by_hand + "  - id: AD-2\n")
+    assert hw("check", "--strict", "--root", str(nygard), *NOW).status == 0
+
+
+def test_a_hand_edit_made_while_the_baseline_writes_is_never_overwritten(nygard, hw, monkeypatch):
+    from headwater.adoption import adopt as module
+
+    snapshot, findings = _stale_baseline_inputs(nygard, hw)
+    edited = "# edited by hand\ntasks:\n"
+
+    def meanwhile(*args):
+        (nygard / ".headwater/adoption.yml").write_text(edited)  # between the read and the write
+        return task_text(*args)
+
+    monkeypatch.setattr(module, "task_text", meanwhile)
+    with pytest.raises(Refusal, match=r"^\.headwater/adoption\.yml changed while `headwater adopt --baseline`"):
+        baseline(snapshot, findings, "@bob", dt.date(2027, 3, 31), "s")
+    assert (nygard / ".headwater/adoption.yml").read_text() == edited
+
+
+def test_two_adoption_tasks_with_one_id_are_refused_for_a_held_finding_would_name_either(nygard, hw):
+    task = "  - id: AD-1\n    statement: s\n    owner: o\n    until: 2027-03-31\n    held: []\n"
+    (nygard / ".headwater/adoption.yml").write_text("tasks:\n" + task + task)
+    ran = hw("check", "--root", str(nygard), *NOW)
+    assert ran.status == 1 and ("line 7: the adoption task id AD-1 is already the id of the task on line 2; "
+                                "give each task its own id") in ran.err, ran.err
+
+
+def test_a_rerun_after_a_killed_adopt_gives_a_record_the_identifier_its_claim_already_names(nygard, hw):
+    (nygard / "doc/adr/0002-zz-second.md").write_text(SECOND.replace("# 2. Use MADR", "# 2. Use MADR twice"))
+    ids = nygard / ".headwater/ids/decision_id"
+    ids.mkdir(parents=True)
+    # what a run killed after its claims landed and before its records did leaves: the claims, sorted first
+    for identifier, path in [("ADR-0001", "0001-record-architecture-decisions.md"), ("ADR-0002", "0002-use-madr.md"),
+                             ("ADR-0003", "0002-zz-second.md")]:
+        (ids / identifier).write_text(f"doc/adr/{path}\n")
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "adopted doc/adr/0002-zz-second.md: " in ran.out, ran.err
+    assert "id: ADR-0003\n" in (nygard / "doc/adr/0002-zz-second.md").read_text()
+    assert sorted(p.name for p in ids.iterdir()) == ["ADR-0001", "ADR-0002", "ADR-0003"]

@@ -103,6 +103,48 @@ def test_init_refuses_a_repository_that_is_already_bound(quickstart, hw):
     assert (quickstart / ".headwater/taxonomy.yml").read_bytes() == before
 
 
+def test_init_names_the_files_an_earlier_binding_left_and_the_verb_that_recovers(tmp_path, hw):
+    assert hw("init", "--namespace", "ACME", "--root", str(tmp_path)).status == 0
+    (tmp_path / ".headwater/taxonomy.lock").unlink()  # an `init` stopped before its lock
+    half = hw("init", "--root", str(tmp_path))
+    assert half.status == 1 and half.err == (
+        "headwater: this repository is half bound: .headwater/taxonomy.yml and .headwater/overlay.yml exist, but "
+        "not .headwater/taxonomy.lock. Run `headwater taxonomy resolve` to finish binding it, or remove them to "
+        "start over\n")
+    (tmp_path / ".headwater/taxonomy.yml").unlink()
+    stray = hw("init", "--root", str(tmp_path))
+    assert stray.status == 1 and stray.err == (
+        "headwater: this repository is not bound, yet .headwater/overlay.yml exists, left from an earlier "
+        "binding; remove it and run `headwater init` again\n")
+    (tmp_path / ".headwater/overlay.yml").unlink()
+    assert hw("init", "--namespace", "ACME", "--root", str(tmp_path)).status == 0
+
+
+def test_an_init_interrupted_after_its_files_are_written_says_they_bind_the_repository(tmp_path, hw, monkeypatch):
+    from headwater.cli import verb_init
+
+    def interrupted(root):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verb_init, "_to_adopt", interrupted)
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 1 and ran.out == "" and ran.err == (
+        "headwater: interrupted after writing .headwater/taxonomy.yml, .headwater/overlay.yml, "
+        ".headwater/taxonomy.lock, which bind this repository; run `headwater check`\n")
+
+
+def test_a_run_interrupted_outside_a_write_says_so(tmp_path, hw, monkeypatch):
+    from headwater.adoption import init
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(init, "infer", interrupted)
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 1 and ran.err == "headwater: interrupted, so nothing more was done\n"
+    assert not (tmp_path / ".headwater").exists()
+
+
 def test_init_refuses_an_unknown_bundle_and_a_bad_namespace(tmp_path, hw):
     assert "has no bundle `nope`" in hw("init", "--bundle", "nope", "--root", str(tmp_path)).err
     assert "`--namespace`" in hw("init", "--namespace", "no-no", "--root", str(tmp_path)).err

@@ -203,3 +203,20 @@ def test_a_document_is_synced_before_its_rename_and_a_cache_file_is_not(tmp_path
     assert cachedir.write(tmp_path, "checks", "a header", b"payload\n") is None
     assert len(synced) == 2  # a torn cache file fails its seal: it costs a rerun, never a wrong answer
     assert cachedir.read(tmp_path, "checks", "a header") == b"payload\n"
+
+
+def test_sweep_leaves_a_nested_root_s_temp_files_to_that_root_s_own_lock(tmp_path):
+    (tmp_path / ".headwater").mkdir()
+    (tmp_path / ".headwater" / f"{TEMP_PREFIX}taxonomy.yml.0a1b2c3d").write_bytes(b"ours")
+    inner = tmp_path / "vendor" / "inner"
+    (inner / ".headwater" / "ids").mkdir(parents=True)
+    (inner / "docs").mkdir()
+    kept = [inner / "docs" / f"{TEMP_PREFIX}KEP-1.0a1b2c3d", inner / f"{TEMP_PREFIX}README.md.0a1b2c3d",
+            inner / ".headwater" / "ids" / f"{TEMP_PREFIX}KEP-1.0a1b2c3d"]
+    for path in kept:
+        path.write_bytes(b"another run, writing now")
+    atomic.sweep(tmp_path)
+    assert not (tmp_path / ".headwater" / f"{TEMP_PREFIX}taxonomy.yml.0a1b2c3d").exists()
+    assert all(path.exists() for path in kept)
+    atomic.sweep(inner)  # its own sweep, under its own lock, removes them
+    assert not any(path.exists() for path in kept)

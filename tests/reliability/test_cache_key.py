@@ -71,3 +71,20 @@ def test_a_home_that_is_not_there_is_never_made_and_the_run_goes_uncached(no_key
     # `nobody`'s home, /nonexistent, and many a container user's
     assert cachekey.key(create=True) is None
     assert not (no_key_home / "home").exists()
+
+
+@pytest.mark.parametrize("damaged", [b"", b"cut s", b"k" * (cachekey.SIZE + 1)], ids=["empty", "short", "long"])
+def test_a_private_key_file_of_another_size_is_replaced_whole_when_a_key_is_asked_for(no_key_home, monkeypatch,
+                                                                                      damaged):
+    home = no_key_home / "keys"
+    home.mkdir(mode=0o700)
+    monkeypatch.setenv("HEADWATER_KEY_HOME", str(home))
+    spoilt = home / cachekey.KEY_FILE
+    spoilt.write_bytes(damaged)  # a write cut short, by a run killed or a disk that filled
+    spoilt.chmod(0o600)
+    assert cachekey.key(create=False) is None  # a read never writes
+    replaced = cachekey.key(create=True)
+    assert replaced is not None and len(replaced) == cachekey.SIZE
+    assert spoilt.read_bytes() == replaced and spoilt.stat().st_mode & 0o777 == 0o600
+    assert sorted(os.listdir(home)) == [cachekey.KEY_FILE]  # no temp file stays beside it
+    assert cachekey.key(create=True) == replaced

@@ -76,6 +76,15 @@ def test_an_interrupted_new_takes_back_its_document_and_far_half(quickstart, sig
     assert {k: v for k, v in after.items() if k not in claims} == before
 
 
+@pytest.mark.parametrize("after", [1, 2, 3])
+def test_an_interrupted_init_puts_back_every_file_it_wrote_even_its_lock(tmp_path, after):
+    ran = run("SIGINT", after, "init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.returncode == 1 and ran.stdout == ""
+    put_back = "put back every file it had written" if after == 3 else "wrote nothing"
+    assert ran.stderr == f"headwater: the run was interrupted (SIGINT), so `headwater init` {put_back}\n"
+    assert tree(tmp_path) == {}
+
+
 def test_a_killed_write_leaves_a_recognizable_temp_file_that_the_next_write_run_removes(copy_fixture):
     root = copy_fixture("check-all")
     killed = subprocess.run([sys.executable, "-c", SELF_SIGNALLING.replace(

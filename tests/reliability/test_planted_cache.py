@@ -106,7 +106,7 @@ def test_the_key_lives_outside_the_repository_and_only_its_owner_reads_it(hw, co
     assert not any(p.name == cachekey.KEY_FILE for p in root.rglob("*"))
 
 
-@pytest.mark.parametrize("spoilt", ["readable by others", "a symlink", "the wrong size"])
+@pytest.mark.parametrize("spoilt", ["readable by others", "a symlink"])
 def test_a_key_others_could_read_or_swap_is_no_key_and_nothing_is_cached(hw, copy_fixture, tmp_path, monkeypatch,
                                                                         spoilt):
     home = tmp_path / "home"
@@ -118,11 +118,26 @@ def test_a_key_others_could_read_or_swap_is_no_key_and_nothing_is_cached(hw, cop
         (tmp_path / "elsewhere").chmod(0o600)
         key.symlink_to(tmp_path / "elsewhere")
     else:
-        key.write_bytes(secrets.token_bytes(cachekey.SIZE if spoilt != "the wrong size" else 16))
-        key.chmod(0o644 if spoilt == "readable by others" else 0o600)
+        key.write_bytes(secrets.token_bytes(cachekey.SIZE))
+        key.chmod(0o644)
     root = copy_fixture(FIXTURE)
     ran = hw("check", "--root", str(root), *NOW)
     assert ran.status == 0
     no_key = f"headwater: the cache was not written (no key this user alone can read in {home})"
     assert ran.err.splitlines()[0] == no_key
     assert not cache_file(root).exists()
+
+
+def test_a_private_key_cut_short_is_replaced_and_the_run_answers_as_without_a_cache(hw, copy_fixture, tmp_path,
+                                                                                    monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HEADWATER_KEY_HOME", str(home))
+    key = home / cachekey.KEY_FILE
+    key.write_bytes(secrets.token_bytes(5))
+    key.chmod(0o600)
+    root = copy_fixture(FIXTURE)
+    uncached = hw("check", "--no-cache", "--root", str(root), *NOW)
+    ran = hw("check", "--root", str(root), *NOW)
+    assert (ran.status, ran.out, ran.err) == (uncached.status, uncached.out, uncached.err)
+    assert len(key.read_bytes()) == cachekey.SIZE and cache_file(root).exists()

@@ -187,3 +187,18 @@ def test_a_title_a_yaml_reader_would_take_for_null_a_boolean_a_number_or_a_date_
     front = written.read_text(encoding="utf-8").split("---\n")[1].splitlines()
     assert f'title: "{title}"' in front and "status_since: 2026-11-01" in front  # a date facet stays a date
     assert hw("check", "--strict", "--root", str(quickstart), "--now", NOW).status == 0
+
+
+def test_a_run_that_read_the_corpus_before_another_wrote_the_same_title_takes_the_next_number(quickstart):
+    from headwater import writelock
+    from headwater.writes.new import carry_out, prepare
+
+    snapshot = load(quickstart, dt.date(2026, 11, 1))
+    first, second = (prepare(snapshot, "decision", "Same title", [], f"Plan {n}.", [], None) for n in (1, 2))
+    with writelock.held(quickstart):
+        written = [carry_out(first), carry_out(second)]  # the second's snapshot never saw the first's file
+    assert [w.paths[:2] for w in written] == [
+        (".headwater/ids/decision_id/ACME-DR-0004", "docs/decisions/0004-same-title.md"),
+        (".headwater/ids/decision_id/ACME-DR-0005", "docs/decisions/0005-same-title.md")]
+    assert "Plan 1." in (quickstart / "docs/decisions/0004-same-title.md").read_text()
+    assert "id: ACME-DR-0005\n" in (quickstart / "docs/decisions/0005-same-title.md").read_text()

@@ -62,3 +62,11 @@ def test_eight_parallel_runs_editing_one_far_half_lose_no_reported_write(quickst
     assert reported, results
     text = (quickstart / target).read_text()
     assert all(f"- {identifier}\n" in text or f" {identifier}" in text for identifier in reported), (reported, text)
+
+
+def test_parallel_runs_with_one_title_all_land_as_sequential_runs_would(quickstart):
+    results = _finish([_start(quickstart, "decision", "--title", "Same title", "--summary", f"Run {n}.")
+                       for n in range(4)])
+    assert [status for status, _, _ in results] == [0, 0, 0, 0], results
+    written = sorted(re.match(r"wrote (\S+)", out).group(1) for _, out, _ in results)
+    assert written == [f"docs/decisions/000{n}-same-title.md" for n in range(4, 8)]
