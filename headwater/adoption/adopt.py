@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -237,11 +238,31 @@ def baseline(snapshot: Snapshot, findings: list[Finding], owner: str, until: dt.
             return ["nothing to hold: the corpus has no live finding"]
         taken = {task.id for task in tasks}
         task_id = next(f"AD-{n}" for n in itertools.count(len(tasks) + 1) if f"AD-{n}" not in taken)
-        after = text + task_text(task_id, statement, owner, until, held)
+        after = _appended(text, task_text(task_id, statement, owner, until, held), tasks, task_id)
         write(snapshot.root, [Planned(ADOPTION, before, after.encode("utf-8"), 1)], BASELINE)
     return [f"wrote {ADOPTION}: the adoption task {task_id}, owned by {owner}, until {until.isoformat()}, "
             f"holds {len(held)} finding{'s' if len(held) != 1 else ''}; `check` reports "
             f"{'them' if len(held) != 1 else 'it'} as not reported (migration-pending)"]
+
+
+EMPTY_TASKS = re.compile(r"^tasks:[ \t]*(?:\[[ \t]*\]|null|~)?[ \t]*\n", re.MULTILINE)
+
+
+def _appended(text: str, task: str, tasks: tuple[Task, ...], task_id: str) -> str:
+    """The adoption file's text with `task` appended to its `tasks` block list; an empty list
+    written inline (`tasks: []`) becomes that block. Refused, writing nothing, where the result
+    would not read as the tasks there were and this one after them: appending never breaks the file."""
+    if not tasks:
+        text = EMPTY_TASKS.sub("", text) + "tasks:\n"
+    after = text + task
+    try:
+        read_back = [t.id for t in tasks_in(load_text(after, ADOPTION))]
+    except Refusal:
+        read_back = []
+    if read_back != [*(t.id for t in tasks), task_id]:
+        raise Refusal(f"{ADOPTION} does not end in its `tasks` list written as a block, so {BASELINE} cannot "
+                      "append a task to it and wrote nothing; make `tasks:` its last key, one `- id:` entry a task")
+    return after
 
 
 def _adoption_now(root: Path) -> tuple[bytes | None, str, tuple[Task, ...]]:

@@ -243,3 +243,23 @@ def test_a_rerun_after_a_killed_adopt_gives_a_record_the_identifier_its_claim_al
     assert ran.status == 0 and "adopted doc/adr/0002-zz-second.md: " in ran.out, ran.err
     assert "id: ADR-0003\n" in (nygard / "doc/adr/0002-zz-second.md").read_text()
     assert sorted(p.name for p in ids.iterdir()) == ["ADR-0001", "ADR-0002", "ADR-0003"]
+
+
+def test_a_baseline_over_an_inline_empty_task_list_writes_a_block_list_that_reads_back(nygard, hw):
+    assert hw("adopt", "--root", str(nygard), *NOW).status == 0
+    (nygard / ".headwater/adoption.yml").write_text("# held findings\ntasks: []\n")
+    ran = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "the adoption task AD-1" in ran.out
+    written = (nygard / ".headwater/adoption.yml").read_text()
+    assert written.startswith("# held findings\ntasks:\n  - id: AD-1\n")
+    assert hw("check", "--strict", "--root", str(nygard), *NOW).status == 0
+
+
+@pytest.mark.parametrize("text", ["tasks: [] # none yet\n",
+                                  "tasks:\n  - {id: AD-1, statement: s, owner: a, until: 2027-01-01, held: []}\nnote: x\n"])
+def test_a_baseline_that_cannot_append_a_task_refuses_and_leaves_the_file_as_it_was(nygard, hw, text):
+    assert hw("adopt", "--root", str(nygard), *NOW).status == 0
+    (nygard / ".headwater/adoption.yml").write_text(text)
+    ran = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert ran.status == 1 and "cannot append a task to it and wrote nothing" in ran.err
+    assert (nygard / ".headwater/adoption.yml").read_text() == text
