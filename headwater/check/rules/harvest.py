@@ -12,8 +12,9 @@ from headwater.taxonomy.pins import Family
 @rule("harvest.pin.unread", 1, Scope.RUNNER, Severity.ERROR,
       short="A pinned export under `harvests` binds nothing.",
       full="`harvests.<name>` names an export of another corpus and the digest it must hash to; "
-           "the pin has no digest, the file is missing, it fails the digest, or it is not a "
-           "headwater export, so no document or anchor of that corpus is bound.",
+           "the pin has no digest, the file is missing, it fails the digest, it is not a "
+           "headwater export, or it is one of a version this headwater does not read, so no "
+           "document or anchor of that corpus is bound.",
       help="""
 A harvest reads a committed copy of another corpus's `.headwater/export.json`, never a live
 one. Refresh the pin: copy the export the other corpus's `headwater export` wrote to the `at`

@@ -15,7 +15,8 @@ from headwater.taxonomy.pins import Family
       short="A pinned anchors snapshot under `imports` binds nothing.",
       full="`imports.<name>` names another repository's anchors snapshot and the digest it must "
            "hash to; the pin has no digest, the file is missing or unreadable, it fails the "
-           "digest, or it is not an anchors snapshot, so no path of that repository is bound.",
+           "digest, it is not an anchors snapshot, or it is one of a version this headwater does "
+           "not read, so no path of that repository is bound.",
       help="""
 An import reads a committed copy of another repository's `.headwater/anchors.json`, which
 `headwater export --anchors <pattern>` writes there. Copy it to the `at` path (by default
