@@ -172,6 +172,11 @@ def _texts(node) -> tuple[str, ...]:
     return ()
 
 
+def _whole(node) -> str | None:
+    """A scalar's text as written, stripped; None for anything else or a blank."""
+    return (node.text.strip() or None) if isinstance(node, Scalar) else None
+
+
 def read_sidecar(text: str) -> Derived | None:
     """A sidecar's metadata; its `replaces` / `superseded-by` entries are kept as written
     (a repository path such as `/keps/sig-x/583-y`, or a number)."""
@@ -183,7 +188,7 @@ def read_sidecar(text: str) -> Derived | None:
         return None
     status = next(iter(_texts(node.get("status"))), None)
     date = next((d[:10] for key in SIDECAR_DATES for d in _texts(node.get(key)) if DATE_VALUE.match(d)), None)
-    title = next(iter(_texts(node.get("title"))), None)
+    title = _whole(node.get("title"))  # a title is one text, commas and all
     return Derived(title, status_word(status) if status else None, date,
                    _texts(node.get("replaces")), _texts(node.get("superseded-by")))
 
