@@ -340,6 +340,14 @@ def test_a_retired_term_with_a_replacement_is_an_error_carrying_a_patch(prose):
     assert findings[0].patch.edits[0].old == "Whitelist"
 
 
+def test_a_retired_term_in_a_heading_is_an_error_with_no_patch_since_its_anchor_would_move(prose):
+    root = prose("See [the rules](#whitelist-rules).\n\n## Whitelist rules\n\nThe whitelist is short.")
+    findings = [f for f in run(load(root, NOW)).findings if f.rule == "language.retired_term.used"]
+    assert [(f.severity.value, f.remediation, f.fixable) for f in findings] == [
+        ("error", "write `Allowlist` instead, and change the links to this heading's anchor with it", False),
+        ("error", "write `allowlist` instead", True)]
+
+
 def test_a_retired_term_without_a_replacement_is_a_warning_with_no_patch(prose):
     [finding] = [f for f in run(load(prose("Run a sanity\ncheck first."), NOW)).findings
                  if f.rule == "language.retired_term.used"]
