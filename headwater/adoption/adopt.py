@@ -22,7 +22,7 @@ from headwater.check.adoption_tasks import ADOPTION, HEADER, hold, task_text
 from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
-from headwater.check.proposals import propose
+from headwater.check.proposals import own_identifier, propose
 from headwater.corpus.adoption_file import Task, tasks_in
 from headwater.corpus.census import Classifier, Outcome
 from headwater.corpus.claims import claim_text
@@ -108,6 +108,15 @@ def _succession(snapshot: Snapshot) -> tuple[str, str] | None:
                 None)
 
 
+def _minted_note(minted: str, own: str | None) -> str:
+    """Why an identifier is not the one the file's own number makes: a reader relies on the match."""
+    if minted == own:
+        return ""
+    if own is None:
+        return " (the next free number: the file's name carries none)"
+    return f" (the next free number: {own}, from the file's name, is another document's)"
+
+
 def _identifiers(snapshot: Snapshot, records: list[Found]) -> dict[str, str]:
     ids = {r.path: r.identifier for r in records if r.identifier}
     classifier = Classifier(snapshot.taxonomy)
@@ -170,6 +179,7 @@ def adoption(snapshot: Snapshot) -> Adoption:
     taxonomy = snapshot.taxonomy
     records, left = _records(snapshot)
     ids = _identifiers(snapshot, records)
+    classifier = Classifier(taxonomy)
     state, entered = taxonomy.facet_for_role("state"), taxonomy.facet_for_role("state_entered")
     name_facet = taxonomy.facet_for_role("name")
     succession = _succession(snapshot)
@@ -200,7 +210,7 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if minted and scheme is not None:
             key = taxonomy.identifier_key(record.kind)
             edits.append(SetScalar((key,), minted))
-            said.append(f"{key} {minted}")
+            said.append(f"{key} {minted}{_minted_note(minted, own_identifier(classifier, scheme, record.path))}")
             claim, held = claim_path(scheme, minted), claim_text(record.path)
             if held is not None and not (snapshot.root / claim).exists():  # else check asks for a rename
                 patches.append(Patch(claim, None, (Create(held),)))

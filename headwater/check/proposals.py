@@ -54,8 +54,7 @@ def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: l
     taken = set(snapshot.graph.ids) | set(claims)
     out: dict[str, str] = {}
     for path in paths:
-        own = _own_number(classifier, path)
-        candidate = scheme.mint(own, _slug_of(path)) if own is not None else None
+        candidate = own_identifier(classifier, scheme, path)
         if candidate is None or (candidate in taken and unheld.get(candidate) != path) \
                 or not scheme.regex.match(candidate):
             candidate = minted_for.get(path)
@@ -74,6 +73,12 @@ def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: l
         out[path] = candidate
         taken.add(candidate)
     return out
+
+
+def own_identifier(classifier: Classifier, scheme: Scheme, path: str) -> str | None:
+    """The identifier the number in the file's own name makes under `scheme`, when it has one."""
+    own = _own_number(classifier, path)
+    return scheme.mint(own, _slug_of(path)) if own is not None else None
 
 
 def _own_number(classifier: Classifier, path: str) -> int | None:

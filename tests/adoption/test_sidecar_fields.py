@@ -16,3 +16,15 @@ def test_a_sidecar_title_with_commas_is_read_whole(title):
 def test_a_sidecar_s_replaces_written_as_a_comma_list_is_still_a_list():
     derived = read_sidecar('title: X\nreplaces: "/keps/sig-a/1-a, /keps/sig-a/2-b"\n')
     assert derived is not None and derived.supersedes == ("/keps/sig-a/1-a", "/keps/sig-a/2-b")
+
+
+def test_adopt_says_when_an_identifier_is_not_the_one_the_file_s_number_makes(tmp_path, hw):
+    for folder in ("sig-a/2133-one", "sig-b/2133-two", "sig-a/100-a", "sig-b/101-b", "sig-c/102-c"):
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {folder}\nstatus: implemented\n")
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {folder}\n\n## Summary\n\nText.\n")
+    assert hw("init", "--namespace", "K", "--root", str(tmp_path)).status == 0
+    said = hw("adopt", "--root", str(tmp_path)).out.splitlines()
+    assert "adopted keps/sig-a/2133-one/README.md: status implemented, title, id K-DR-2133" in said
+    assert ("adopted keps/sig-b/2133-two/README.md: status implemented, title, id K-DR-2134 (the next free "
+            "number: K-DR-2133, from the file's name, is another document's)") in said
