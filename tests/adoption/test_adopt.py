@@ -255,8 +255,9 @@ def test_a_baseline_over_an_inline_empty_task_list_writes_a_block_list_that_read
     assert hw("check", "--strict", "--root", str(nygard), *NOW).status == 0
 
 
-@pytest.mark.parametrize("text", ["tasks: [] # none yet\n",
-                                  "tasks:\n  - {id: AD-1, statement: s, owner: a, until: 2027-01-01, held: []}\nnote: x\n"])
+@pytest.mark.parametrize("text", [
+    "tasks: [] # none yet\n",
+    "tasks:\n  - {id: AD-1, statement: s, owner: a, until: 2027-01-01, held: []}\nnote: x\n"])
 def test_a_baseline_that_cannot_append_a_task_refuses_and_leaves_the_file_as_it_was(nygard, hw, text):
     assert hw("adopt", "--root", str(nygard), *NOW).status == 0
     (nygard / ".headwater/adoption.yml").write_text(text)

@@ -116,7 +116,8 @@ def _resting(root: Path) -> list[tuple[str, int, str]]:
     return [(f.path, f.line, f.message) for f in findings(root) if f.rule == "lifecycle.dependency.on_terminal"]
 
 
-RESTS = "`ACME-DR-0003` (current) rests through `traces_to` on `ACME-DR-0001`, which is superseded"
+RESTS = ("`ACME-DR-0003` (current) rests on `ACME-DR-0001`, which is superseded: "
+         "`ACME-DR-0003` `traces_to` `ACME-DR-0001`")
 
 
 def test_a_live_document_tracing_to_a_terminal_one_is_reported_at_the_half_the_terminal_one_writes(copy_fixture):
@@ -191,11 +192,23 @@ def test_an_inverse_half_written_by_a_draft_reports_the_live_document_resting_on
     root = copy_fixture(ON_INITIAL)
     _rewrite(root, BASE, "relations:\n  traces_to: [ACME-DR-0002]\n", "")
     _relate(root, DRAFT, "  traced_by: [ACME-DR-0001]")  # the current decision traces to the draft
-    assert _relying(root) == [(DRAFT, 10, "`ACME-DR-0001` (current) rests through `traces_to` on "
-                                          "`ACME-DR-0002`, which is still draft")]
+    assert _relying(root) == [(DRAFT, 10, "`ACME-DR-0001` (current) rests on `ACME-DR-0002`, which is still "
+                                          "draft: `ACME-DR-0001` `traces_to` `ACME-DR-0002`")]
 
 
 def test_a_live_document_resting_on_a_draft_with_both_halves_written_is_reported_once(copy_fixture):
     root = copy_fixture(ON_INITIAL)
     _relate(root, DRAFT, "  traced_by: [ACME-DR-0001]")
     assert [(p, line) for p, line, _ in _relying(root)] == [(BASE, 10)]  # at the source's own half
+
+
+def test_a_dependency_finding_states_the_relation_in_the_direction_its_name_reads(quickstart):
+    """The superseded end rests on its successor: the finding must not read as if it superseded it."""
+    for path, old, new in (("docs/decisions/0001-store-attempts-in-postgres.md", "superseded", "current"),
+                           ("docs/decisions/0002-deliver-at-least-once.md", "current", "deprecated")):
+        document = quickstart / path
+        text = document.read_text(encoding="utf-8")
+        document.write_text(text.replace(f"status: {old}", f"status: {new}", 1), encoding="utf-8")
+    messages = [f.message for f in findings(quickstart) if f.rule == "lifecycle.dependency.on_terminal"]
+    assert ("`ACME-DR-0001` (current) rests on `ACME-DR-0002`, which is deprecated: "
+            "`ACME-DR-0002` `supersedes` `ACME-DR-0001`") in messages

@@ -80,7 +80,15 @@ def _resting(ctx: Context, edge: Edge) -> tuple[Document | None, Document | None
     return near, far
 
 
-@rule("lifecycle.dependency.on_terminal", 2, Scope.EDGE, Severity.WARN,
+def _stated(ctx: Context, edge: Edge) -> str:
+    """The relation in the direction its name reads (`B supersedes A`), whichever end wrote it,
+    so a finding about the end that rests never reads as if that end were the relation's source."""
+    near, far = ctx.document(edge.source), ctx.far(edge)
+    source, target = (far, near) if edge.inverse else (near, far)
+    return f"{ctx.label(source)} `{edge.relation.name}` {ctx.label(target)}"
+
+
+@rule("lifecycle.dependency.on_terminal", 3, Scope.EDGE, Severity.WARN,
       short="A live document rests on a document in a terminal state.",
       full="Through a `lifecycle_sensitive` relation, a live document rests on one that is "
            "superseded or retired; the non-governing end rests on the governing end, and "
@@ -102,8 +110,8 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
         return []
     if told_at_other_half(ctx, edge):
         return []  # one fact, one finding: the other half reports it
-    return [at_edge(edge, f"{ctx.label(dependent)} ({ctx.state(dependent)}) rests through "
-                     f"`{edge.relation.name}` on {ctx.label(base)}, which is {state_of_base}",
+    return [at_edge(edge, f"{ctx.label(dependent)} ({ctx.state(dependent)}) rests on {ctx.label(base)}, which "
+                     f"is {state_of_base}: {_stated(ctx, edge)}",
                      f"re-point the relation at the document that holds now, or move "
                      f"{ctx.label(dependent)} to a terminal state too")]
 
@@ -146,7 +154,7 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
                      patch=Patch(target.path, target.digest, edits) if live else None)]
 
 
-@rule("lifecycle.dependency.on_initial", 2, Scope.EDGE, Severity.WARN,
+@rule("lifecycle.dependency.on_initial", 3, Scope.EDGE, Severity.WARN,
       short="A live document rests on a document still at its initial state.",
       full="Through a `lifecycle_sensitive` relation, a live document rests on one at the "
            "initial state (a draft), read as `lifecycle.dependency.on_terminal` reads it: the "
@@ -175,8 +183,8 @@ def lifecycle_dependency_on_initial(ctx: Context, edge: Edge):
         return []
     if told_at_other_half(ctx, edge):
         return []  # one fact, one finding: the other half reports it
-    return [at_edge(edge, f"{ctx.label(dependent)} ({state}) rests through `{edge.relation.name}` on "
-                     f"{ctx.label(base)}, which is still {base_state}",
+    return [at_edge(edge, f"{ctx.label(dependent)} ({state}) rests on {ctx.label(base)}, which is still "
+                     f"{base_state}: {_stated(ctx, edge)}",
                      f"promote {ctx.label(base)} once it is settled, or point the relation at a "
                      "document that stands")]
 
