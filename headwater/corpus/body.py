@@ -107,12 +107,63 @@ def _read_inline(token, env: dict, heading: bool) -> None:
 
 
 # `<a id="x">`, `<a name="x">`: an element a link's fragment lands on, as a browser reads it (any
-# element's `id`, an `a` element's `name`)
-_HTML_ANCHOR = re.compile(r"""<(?:[A-Za-z][^>]*?\sid|a\s(?:[^>]*?\s)?name)\s*=\s*["']([^"'\s]+)["']""")
-# `## Title {#x}`: the heading attribute Hugo, kramdown and Pandoc read as the heading's own id
-_HEADING_ID = re.compile(r"\{#([^\s}]+)\}\s*$")
+# element's `id`, an `a` element's `name`), what `<(?:[A-Za-z][^>]*?\sid|a\s(?:[^>]*?\s)?name)\s*=
+# \s*["']([^"'\s]+)["']` finds. As that one regex every `<` read on to the next `>`, so a block of
+# `<` with no `>` cost the square of its length; `_html_anchors` seeks each part forward once.
+_ID = re.compile(r"""\sid\s*=\s*["']([^"'\s]+)["']""")
+_NAME = re.compile(r"""(?<=\s)name\s*=\s*["']([^"'\s]+)["']""")
+_TAG_END = re.compile(">")
+_ELEMENT, _A_ELEMENT = re.compile("[A-Za-z]"), re.compile(r"a\s")
+# `## Title {#x}`: the heading attribute Hugo, kramdown and Pandoc read as the heading's own id,
+# what `\{#([^\s}]+)\}\s*$` finds: from the first `{#` in the run that a final `}` closes. That
+# regex read the run from every `{#` in it, so a heading of `{#` cost the square of its length.
+_HEADING_ID_RUN = re.compile(r"(?<![^\s}])([^\s}]*)\}\s*$")
 # `[label]: target` or `[label]: <target>`, a link reference definition (up to three spaces in)
 _DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(?:<([^>\n]*)>|(\S+))")
+
+
+def _heading_ids(text: str) -> list[str]:
+    run = _HEADING_ID_RUN.search(text)
+    if run is None:
+        return []
+    start, end = run.span(1)
+    at = text.find("{#", start, end)
+    return [text[at + 2:end]] if 0 <= at < end - 2 else []
+
+
+def _html_anchors(html: str) -> list[str]:
+    ids, names, tag_end = _searcher(_ID, html), _searcher(_NAME, html), _searcher(_TAG_END, html)
+    found: list[str] = []
+    pos = 0
+    while (at := html.find("<", pos)) >= 0:
+        pos, anchor = at + 1, None
+        if _ELEMENT.match(html, at + 1):  # any element: its first `id` before its `>`
+            anchor = _before(ids(at + 2), tag_end(at + 2))
+        if anchor is None and _A_ELEMENT.match(html, at + 1):
+            # an `a`: its first `name` after a later space before its `>`, else one right after `a `
+            anchor = _before(names(at + 4), tag_end(at + 3)) or _NAME.match(html, at + 3)
+        if anchor is not None:
+            found.append(anchor.group(1))
+            pos = anchor.end()
+    return found
+
+
+def _before(found: re.Match[str] | None, end: re.Match[str] | None) -> re.Match[str] | None:
+    return found if found is not None and (end is None or found.start() < end.start()) else None
+
+
+def _searcher(pattern: re.Pattern[str], text: str) -> Callable[[int], re.Match[str] | None]:
+    """The first match at or after a position, for positions that never go back: the last answer
+    holds until the position passes it, so no stretch of the text is searched twice."""
+    found: re.Match[str] | None = None
+    searched = False
+
+    def first(pos: int) -> re.Match[str] | None:
+        nonlocal found, searched
+        if not searched or (found is not None and found.start() < pos):
+            found, searched = pattern.search(text, pos), True
+        return found
+    return first
 
 
 def github_slug(text: str) -> str:
@@ -147,17 +198,17 @@ def parse(body: str, first_line: int) -> Body:
             seen[base] = count + 1
             slug = base if count == 0 else f"{base}-{count}"
             headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
-            anchors.extend(_HEADING_ID.findall(text))
+            anchors.extend(_heading_ids(text))
         if token.type == "inline":
             _read_inline(token, env, heading=False)  # a heading's were read above
             if token.children and token.map:
                 links.extend(_links(token, first_line, source_lines, defined))
                 code.extend(_spans(token, first_line, source_lines))
-                anchors.extend(_HTML_ANCHOR.findall("".join(
+                anchors.extend(_html_anchors("".join(
                     child.content for child in token.children if child.type == "html_inline")))
             token.children = None  # read: let go
         elif token.type == "html_block":
-            anchors.extend(_HTML_ANCHOR.findall(token.content))
+            anchors.extend(_html_anchors(token.content))
         elif token.type in ("fence", "code_block") and token.map:
             fenced = token.type == "fence"
             code.append(Code("fence" if fenced else "block", token.info.strip(),

@@ -44,6 +44,17 @@ def test_the_mask_blanks_exactly_what_the_one_regex_blanked(text):
     assert mask(text) == reference(text)
 
 
+# Runs with no space in them, where a URL, a path or a code span may start at many places.
+TOKEN_CHARACTERS = "aw.:/`,-+_1é\"“”()[]<>~ "
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from([*TOKEN_CHARACTERS, "://", "www.", "./", ".md", "``", "a/b,"]),
+                max_size=40).map("".join))
+def test_runs_of_url_path_and_backtick_characters_are_blanked_exactly_as_by_the_one_regex(text):
+    assert mask(text) == reference(text)
+
+
 def test_quotes_comments_and_tags_closed_far_off_or_inside_other_spans_are_blanked_as_before():
     text = ("“far\nquote” `code “x` a <!-- c\n--> <b>tag</b> “ [a](<u>) “open <!-- open <i and\n"
             "a > line” <!-- -->")
@@ -65,3 +76,24 @@ def test_a_paragraph_of_unclosed_quotes_comments_or_tags_is_masked_in_linear_tim
                          capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout) == dict.fromkeys(HOSTILE, True)
+
+
+TOKEN_SIZE = 500_000  # an 80,000-character run took half a minute: this size, most of an hour
+HOSTILE_TOKENS = {  # (text, its mask)
+    "a run of dots between letters, no scheme": ("a." * (TOKEN_SIZE // 2), "a." * (TOKEN_SIZE // 2)),
+    "a scheme at the end of a long run, nothing after it": ("a." * (TOKEN_SIZE // 2) + "a:// x",) * 2,
+    "folders with no file extension": ("a/b," * (TOKEN_SIZE // 4),) * 2,
+    "a run of backticks": ("`" * TOKEN_SIZE, " " * TOKEN_SIZE),
+    "a run of backticks, then text": ("`" * TOKEN_SIZE + "x" * TOKEN_SIZE, " " * TOKEN_SIZE + "x" * TOKEN_SIZE),
+    "URLs in curly quotations": ("“www.a”" * (TOKEN_SIZE // 7), " " * (TOKEN_SIZE // 7 * 7)),
+    "paths in curly quotations": ("“a/”" * (TOKEN_SIZE // 4) + "x.md", " " * (TOKEN_SIZE // 4 * 4) + "x.md"),
+}
+TOKEN_PROGRAM = ("import json, sys\nfrom headwater.check.rules.mask import mask\n"
+                 "print(json.dumps({k: mask(t) == m for k, (t, m) in json.load(sys.stdin).items()}))")
+
+
+def test_a_long_run_with_no_space_is_masked_in_linear_time_whatever_could_start_in_it():
+    ran = subprocess.run([sys.executable, "-c", TOKEN_PROGRAM], input=json.dumps(HOSTILE_TOKENS),
+                         capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == dict.fromkeys(HOSTILE_TOKENS, True)

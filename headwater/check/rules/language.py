@@ -286,7 +286,7 @@ def language_retired_term_used(ctx: Context, doc: Document):
                 continue
             for found in _term_pattern(term.term).finditer(run.masked):
                 written = run.text[found.start():found.end()]
-                article = ARTICLE.search(run.text, 0, found.start())
+                article = _article(run.text, found.start())
                 hits.append(_retired_hit(doc, language, term, written, run.position(found.start()),
                                          (article.group(1), run.position(article.start())) if article else None,
                                          heading=run.line in headings))
@@ -295,6 +295,16 @@ def language_retired_term_used(ctx: Context, doc: Document):
 
 # "a" or "an" just before a term, on its line: the fix turns it when the replacement sounds otherwise
 ARTICLE = re.compile(r"(?<![\w-])(an?)[ \t]+$", re.I)
+
+
+def _article(text: str, at: int) -> re.Match[str] | None:
+    """`ARTICLE.search(text, 0, at)`, searched only from just before the spaces that end there
+    (and a newline after them, which `$` stands before): from the start of the run, for every
+    term found, it cost a run of many terms the square of its length."""
+    end = at - 1 if text[at - 1:at] == "\n" else at
+    while end and text[end - 1] in " \t":
+        end -= 1
+    return ARTICLE.search(text, max(end - 2, 0), at)
 
 
 def _retired_hit(doc: Document, language: str, term, written: str, at: tuple[int, int],
