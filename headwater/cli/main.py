@@ -20,6 +20,7 @@ from headwater.cli.output import Result, write_whole
 from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
+from headwater.paths import is_text
 
 VALUE_GLOBALS = {f.name for f in GLOBAL_FLAGS if f.metavar}
 ALL_FLAGS = GLOBAL_FLAGS + tuple(f for v in VERBS for f in v.flags)
@@ -153,13 +154,11 @@ def _undecodable(argv: list[str]) -> None:
     """Every argument is read as UTF-8 before anything else, so no answer echoes a byte that is not
     (the OS hands an undecodable byte over as a lone surrogate); the refusal shows it as `\\xff`."""
     for index, arg in enumerate(argv):
-        try:
-            arg.encode("utf-8")
-        except UnicodeEncodeError:
+        if not is_text(arg):
             shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             named = f"the value of `{argv[index - 1]}`" if index and argv[index - 1] in VALUE_FLAGS \
                 else f"argument {index + 1}"
-            raise Refusal(f"{named} (`{shown}`) is not valid UTF-8; give it in UTF-8") from None
+            raise Refusal(f"{named} (`{shown}`) is not valid UTF-8; give it in UTF-8")
 
 
 def _no_verb(argv: list[str]) -> Refusal:
