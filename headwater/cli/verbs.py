@@ -26,6 +26,7 @@ class Flag:
     short: str | None = None
     path: bool = False  # a path the user types: read from the directory they typed it in, as git reads one
     names: str = ""  # what a path-taking value names ("path", "pattern"): empty would mean here, or everything
+    required: bool = False  # the verb refuses to run without it, so its usage shows no brackets
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ VERBS: tuple[Verb, ...] = (
         "Checks every file of the package against the release digest, copies it, and pins the "
         "digest in `.headwater/taxonomy.yml`.",
         "verb_vendor:run",
-        (Flag("--expect", "the release digest the publisher printed", "DIGEST"),),
+        (Flag("--expect", "the release digest the publisher printed", "DIGEST", required=True),),
         (Operand("directory", "the package directory",
                  missing="`taxonomy vendor` takes a package directory. "
                          "Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),

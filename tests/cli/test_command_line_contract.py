@@ -91,3 +91,18 @@ def test_a_double_dash_ends_the_flags_of_a_verb_with_operands_and_is_refused_by_
 def test_route_with_a_blank_task_is_refused_as_a_missing_operand(hw, quickstart, task):
     assert refused(hw("route", task, "--root", str(quickstart)),
                    '`route` takes a task description. Try `headwater route "add rate limiting to the ingest API"`')
+
+
+@pytest.mark.parametrize(("words", "usage"), [
+    (["taxonomy", "vendor"], "Usage: headwater taxonomy vendor <directory> --expect <DIGEST>\n"),
+    (["rule"], "Usage: headwater rule [<rule>] [--list] [--all] [--json]\n"),
+])
+def test_a_usage_line_brackets_only_what_is_optional_and_marks_only_what_repeats(hw, words, usage):
+    ran = hw("help", *words)
+    assert ran.status == 0 and usage in ran.out
+
+
+def test_vendor_names_a_missing_directory_before_asking_for_the_digest(hw, quickstart, tmp_path):
+    missing = tmp_path / "nonexistent"
+    assert refused(hw("taxonomy", "vendor", str(missing), "--root", str(quickstart)),
+                   f"{missing} is not a directory, so there is no package to vendor")
