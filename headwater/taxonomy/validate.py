@@ -73,7 +73,7 @@ MEMBER_SHAPES = {
 NESTED_KEYS = {
     "kinds.facets": ("require", "forbid", "values", "optional"),
     "kinds.sections": ("require", "optional", "roles"),
-    "kinds.identifier": ("scheme",),
+    "kinds.identifier": ("scheme", "key"),
     "relations.on_target": ("set_state",),
     "relations.invalid_when": ("both",),
 }

@@ -204,7 +204,7 @@ def test_an_unknown_key_inside_a_nested_mapping_is_a_problem_naming_what_the_map
         "kinds.decision.facets.nosuch_thing: is not a key this mapping may hold; it admits require, forbid, values, "
         "optional",
         "kinds.decision.sections.mandatory: is not a key this mapping may hold; it admits require, optional, roles",
-        "kinds.decision.identifier.sheme: is not a key this mapping may hold; it admits scheme",
+        "kinds.decision.identifier.sheme: is not a key this mapping may hold; it admits scheme, key",
         "relations.supersedes.on_target.set_sate: is not a key this mapping may hold; it admits set_state",
         "relations.conflicts_with.invalid_when.either: is not a key this mapping may hold; it admits both",
         "relations.traces_to.attributes.cue.owenr: is not a key this mapping may hold; it admits type, owner, values",
