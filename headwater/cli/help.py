@@ -85,8 +85,10 @@ def _flag_label(flag: Flag) -> str:
 
 def _usage(verb: Verb) -> str:
     parts = [f"headwater {verb.name}"]
-    parts += [f"<{o.name}{'…' if o.many else ''}>" if o.missing else f"[<{o.name}…>]" for o in verb.operands]
-    parts += [f"[{_flag_label(f)}]{'…' if f.repeat else ''}" for f in verb.flags]
+    for operand in verb.operands:
+        shown = f"<{operand.name}{'…' if operand.many else ''}>"
+        parts.append(shown if operand.missing else f"[{shown}]")
+    parts += [(_flag_label(f) if f.required else f"[{_flag_label(f)}]") + ("…" if f.repeat else "") for f in verb.flags]
     return " ".join(parts)
 
 

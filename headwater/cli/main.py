@@ -20,8 +20,12 @@ from headwater.cli.output import Result, write_whole
 from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
+from headwater.paths import is_text
 
 VALUE_GLOBALS = {f.name for f in GLOBAL_FLAGS if f.metavar}
+ALL_FLAGS = GLOBAL_FLAGS + tuple(f for v in VERBS for f in v.flags)
+EVERY_FLAG = {name for f in ALL_FLAGS for name in (f.name, f.short) if name}
+VALUE_FLAGS = {f.name for f in ALL_FLAGS if f.metavar}
 
 
 @dataclass(frozen=True)
@@ -42,14 +46,14 @@ class _Parser(argparse.ArgumentParser):
         self.flags = {f.name: f for f in GLOBAL_FLAGS + verb.flags}
         for flag in self.flags.values():
             names = [flag.name] + ([flag.short] if flag.short else [])
-            dest = flag.name.lstrip("-").replace("-", "_")
+            dest = _dest(flag)
             if flag.metavar is None:
-                self.add_argument(*names, dest=dest, action="store_true")
+                self.add_argument(*names, dest=dest, action=_Once, nargs=0, default=False)
             elif flag.repeat:
                 self.add_argument(*names, dest=dest, action="append", default=[], nargs=flag.values if flag.values > 1
                                   else None, metavar=tuple(flag.metavar.split()) if flag.values > 1 else flag.metavar)
             else:
-                self.add_argument(*names, dest=dest, metavar=flag.metavar, choices=flag.choices or None,
+                self.add_argument(*names, dest=dest, action=_Once, metavar=flag.metavar, choices=flag.choices or None,
                                   type=_one_of(flag) if flag.choices else None)
         for operand in verb.operands:
             self.add_argument(operand.name, nargs="*" if operand.many else "?")
@@ -59,14 +63,24 @@ class _Parser(argparse.ArgumentParser):
         return f"See `headwater help {self.verb.name}`"
 
     def parse(self, words: list[str]) -> argparse.Namespace:
+        if "--" in words and not self.verb.operands:
+            raise Refusal(f"`{self.verb.name}` takes no operand, so `--` has no operands to set apart. {self.see}")
         try:
             args, extra = self.parse_known_args(words)
         except argparse.ArgumentError as error:
             flag = self.flags.get((error.argument_name or "").split("/")[0])
-            if flag is None or flag.metavar is None:  # no failure of ours to name: argparse's own words
+            if flag is None:  # no failure of ours to name: argparse's own words
                 raise Refusal(f"{error}. {self.see}") from None
-            takes = "a value" if flag.values == 1 else "two values"  # the one way a value flag fails here
+            # the one way each kind of flag fails here: a switch given a value, a value flag none
+            takes = "no value" if flag.metavar is None else "a value" if flag.values == 1 else "two values"
             raise Refusal(f"`{flag.name}` takes {takes}. {self.see}") from None
+        for flag in self.flags.values():
+            given = getattr(args, _dest(flag))
+            values = given if isinstance(given, list) else [] if given is None else [given]
+            blank = next((value for value in values if not value.strip()), None) if flag.names else None
+            if blank is not None:
+                raise Refusal(f"`{flag.name}` names `{blank}`, which is no {flag.names}; give one, "
+                              f"or leave `{flag.name}` out")
         if extra and extra[0].startswith("-"):
             raise Refusal(f"`{extra[0]}` is not a flag `{self.verb.name}` reads. {self.see}")
         if extra:
@@ -75,6 +89,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # argparse would exit 2; we refuse with one sentence
         raise Refusal(f"{message}. {self.see}")
+
+
+def _dest(flag: Flag) -> str:
+    return flag.name.lstrip("-").replace("-", "_")
+
+
+class _Once(argparse.Action):
+    """A single-valued flag: given twice, the second would silently win over the first."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        if getattr(namespace, self.dest) != self.default:
+            raise Refusal(f"`{self.option_strings[0]}` is given twice; give it once")
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
 
 
 def _one_of(flag: Flag) -> Callable[[str], str]:
@@ -123,7 +150,31 @@ def _find_verb(argv: list[str]) -> tuple[Verb | None, list[str]]:
     return verb, argv[:first_index] + argv[first_index + 1 :]
 
 
+def _undecodable(argv: list[str]) -> None:
+    """Every argument is read as UTF-8 before anything else, so no answer echoes a byte that is not
+    (the OS hands an undecodable byte over as a lone surrogate); the refusal shows it as `\\xff`."""
+    for index, arg in enumerate(argv):
+        if not is_text(arg):
+            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            named = f"the value of `{argv[index - 1]}`" if index and argv[index - 1] in VALUE_FLAGS \
+                else f"argument {index + 1}"
+            raise Refusal(f"{named} (`{shown}`) is not valid UTF-8; give it in UTF-8")
+
+
+def _no_verb(argv: list[str]) -> Refusal:
+    """What a command line without a verb got wrong: a global flag that ate the verb as its value,
+    a flag no verb reads, or no verb at all."""
+    for index, arg in enumerate(argv):
+        after = argv[index + 1] if index + 1 < len(argv) else None
+        if arg in VALUE_GLOBALS and (after is None or verb_named(after) or after in SECOND_WORDS):
+            return Refusal(f"`{arg}` takes a value. See `headwater help`")
+        if arg.startswith("-") and arg.split("=")[0] not in EVERY_FLAG:
+            return Refusal(f"`{arg}` is not a flag headwater reads. See `headwater help`")
+    return Refusal("no verb. Try `headwater check`")
+
+
 def parse(argv: list[str]) -> Invocation | Result:
+    _undecodable(argv)
     if "-V" in argv or "--version" in argv:
         return Result(stdout=__version__ + "\n")
     verb, rest = _find_verb(argv)
@@ -131,13 +182,13 @@ def parse(argv: list[str]) -> Invocation | Result:
         if "-h" in argv or "--help" in argv:
             verb, rest = verb_named("help"), [a for a in argv if a not in ("-h", "--help")]
         else:
-            raise Refusal("no verb. Try `headwater check`")
+            raise _no_verb(argv)
     args = _Parser(verb).parse(rest)
     if args.help and verb.name != "help":
         args.words, verb = verb.name.split(), verb_named("help")
     for operand in verb.operands:
         value = getattr(args, operand.name)
-        if operand.missing and (value is None or value == []):
+        if operand.missing and (value is None or (isinstance(value, list) and not " ".join(value).strip())):
             raise Refusal(operand.missing)
     if args.quiet and args.verbose:
         raise Refusal("`--quiet` and `--verbose` ask for opposite things, so give one of them")
@@ -158,7 +209,7 @@ def _read_from_here(verb: Verb, args: argparse.Namespace, root: Path, here: Path
         return
     if not below.parts:
         return
-    for name in [f.name.lstrip("-").replace("-", "_") for f in verb.flags if f.path] + \
+    for name in [_dest(f) for f in verb.flags if f.path] + \
                 [o.name for o in verb.operands if o.path]:
         value = getattr(args, name, None)
         if isinstance(value, list):

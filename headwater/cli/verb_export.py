@@ -63,9 +63,13 @@ def _pattern(raw: str) -> str:
 
 
 def _check(root: Path, outputs: list[tuple[str, bytes]]) -> Result:
+    flags = " --anchors …" if outputs[0][0] == formats.ANCHORS_PATH else ""
+    missing = [path for path, _ in outputs if _committed(root, path) is None]
+    if missing:  # nothing exported yet is not a stale export
+        raise Refusal(f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing; run "
+                      f"`headwater export{flags}` and commit the result")
     stale = [path for path, data in outputs if _committed(root, path) != data]
     if stale:
-        flags = " --anchors …" if outputs[0][0] == formats.ANCHORS_PATH else ""
         raise Refusal(f"{' and '.join(stale)} {'is' if len(stale) == 1 else 'are'} not what the corpus "
                       f"exports today; run `headwater export{flags}` and commit the result")
     return Result("".join(f"{path} is what the corpus exports ({digest(data)})\n" for path, data in outputs))

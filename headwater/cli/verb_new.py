@@ -5,7 +5,6 @@ from __future__ import annotations
 from headwater.cli.output import Result
 from headwater.clock import run_date
 from headwater.errors import Refusal
-from headwater.paths import is_text
 from headwater.snapshot import load
 from headwater.taxonomy.staleness import refuse_stale
 from headwater.writes.new import new_document, pair
@@ -13,10 +12,6 @@ from headwater.writes.new import new_document, pair
 
 def run(invocation) -> Result:
     args = invocation.args
-    for flag, values in (("kind", [args.kind]), ("--title", [args.title]), ("--summary", [args.summary]),
-                         ("--relates", args.relates), ("--facet", args.facet), ("--directory", [args.directory])):
-        if not all(is_text(value) for value in values if value is not None):
-            raise Refusal(f"`{flag}` holds bytes that are not UTF-8 text, so `new` writes nothing")
     if args.title is None or not args.title.strip():
         raise Refusal(f'`new` takes a title. Try `headwater new {args.kind} --title "Adopt an overlay"`')
     relates = [pair(text, "--relates") for text in args.relates]

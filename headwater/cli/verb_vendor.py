@@ -12,10 +12,9 @@ from headwater.writes import vendor
 def run(invocation) -> Result:
     directory = Path(invocation.args.directory)
     expect = invocation.args.expect
+    vendor.require_directory(directory)  # before the digest, whose hint hashes its files
     if expect is None or not expect.strip():
-        shown = vendor.computed_digest(directory) if directory.is_dir() else None
-        hint = f"; the files at {directory} hash to `{shown}`" if shown else ""
         raise Refusal(f"`taxonomy vendor` takes `--expect <digest>`, the release digest the publisher "
-                      f"printed{hint}")
+                      f"printed; the files at {directory} hash to `{vendor.computed_digest(directory)}`")
     verified = vendor.plan(invocation.root, directory, expect.strip())
     return Result(vendor.report(vendor.install(invocation.root, directory, verified)))

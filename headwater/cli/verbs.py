@@ -25,6 +25,8 @@ class Flag:
     choices: tuple[str, ...] = ()  # argparse refuses any other value, before a handler runs
     short: str | None = None
     path: bool = False  # a path the user types: read from the directory they typed it in, as git reads one
+    names: str = ""  # what a path-taking value names ("path", "pattern"): empty would mean here, or everything
+    required: bool = False  # the verb refuses to run without it, so its usage shows no brackets
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ CHANGE_OPERANDS = ("`change` takes a base revision and an output directory. "
 
 GLOBAL_FLAGS = (
     Flag("--root", "the repository to read (default: the nearest directory up from here that holds "
-                   "`.headwater/taxonomy.yml`, else the git top level)", "PATH"),
+                   "`.headwater/taxonomy.yml`, else the git top level)", "PATH", names="path"),
     Flag("--version", "print the version and exit", short="-V"),
     Flag("--wide", "lay text out as wide as COLUMNS allows, 80 to 120"),
     Flag("--no-color", "no colour; also NO_COLOR, TERM=dumb, or stdout not a terminal (FORCE_COLOR forces it)"),
@@ -85,10 +87,11 @@ VERBS: tuple[Verb, ...] = (
          Flag("--no-cache", "neither read nor write the cache"),
          Flag("--staged", "check the tree git's index holds, as a commit would (runs git; for pre-commit hooks)"),
          NOW,
-         Flag("--change", "a manifest written by `headwater change`", "MANIFEST"),
+         Flag("--change", "a manifest written by `headwater change`", "MANIFEST", names="path"),
          Flag("--format", "the report format", "FORMAT", choices=FORMAT_NAMES),
          FORMAT_JSON,
-         Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True, path=True),
+         Flag("--path", "report only findings in this file, directory or pattern", "PATH", repeat=True, path=True,
+              names="path"),
          Flag("--rule", "report only this rule, or a family such as `facet`", "RULE", repeat=True),
          # Checked by `check.selection`, which words its own refusal ("error, warn, info, and …").
          Flag("--min-severity", "report only findings this severe or more (error, warn, info)", "SEVERITY"),
@@ -200,7 +203,7 @@ VERBS: tuple[Verb, ...] = (
          Flag("--summary", "the one-sentence summary routing reads", "SUMMARY"),
          Flag("--relates", "a relation and its target", "REL=TARGET", repeat=True),
          Flag("--facet", "a facet and its value", "FACET=VALUE", repeat=True),
-         Flag("--directory", "where on the shelf to write", "DIR", path=True),
+         Flag("--directory", "where on the shelf to write", "DIR", path=True, names="path"),
          NOW),
         (Operand("kind", "the kind of document",
                  missing='`new` takes a kind. Try `headwater new decision --title "Adopt an overlay"`'),),
@@ -232,7 +235,7 @@ VERBS: tuple[Verb, ...] = (
         "verb_export:run",
         (Flag("--check", "exit 1 when the committed copy is not what the corpus exports today"),
          Flag("--anchors", "write the anchors snapshot of the files this pattern matches", "PATTERN",
-              repeat=True)),
+              repeat=True, names="pattern")),
     ),
     Verb(
         "init", GROUPS[3],
@@ -244,7 +247,7 @@ VERBS: tuple[Verb, ...] = (
         "verb_init:run",
         (Flag("--corpus", "the corpus root (default: read off the tree: the folder holding the records, "
                           "else the top-level folder holding the most Markdown, narrowed to the folder "
-                          "below it that holds all of it; `docs` when none holds any)", "DIR"),
+                          "below it that holds all of it; `docs` when none holds any)", "DIR", names="path"),
          Flag("--dry-run", "print the declaration and overlay it would write, and write nothing"),
          Flag("--package", "the taxonomy package (default headwater/standard)", "NAME"),
          Flag("--bundle", "a bundle of the package to select", "NAME", repeat=True),
@@ -280,7 +283,7 @@ VERBS: tuple[Verb, ...] = (
         "Checks every file of the package against the release digest, copies it, and pins the "
         "digest in `.headwater/taxonomy.yml`.",
         "verb_vendor:run",
-        (Flag("--expect", "the release digest the publisher printed", "DIGEST"),),
+        (Flag("--expect", "the release digest the publisher printed", "DIGEST", required=True),),
         (Operand("directory", "the package directory",
                  missing="`taxonomy vendor` takes a package directory. "
                          "Try `headwater taxonomy vendor ../headwater-standard --expect sha256:…`"),),

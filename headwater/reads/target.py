@@ -61,6 +61,10 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
     if remote is not None:
         return (f"`{quoted(argument)}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
                 "repository reads only through its pinned export; `resolve_identifier` gives its pointer")
+    if "/" not in text and not text.endswith(".md"):  # shaped like an identifier, not a path
+        folded = sorted(known for known in snapshot.graph.ids if known.casefold() == text.casefold())
+        if folded:  # the one near match worth naming: the same identifier in another case
+            return f"`{quoted(argument)}` names no document; did you mean {' or '.join(folded)}?"
     for scheme in snapshot.taxonomy.schemes.values():
         if scheme.regex.match(text) or (scheme.fixed_prefix and text.startswith(scheme.fixed_prefix)):
             return f"`{quoted(argument)}` is shaped like an identifier of this corpus, and no document declares it"
@@ -74,6 +78,8 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         return f"`{quoted(argument)}` is a folder, not a document: name one of the documents in it"
     root = snapshot.census.root
     inside = not root or relative == root or relative.startswith(root + "/")
+    if not inside and "/" not in text and not text.endswith(".md") and not (snapshot.root / relative).exists():
+        return f"`{quoted(argument)}` names no document: no document declares it, and no file is named so"
     if not inside:
         return f"`{quoted(argument)}` is outside every corpus root this repository declares"
     exclusion = excluded_by(relative, snapshot.declaration.exclusions)

@@ -22,7 +22,7 @@ from headwater.taxonomy.model import (
     Relation,
     Taxonomy,
 )
-from headwater.taxonomy.validate_dialect import dialect_problems
+from headwater.taxonomy.validate_dialect import dialect_problems, unknown_keys
 
 # The reference meta-schema's roots and members, plus our extensions (`governing_end`,
 # `write_when`, `function_words`, string `guidance`); `dialect.py` lists what is read only.
@@ -67,6 +67,17 @@ MEMBER_SHAPES = {
     "regimes.voice": {"forbid": VALUES},
     "regimes.language": {"tag": VALUE, "controlled": VALUE, "profile": VALUE, "source_form": VALUE},
 }
+# The keys each mapping one level inside a declaration may hold, where the model fixes them (a
+# kind's `facets` keeps `optional`, which `dialect.py` lists as inert; `relations` under a kind is
+# checked with its expectations). A key outside these is a typo whose meaning would be dropped.
+NESTED_KEYS = {
+    "kinds.facets": ("require", "forbid", "values", "optional"),
+    "kinds.sections": ("require", "optional", "roles"),
+    "kinds.identifier": ("scheme", "key"),
+    "relations.on_target": ("set_state",),
+    "relations.invalid_when": ("both",),
+}
+ATTRIBUTE_KEYS = ("type", "owner", "values")  # `values`: the reference full dialect uses it
 FACET_TYPES = ("string", "date", "integer", "boolean", "duration")
 BOOLEAN = ("true", "false")
 NAMESPACE = re.compile(r"^[A-Za-z0-9]+$")
@@ -96,7 +107,7 @@ def _shape(tree: dict) -> list[str]:
                 continue
             problems += [f"{section}.{name}.{k}: is not a member a declaration here may have"
                          for k in body if k not in allowed]
-            problems += _members(section, name, body)
+            problems += _members(section, name, body) + _nested_keys(section, name, body)
     regimes = tree.get("regimes", {})
     if not isinstance(regimes, dict):
         return problems + ["regimes: must be a mapping"]
@@ -124,6 +135,19 @@ def _members(section: str, name: str, body: dict) -> list[str]:
             problems += [p.replace(f"{section}.{member}.{name}.", f"{section}.{name}.{member}.", 1)
                          for p in _members(f"{section}.{member}", name, value)]
     return problems
+
+
+def _nested_keys(section: str, name: str, body: dict) -> list[str]:
+    """Each key of a nested mapping (and of a relation's attribute) that the model does not define."""
+    nested = []
+    for address, admitted in NESTED_KEYS.items():
+        owner, member = address.split(".")
+        if owner == section and isinstance(body.get(member), dict):
+            nested.append((f"{section}.{name}.{member}", body[member], admitted))
+    if section == "relations" and isinstance(body.get("attributes"), dict):
+        nested += [(f"relations.{name}.attributes.{attribute}", value, ATTRIBUTE_KEYS)
+                   for attribute, value in body["attributes"].items() if isinstance(value, dict)]
+    return [problem for where, mapping, admitted in nested for problem in unknown_keys(where, mapping, admitted)]
 
 
 def _fits(value: Any, shape: str) -> bool:

@@ -33,12 +33,20 @@ PROMOTIONS = {"criteria": ("window", "threshold", "sample"), "final_posture": ("
               "permanently_advisory": ("reasoning",), "produces_facts": ("reasoning",)}
 SURFACE = ("archive", "integration_points", "prerequisites", "companions", "adopter_documents",
            "local_roots", "commands")
+EXPECTATION = ("id", "relation", "to_kind", "when", "within", "since", "severity", "rationale")
+RETIRED_TERM = ("term", "reason", "replacement")
 TOKEN = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}")
 
 
 def dialect_problems(tax: Taxonomy) -> list[str]:
     return (_scalars(tax) + _enums(tax) + _volatile_patterns(tax) + _languages(tax) + _expectations(tax) + _core(tax)
             + _obligations(tax) + _controls(tax) + _surface(tax) + _lists(tax))
+
+
+def unknown_keys(where: str, mapping: dict, admitted: tuple[str, ...]) -> list[str]:
+    """One line per key `admitted` does not hold, naming its address and what is admitted there."""
+    return [f"{where}.{key}: is not a key this mapping may hold; it admits {', '.join(admitted)}"
+            for key in mapping if key not in admitted]
 
 
 def _is_scalar(value: Any) -> bool:
@@ -87,6 +95,10 @@ def _languages(tax: Taxonomy) -> list[str]:
         outside = raw.get("outside_root")
         if outside is not None and not isinstance(outside, (str, list)):
             problems.append(f"regimes.language.{name}.outside_root: must be a pattern or a list of patterns")
+        terms = raw.get("retired_terms")
+        problems += [p for index, term in enumerate(terms if isinstance(terms, list) else [])
+                     if isinstance(term, dict)
+                     for p in unknown_keys(f"regimes.language.{name}.retired_terms[{index}]", term, RETIRED_TERM)]
     return problems
 
 
@@ -108,8 +120,9 @@ def _expectations(tax: Taxonomy) -> list[str]:
 def _expectation(tax: Taxonomy, where: str, item: Any) -> list[str]:
     if not isinstance(item, dict):
         return [f"{where}: must be a mapping"]
-    problems = [f"{where}: needs `{m}`" for m in ("id", "relation", "within", "since", "rationale")
-                if not item.get(m)]
+    problems = unknown_keys(where, item, EXPECTATION)
+    problems += [f"{where}: needs `{m}`" for m in ("id", "relation", "within", "since", "rationale")
+                 if not item.get(m)]
     if item.get("relation") and tax.relation_named(str(item["relation"])) is None:
         problems.append(f"{where}.relation: names `{item['relation']}`, which is not a relation")
     if item.get("to_kind") and item["to_kind"] not in tax.kinds:

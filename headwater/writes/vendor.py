@@ -48,10 +48,14 @@ def computed_digest(directory: Path) -> str:
     return release_digest(release_members(directory))
 
 
+def require_directory(directory: Path) -> None:
+    if not directory.is_dir():
+        raise Refusal(f"{directory} is not a directory, so there is no package to vendor")
+
+
 def verify(directory: Path, expect: str) -> Verified:
     label = str(directory)
-    if not directory.is_dir():
-        raise Refusal(f"{label} is not a directory, so there is no package to vendor")
+    require_directory(directory)
     package = read_package(directory, label)
     members = tuple(release_members(directory))
     actual = release_digest(list(members))

@@ -76,8 +76,11 @@ def test_export_check_passes_on_a_fresh_copy_and_exits_1_on_a_stale_one(quicksta
     assert (quickstart / EXPORT).read_bytes() == before
 
 
-def test_export_check_exits_1_when_nothing_was_exported_yet(quickstart, hw):
-    assert hw("export", "--root", str(quickstart), "--check").status == 1
+def test_export_check_before_any_export_says_the_files_are_missing_not_stale(quickstart, hw):
+    ran = hw("export", "--root", str(quickstart), "--check")
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == (f"headwater: {EXPORT} and {DESCRIPTOR} are missing; run `headwater export` and commit the "
+                       "result\n")
 
 
 def test_export_never_writes_through_a_symlinked_headwater_directory(quickstart, hw, tmp_path):

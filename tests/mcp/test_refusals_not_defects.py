@@ -81,7 +81,7 @@ def test_new_refuses_an_argument_that_is_not_utf8_and_writes_nothing(hw, quickst
     ran = hw("new", "decision", "--title", values["--title"], "--summary", values["--summary"],
              "--root", str(quickstart), "--now", "2026-11-01")
     assert ran.status == 1 and ran.out == ""
-    assert ran.err == f"headwater: `{flag}` holds bytes that are not UTF-8 text, so `new` writes nothing\n"
+    assert ran.err == f"headwater: the value of `{flag}` (`T\\xff`) is not valid UTF-8; give it in UTF-8\n"
     assert tree_bytes(quickstart) == before
 
 

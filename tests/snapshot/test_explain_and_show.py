@@ -39,6 +39,8 @@ def test_a_path_typed_any_way_answers_as_its_plain_form(quickstart, hw, spelling
          "`docs/decisions/0099-nothing.md` is a path of this corpus, with no document written there yet"),
         ("docs/archive/old-plan.md", "`docs/archive/old-plan.md` is excluded by `docs/archive/**`"),
         ("src/queue/retry.py", "`src/queue/retry.py` is outside every corpus root this repository declares"),
+        ("FOO-1", "`FOO-1` names no document: no document declares it, and no file is named so"),
+        ("acme-dr-0001", "`acme-dr-0001` names no document; did you mean ACME-DR-0001?"),
         ("../elsewhere.md", "../elsewhere.md is outside this repository, or is not a path it can read"),
         ("/etc/passwd", "/etc/passwd is outside this repository, or is not a path it can read"),
         (" ", "the target is empty: name a document by its identifier or its path"),

@@ -190,3 +190,40 @@ def test_validate_refuses_an_invalid_when_naming_a_state_no_kind_it_joins_admits
 @pytest.mark.parametrize("held", ["accepted", '[accepted, "on hold"]'])
 def test_an_invalid_when_naming_states_the_lifecycle_has_validates(repo, held):
     assert problems(repo, TEAM_STATES + f"  relations.conflicts_with.invalid_when.both.status: {held}\n") == []
+
+
+def test_an_unknown_key_inside_a_nested_mapping_is_a_problem_naming_what_the_mapping_admits(repo):
+    assert problems(repo, """\
+  kinds.decision.facets.nosuch_thing: {type: wat}
+  kinds.decision.sections.mandatory: [Context]
+  kinds.decision.identifier.sheme: decision_id
+  relations.supersedes.on_target.set_sate: superseded
+  relations.conflicts_with.invalid_when.either: {status: current}
+  relations.traces_to.attributes.cue.owenr: source
+""") == [
+        "kinds.decision.facets.nosuch_thing: is not a key this mapping may hold; it admits require, forbid, values, "
+        "optional",
+        "kinds.decision.sections.mandatory: is not a key this mapping may hold; it admits require, optional, roles",
+        "kinds.decision.identifier.sheme: is not a key this mapping may hold; it admits scheme, key",
+        "relations.supersedes.on_target.set_sate: is not a key this mapping may hold; it admits set_state",
+        "relations.conflicts_with.invalid_when.either: is not a key this mapping may hold; it admits both",
+        "relations.traces_to.attributes.cue.owenr: is not a key this mapping may hold; it admits type, owner, values",
+    ]
+
+
+def test_an_unknown_key_in_an_expectation_or_a_retired_term_is_a_problem(repo):
+    assert problems(repo, """\
+  kinds.decision.relations: {expect: [{id: e1, relation: constrains, within: 90d, since: created,
+                                        rationale: r, witin: 30d}]}
+override:
+  regimes.language.default.retired_terms: [{term: whitelist, reason: r, replacment: allowlist}]
+""") == [
+        "regimes.language.default.retired_terms[0].replacment: is not a key this mapping may hold; it admits term, "
+        "reason, replacement",
+        "kinds.decision.relations.expect[0].witin: is not a key this mapping may hold; it admits id, relation, "
+        "to_kind, when, within, since, severity, rationale",
+    ]
+
+
+def test_a_kind_facet_contract_member_the_reference_defines_stays_inert_and_validates(repo):
+    assert problems(repo, "  kinds.decision.facets.optional: [summary]\n") == []
