@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from headwater.yaml.nodes import Map, Scalar, Seq
+from headwater.yaml.nodes import Map, Scalar, Seq, scalar_text
 from headwater.yaml.strict import YamlRefusal, load
 
 LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?[^)]*\)")
@@ -172,11 +172,6 @@ def _texts(node) -> tuple[str, ...]:
     return ()
 
 
-def _whole(node) -> str | None:
-    """A scalar's text as written, stripped; None for anything else or a blank."""
-    return (node.text.strip() or None) if isinstance(node, Scalar) else None
-
-
 def read_sidecar(text: str) -> Derived | None:
     """A sidecar's metadata; its `replaces` / `superseded-by` entries are kept as written
     (a repository path such as `/keps/sig-x/583-y`, or a number)."""
@@ -188,7 +183,7 @@ def read_sidecar(text: str) -> Derived | None:
         return None
     status = next(iter(_texts(node.get("status"))), None)
     date = next((d[:10] for key in SIDECAR_DATES for d in _texts(node.get(key)) if DATE_VALUE.match(d)), None)
-    title = _whole(node.get("title"))  # a title is one text, commas and all
+    title = (scalar_text(node.get("title")) or "").strip() or None  # one text, commas and all
     return Derived(title, status_word(status) if status else None, date,
                    _texts(node.get("replaces")), _texts(node.get("superseded-by")))
 
