@@ -41,6 +41,7 @@ _EXTENSION = re.compile(r"[^\s<>()\[\]]*(\.\w+)")
 _URL_HEADS = (re.compile(r"\bwww\."), re.compile(r"(?<![\w/.~-])(?:\.{1,2}/|~/|/(?=[\w.-]))"))
 _PATH_HEAD = re.compile(r"(?<![\w/.~-])[\w.-]+/")
 _HEAD = re.compile("|".join(head.pattern for head in (*_URL_HEADS, _PATH_HEAD)))
+_PATH_CHARACTER = re.compile(r"[\w.~-]")  # what may stand between a head and the first `/` after it
 _SCHEME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
 _SCHEME_START = re.compile(r"\b[A-Za-z]")
 
@@ -70,8 +71,8 @@ def mask(text: str) -> str:
 def spans(text: str) -> Iterator[Span]:
     """(start, end) of each stretch that is not prose, in order. Every search runs forward from
     where the last one stopped, so each stretch of text is read a bounded number of times."""
-    # each finder its own run reader: each asks about positions that never go back
-    finders = (_opened(text), _regular(text), _scheme_urls(text, _run(text)), _heads(text, _run(text)))
+    # a finder none of whose spans' characters the text holds is not built: most prose holds none
+    finders = [finder(text) for finder, needles in _FINDERS if any(needle in text for needle in needles)]
     found = [first(0) for first in finders]
     while any(found):
         # at one start the earlier finder wins, as the earlier alternative did
@@ -106,9 +107,11 @@ def _run(text: str) -> Callable[[int], tuple[int, int]]:
     return ends
 
 
-def _scheme_urls(text: str, run: Callable[[int], tuple[int, int]]) -> Finder:
+def _scheme_urls(text: str) -> Finder:
     """The first URL with a scheme starting at or after a position, found from its `://`: the
     scheme runs back from it to its first letter at a word's start."""
+    run = _run(text)  # each finder its own run reader: each asks about positions that never go back
+
     def first(pos: int) -> Span | None:
         while (colon := text.find("://", pos)) >= 0:
             start = colon
@@ -122,12 +125,13 @@ def _scheme_urls(text: str, run: Callable[[int], tuple[int, int]]) -> Finder:
     return first
 
 
-def _heads(text: str, run: Callable[[int], tuple[int, int]]) -> Finder:
+def _heads(text: str) -> Finder:
     """The first `www.` URL or path starting at or after a position; where one starts but its run
     ends it at once (or holds no `.ext` after a path's folders), the regex's next alternative."""
+    run, head_at = _run(text), _head_starts(text)
+
     def first(pos: int) -> Span | None:
-        while head := _HEAD.search(text, pos):
-            at = head.start()
+        while (at := head_at(pos)) is not None:
             for url_head in _URL_HEADS:
                 if (found := url_head.match(text, at)) and (end := run(found.end())[0]) >= 0:
                     return at, end
@@ -136,6 +140,45 @@ def _heads(text: str, run: Callable[[int], tuple[int, int]]) -> Finder:
             pos = at + 1
         return None
     return first
+
+
+def _head_starts(text: str) -> Callable[[int], int | None]:
+    """Where the first `www.` URL or path head stands at or after a position (None if nowhere), for
+    positions that never go back. A head stands at a `www.`, or where the run of path characters
+    before a `/` starts (inside the run the heads' look-behind fails), so only those places are
+    tried, not every word; a place tried and rejected is never a head for a later position."""
+    slash_after, www_after = _next(text, "/"), _next(text, "www.")
+    slash_from = www_from = 0
+    walked = (-1, -1)  # the last slash whose run was walked back, and where the run starts
+
+    def run_start(slash: int) -> int:
+        nonlocal walked
+        if slash == len(text):
+            return slash
+        if walked[0] != slash:
+            start = slash
+            while start and _PATH_CHARACTER.match(text, start - 1):
+                start -= 1
+            walked = slash, start
+        return walked[1]
+
+    def at_or_after(pos: int) -> int | None:
+        nonlocal slash_from, www_from
+        slash_from, www_from = max(slash_from, pos), max(www_from, pos)
+        while True:
+            slash, www = slash_after(slash_from), www_after(www_from)
+            if (start := run_start(slash)) < pos:  # the run began before: no head at this slash
+                slash_from = slash + 1
+                continue
+            if (at := min(start, www)) == len(text):
+                return None
+            if _HEAD.match(text, at):
+                return at
+            if at == start:
+                slash_from = slash + 1
+            if at == www:
+                www_from = www + 1
+    return at_or_after
 
 
 def _opened(text: str) -> Finder:
@@ -189,6 +232,11 @@ def _code_spans(text: str) -> Callable[[int], Span | None]:
             index += 1
         return at, runs[index][0] + opening
     return span
+
+
+# Each finder, in the regex's order, with the characters one of its spans must hold one of.
+_FINDERS: tuple[tuple[Callable[[str], Finder], tuple[str, ...]], ...] = (
+    (_opened, ("“", "<", "`")), (_regular, ('"', "]")), (_scheme_urls, ("://",)), (_heads, ("/", "www.")))
 
 
 def _next(text: str, needle: str) -> Callable[[int], int]:
