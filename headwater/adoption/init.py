@@ -104,6 +104,7 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     if shelf is None:
         inferred = _typed_pages(root, tree, inference, chosen)
     inferred = shelf_paths.placed(tree, chosen, inference.markdown, inferred)
+    inferred = shelf_paths.apart(tree, shelf if inside else None, inferred)
     return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said,
                    inference.site_root)
 
