@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace, writelock
-from headwater.adoption import forms
+from headwater.adoption import adr_tools, forms
 from headwater.check.adoption_tasks import ADOPTION, HEADER, hold, task_text
 from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
@@ -49,6 +49,7 @@ class Found:
     identifier: str | None
     derived: forms.Derived
     declared: frozenset[tuple[str, str]]  # (relation, target) already under `relations:`
+    first_line: str  # where adr-tools reads its title, and front matter would open
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Adoption:
     patches: tuple[Patch, ...]
     lines: tuple[str, ...]  # one per adopted record: what was written
     left: tuple[str, ...] = ()  # one per record left alone, and why
+    title_readers: adr_tools.TitleReaders | None = None  # adr-tools' title line, for the records it edits
 
     def planned(self, snapshot: Snapshot) -> list[Planned]:
         grouped: dict[str, list[Patch]] = {}
@@ -90,7 +92,7 @@ def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
         derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
-                           identifier, derived, _declared(front)))
+                           identifier, derived, _declared(front), adr_tools.first_line(text)))
     return found, left
 
 
@@ -203,7 +205,7 @@ def adoption(snapshot: Snapshot) -> Adoption:
     for newer, older in pairs:
         relations.setdefault(newer, []).append((succession[0], ids.get(older, older)))
         relations.setdefault(older, []).append((succession[1], ids.get(newer, newer)))
-    patches, lines = [], []
+    patches, lines, edited = [], [], []
     for record in records:
         edits: list[Edit] = []
         said: list[str] = []
@@ -235,7 +237,8 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if edits:
             patches.append(Patch(record.path, record.expects, tuple(edits)))
             lines.append(f"adopted {record.path}: {', '.join(said)}")
-    return Adoption(tuple(patches), tuple(lines), tuple(left))
+            edited.append((record.path, record.first_line))
+    return Adoption(tuple(patches), tuple(lines), tuple(left), adr_tools.title_readers(snapshot.root, edited))
 
 
 def adopt(snapshot: Snapshot, dry_run: bool) -> Adoption:
