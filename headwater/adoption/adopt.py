@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace, writelock
-from headwater.adoption import forms
+from headwater.adoption import adr_tools, forms
 from headwater.check.adoption_tasks import ADOPTION, HEADER, hold, task_text
 from headwater.check.finding import Finding
 from headwater.check.fix import Planned, plan, write
 from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import own_identifier, propose
+from headwater.check.superseded_since import superseded_since
 from headwater.corpus.adoption_file import Task, tasks_in
 from headwater.corpus.census import Classifier, Outcome
 from headwater.corpus.claims import claim_text
@@ -48,6 +49,7 @@ class Found:
     identifier: str | None
     derived: forms.Derived
     declared: frozenset[tuple[str, str]]  # (relation, target) already under `relations:`
+    first_line: str  # where adr-tools reads its title, and front matter would open
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ class Adoption:
     patches: tuple[Patch, ...]
     lines: tuple[str, ...]  # one per adopted record: what was written
     left: tuple[str, ...] = ()  # one per record left alone, and why
+    title_readers: adr_tools.TitleReaders | None = None  # adr-tools' title line, for the records it edits
 
     def planned(self, snapshot: Snapshot) -> list[Planned]:
         grouped: dict[str, list[Patch]] = {}
@@ -89,7 +92,7 @@ def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
         derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
-                           identifier, derived, _declared(front)))
+                           identifier, derived, _declared(front), adr_tools.first_line(text)))
     return found, left
 
 
@@ -163,16 +166,29 @@ def _pairs(records: list[Found]) -> set[tuple[str, str]]:
     return pairs
 
 
-def _superseded_on(records: list[Found], pairs: list[tuple[str, str]]) -> dict[str, str]:
-    """For each record a later one supersedes, the earliest such record's date: when it left its
-    state, which its own `Date:` (when it was written) is not."""
-    dates = {r.path: r.derived.date for r in records if r.derived.date}
-    found: dict[str, str] = {}
+def _successor_dates(records: list[Found], pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """For each record another supersedes, the dates its successors carry (none for an undated one):
+    it left its state on one of those days, which its own `Date:` (when it was written) is not."""
+    dates = {r.path: r.derived.date for r in records}
+    found: dict[str, list[str]] = {}
     for newer, older in pairs:
-        date = dates.get(newer)
-        if date and date >= dates.get(older, "") and date < found.get(older, "9999"):
-            found[older] = date
+        found.setdefault(older, []).extend(filter(None, [dates.get(newer)]))
     return found
+
+
+def _since(record: Found, successors: list[str] | None, terminal: bool, entered: str) -> tuple[str | None, str]:
+    """The date a record entered its state, and what its line says of it: a terminal record that
+    a successor replaced entered it on the successor's day (as `check --fix` dates it), and on
+    none where no successor is dated; any other on the date its body gives."""
+    if not terminal or successors is None:
+        date = record.derived.date
+        return date, f"{entered} {date}" if date else ""
+    since = superseded_since(successors, record.derived.date)
+    if since is None:
+        return None, (f"{entered} not written: the record that superseded it carries no date, so the day is "
+                      "unknown; write it")
+    return since, f"{entered} {since}" + (" (the date of the record that superseded it)"
+                                          if since != record.derived.date else "")
 
 
 def adoption(snapshot: Snapshot) -> Adoption:
@@ -185,23 +201,22 @@ def adoption(snapshot: Snapshot) -> Adoption:
     succession = _succession(snapshot)
     relations: dict[str, list[tuple[str, str]]] = {}
     pairs = sorted(_pairs(records)) if succession else []
-    superseded_on = _superseded_on(records, pairs)
+    successor_dates = _successor_dates(records, pairs)
     for newer, older in pairs:
         relations.setdefault(newer, []).append((succession[0], ids.get(older, older)))
         relations.setdefault(older, []).append((succession[1], ids.get(newer, newer)))
-    patches, lines = [], []
+    patches, lines, edited = [], [], []
     for record in records:
         edits: list[Edit] = []
         said: list[str] = []
         if state and state not in record.keys and record.derived.status and taxonomy.lifecycle_of(record.kind):
             edits.append(SetScalar((state,), record.derived.status))
             said.append(f"{state} {record.derived.status}")
-        since = (superseded_on.get(record.path) if taxonomy.is_terminal(record.derived.status) else None) \
-            or record.derived.date
-        if entered and entered not in record.keys and since:
-            edits.append(SetScalar((entered,), since))
-            said.append(f"{entered} {since}" + (" (the date of the record that superseded it)"
-                                                 if since != record.derived.date else ""))
+        if entered and entered not in record.keys:
+            since, told = _since(record, successor_dates.get(record.path),
+                                 taxonomy.is_terminal(record.derived.status), entered)
+            edits += [SetScalar((entered,), since)] if since else []
+            said += [told] if told else []
         if name_facet and name_facet not in record.keys and record.derived.title:
             edits.append(SetScalar((name_facet,), record.derived.title))
             said.append(f"{name_facet}")
@@ -222,7 +237,8 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if edits:
             patches.append(Patch(record.path, record.expects, tuple(edits)))
             lines.append(f"adopted {record.path}: {', '.join(said)}")
-    return Adoption(tuple(patches), tuple(lines), tuple(left))
+            edited.append((record.path, record.first_line))
+    return Adoption(tuple(patches), tuple(lines), tuple(left), adr_tools.title_readers(snapshot.root, edited))
 
 
 def adopt(snapshot: Snapshot, dry_run: bool) -> Adoption:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
-from headwater.adoption import corpus_root, forms
+from headwater.adoption import adr_tools, corpus_root, forms
 from headwater.adoption.site import SiteRoot, site_root
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.reads.route.ignored import ignored
@@ -49,6 +49,7 @@ class Record:
     derived: forms.Derived
     headings: tuple[str, ...]  # second-level headings
     voices: frozenset[str]  # the voice categories its prose uses (`future_intent`, …)
+    first_line: str = ""  # where adr-tools reads its title, and front matter would open
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def _read(root: Path, path: str) -> Record | None:
     if isinstance(parts.front, Map):
         keys = {k.text: v.text.strip() for k, v in parts.front.entries if isinstance(v, Scalar)}
     derived = forms.derive(parts.body, forms.sidecar_beside(root, path))
-    return Record(path, keys, derived, forms.headings(parts.body), _voices(parts.body))
+    return Record(path, keys, derived, forms.headings(parts.body), _voices(parts.body), adr_tools.first_line(text))
 
 
 def _voices(body: str) -> frozenset[str]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, writelock
-from headwater.adoption import shelf_paths, site
+from headwater.adoption import adr_tools, shelf_paths, site
 from headwater.adoption.infer import Inference, infer, namespace_for
 from headwater.adoption.overlay_inference import Inferred, facet_for_role, infer_overlay
 from headwater.errors import Refusal
@@ -38,6 +38,7 @@ class Binding:
     inferred: Inferred | None = None  # what the records (or a site's pages) already on disk say
     namespace_reason: str = ""
     site_root: site.SiteRoot | None = None
+    adr_tools: tuple[str, ...] = ()  # what `adopt` will do to adr-tools' reading of the records, if they are its
 
 
 def package_tree(package: Package, bundles: tuple[str, ...]) -> dict:
@@ -104,8 +105,11 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     if shelf is None:
         inferred = _typed_pages(root, tree, inference, chosen)
     inferred = shelf_paths.placed(tree, chosen, inference.markdown, inferred)
+    inferred = shelf_paths.apart(tree, shelf if inside else None, inferred)
+    readers = adr_tools.title_readers(root, [(r.path, r.first_line) for r in shelf.records]) if inside else None
+    told = adr_tools.said(readers, "`headwater adopt` writes", facet_for_role(tree, "name")) if readers else ()
     return Binding(chosen, reason, package, ordered, namespace, schemes_of(package, ordered), inferred, said,
-                   inference.site_root)
+                   inference.site_root, told)
 
 
 def _typed_pages(root: Path, tree: dict, inference: Inference, corpus: str) -> Inferred | None:
@@ -243,6 +247,7 @@ def report(binding: Binding, written: list[str], to_adopt: int = 0) -> str:
         lines.append(f"  namespace {binding.namespace_reason}")
     if binding.bundles:
         lines.append(f"  bundles {', '.join(binding.bundles)}")
+    lines += ["", *binding.adr_tools] if binding.adr_tools else []
     asked = [] if binding.namespace else [f"  the identifier namespace of {', '.join(binding.schemes)}"]
     if asked:
         lines += ["", "what it cannot read off a tree, and asked instead", *asked,

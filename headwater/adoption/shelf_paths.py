@@ -2,7 +2,9 @@
 already keeps under the shelf's name inside the corpus root (`docs/decisions/**` →
 `website/docs/decisions/**`), else under the corpus root when it lies outside (`docs/specifications/**`
 → `doc/specifications/**`), since the census never reads outside the root and `new` could write
-nothing there that `check` would see. Nothing here writes.
+nothing there that `check` would see. Then, where a shelf so placed stands below the folder the
+records lie directly in, the records' shelf claims only the files directly in it. Nothing here
+writes.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import posixpath
 from collections import Counter
 from dataclasses import replace
 
-from headwater.adoption.overlay_inference import Inferred
+from headwater.adoption.infer import RecordShelf
+from headwater.adoption.overlay_inference import Inferred, record_shelf
 from headwater.patterns import is_wild
 
 
@@ -70,3 +73,27 @@ def _folders(path: str) -> list[str]:
         out.append(folder)
         folder = posixpath.dirname(folder)
     return out
+
+
+def apart(tree: dict, records: RecordShelf | None, inferred: Inferred | None) -> Inferred | None:
+    """`inferred` with the records' shelf narrowed from `adr/**` to `adr/*` where another shelf now
+    stands below `adr`: records directly in a top-level folder make it the corpus root, so the
+    package's other shelves go below them. `adr/**` would claim those shelves' files too (only
+    specificity would keep them apart) and read any page below the records, a template or notes,
+    as a record that `adopt` writes an identifier into."""
+    found = record_shelf(tree)
+    if records is None or inferred is None or found is None:
+        return inferred
+    address = f"shelves.{found[0]}.path"
+    if inferred.override.get(address) != f"{records.folder}/**":
+        return inferred  # records in numbered folders (`keps/**/README.md`) claim only their README
+    others = {name: str(inferred.override.get(f"shelves.{name}.path", (declared or {}).get("path", "")))
+              for name, declared in sorted((tree.get("shelves") or {}).items()) if name != found[0]}
+    below = [f"{name} (`{path}`)" for name, path in others.items() if path.startswith(records.folder + "/")]
+    if not below:
+        return inferred
+    narrowed = f"{records.folder}/*"
+    said = (f"shelf {found[0]}: `{narrowed}`, the files directly in `{records.folder}`, where the records lie: "
+            f"the shelves {', '.join(below)} stand in folders below it, which `{records.folder}/**` would claim "
+            "as records too")
+    return replace(inferred, override={**inferred.override, address: narrowed}, said=inferred.said + (said,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from headwater.adoption.adopt import adopt, baseline
+from headwater.adoption.adr_tools import said
 from headwater.cli.output import Result
 from headwater.clock import parse_date, run_date
 from headwater.errors import Refusal
@@ -46,6 +47,8 @@ def run(invocation) -> Result:
     out += [visible(line) for line in adopted.left]
     out.append(f"{verb} front matter into {len(lines)} record{'s' if len(lines) != 1 else ''}" if lines else
                "nothing to migrate: every record on a shelf already carries what its body says")
+    if adopted.title_readers is not None:
+        out += said(adopted.title_readers, f"this run {verb}", snapshot.taxonomy.facet_for_role("name"))
     if until is not None:
         after = load(invocation.root, today)
         out += baseline(after, list(run_checks(after).findings), args.owner.strip(), until, STATEMENT)

@@ -157,6 +157,38 @@ def test_a_superseded_record_entered_its_state_when_its_successor_was_written(ny
     assert "status superseded, status_since 2016-02-12," in hw("adopt", "--dry-run", "--root", str(nygard), *NOW).out
 
 
+def test_a_superseded_record_whose_successor_carries_no_date_gets_none_and_adopt_says_so(nygard, hw):
+    second = nygard / "doc/adr/0002-use-madr.md"
+    second.write_text(second.read_text().replace("Date: 2017-03-01\n\n", ""))
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0, ran.err
+    assert ("adopted doc/adr/0001-record-architecture-decisions.md: status superseded, status_since not written: "
+            "the record that superseded it carries no date, so the day is unknown; write it, title,") in ran.out
+    front = (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text().split("---\n")[1]
+    assert front.startswith("status: superseded\ntitle: ") and "status_since" not in front  # not its own 2016-02-12
+
+
+def test_adopt_and_check_fix_date_one_supersession_alike(tmp_path, hw):
+    """Once from the superseded record's own `Superseded by` line (adopt), once from the successor's
+    `Supersedes` line alone, which leaves the record accepted until `check --fix` sets it."""
+    dates = []
+    for status in ("Superseded by [2. Use MADR](0002-use-madr.md)", "Accepted"):
+        root = tmp_path / status.split()[0].lower()
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        (root / "doc/adr").mkdir(parents=True)
+        (root / "doc/adr/0001-record-architecture-decisions.md").write_text(
+            FIRST.replace("Superseded by [2. Use MADR](0002-use-madr.md)", status))
+        (root / "doc/adr/0002-use-madr.md").write_text(SECOND)
+        assert hw("init", "--root", str(root)).status == 0
+        assert hw("adopt", "--root", str(root), *NOW).status == 0
+        fixed = hw("check", "--fix", "--root", str(root), *NOW)
+        assert fixed.status == 0, fixed.err
+        assert "lifecycle.state" not in hw("check", "--root", str(root), *NOW).out
+        front = (root / "doc/adr/0001-record-architecture-decisions.md").read_text().split("---\n")[1]
+        dates.append(next(line for line in front.split("\n") if line.startswith("status_since:")))
+    assert dates == ["status_since: '2017-03-01'"] * 2, dates  # the successor's Date, never the run date
+
+
 @pytest.mark.parametrize(("front", "language"), [
     ('+++\ntitle = "Use MADR"\n+++\n', "TOML (between `+++` lines)"),
     ('{\n  "title": "Use MADR"\n}\n', "JSON (an object opening on line 1)"),

@@ -266,6 +266,46 @@ def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(t
     assert written.status == 0 and written.out.startswith("wrote doc/specifications/subcommand-dispatch.md\n")
 
 
+def test_a_record_folder_at_the_top_keeps_the_other_shelves_outside_its_pattern(tmp_path, hw):
+    """Records directly in `decisions/` make it the corpus root, so the other shelves go below it:
+    the records' shelf then claims only the files directly in it, and a template in a folder below
+    stays untyped rather than being adopted as a record."""
+    import datetime as dt
+
+    from headwater.snapshot import load
+
+    _nygard(tmp_path)
+    (tmp_path / "doc").rename(tmp_path / "old")
+    (tmp_path / "old/adr").rename(tmp_path / "decisions")
+    (tmp_path / "decisions/templates").mkdir()
+    (tmp_path / "decisions/templates/template.md").write_text("# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n")
+    root = ("--root", str(tmp_path))
+    ran = hw("init", "--bundle", "diataxis", *root)
+    assert ran.status == 0, ran.err
+    assert ("  shelf decisions: `decisions/*`, the files directly in `decisions`, where the records lie: the shelves "
+            "guides (`decisions/guides/**`), specifications (`decisions/specifications/**`) stand in folders below "
+            "it, which `decisions/**` would claim as records too\n") in ran.out, ran.out
+    assert '  shelves.decisions.path: "decisions/*"\n' in (tmp_path / ".headwater/overlay.yml").read_text()
+    adopted = hw("adopt", "--now", NOW, *root)
+    assert adopted.status == 0 and "templates" not in adopted.out, adopted.out
+    assert "wrote front matter into 4 records\n" in adopted.out
+    spec = hw("new", "specification", "--title", "Widget API", "--summary", "How the widget API answers.",
+              "--now", NOW, *root)
+    assert spec.status == 0 and spec.out.startswith("wrote decisions/specifications/widget-api.md\n"), spec.out
+    written = tmp_path / "decisions/specifications/widget-api.md"
+    written.write_text(written.read_text().replace("TODO write this section.", "The widget API answers."))
+    strict = hw("check", "--strict", "--json", "--now", NOW, *root)
+    assert strict.status == 0 and json.loads(strict.out)["findings"] == [], strict.out
+    snapshot = load(tmp_path, dt.date(2026, 11, 30))
+    shelves = snapshot.taxonomy.shelves.values()
+    rows = {row.path: row for row in snapshot.census.rows}
+    assert len(rows) == len(snapshot.census.rows) == 6  # four records, the template, the specification
+    assert all(len([s for s in shelves if s.pattern.matches(path)]) <= 1 for path in rows), \
+        {path: [s.name for s in shelves if s.pattern.matches(path)] for path in rows}
+    assert rows["decisions/templates/template.md"].outcome.value == "untyped"
+    assert rows["decisions/specifications/widget-api.md"].kind == "specification"
+
+
 @pytest.mark.parametrize("corpus", [(), ("--corpus", "."), ("--corpus", "website")])
 def test_a_shelf_no_record_placed_claims_the_folder_the_tree_keeps_under_its_name(tmp_path, hw, corpus):
     """One record is no numbering to read a shelf from, so the package's `docs/decisions/**` stands:

@@ -24,6 +24,7 @@ NOW = ("--now", "2026-11-01", "--no-cache")
 TODAY = dt.date(2026, 11, 1)
 FIRST = "docs/decisions/0001-store-attempts-in-postgres.md"
 BASE = "docs/decisions/0001-base.md"
+NEXT = "docs/decisions/0002-next.md"  # supersedes BASE
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -95,8 +96,18 @@ def test_fix_writes_exactly_the_expected_bytes_and_a_second_fix_writes_nothing(h
     assert again.err == "" and again.out == fixed.out and tree(root) == before | written
 
 
+def _successor_entered(root: Path, since: str | None) -> None:
+    """The successor (`0002-next.md`, which supersedes the base) entered its state on `since`, or
+    carries no such date."""
+    successor = root / NEXT
+    kept = successor.read_text().replace("status_since: 2026-10-01\n", "")
+    successor.write_text(kept.replace("status: current\n", f"status: current\nstatus_since: {since}\n" if since
+                                      else "status: current\n"))
+
+
 def test_a_comment_beside_the_edited_key_and_the_authors_quoting_stay(hw, copy_fixture):
     root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    _successor_entered(root, "2026-10-20")
     target = root / BASE
     text = target.read_text()
     target.write_text(text.replace("status: current\n", "status: current  # agreed in review\n")
@@ -104,10 +115,32 @@ def test_a_comment_beside_the_edited_key_and_the_authors_quoting_stay(hw, copy_f
     assert check(hw, root, "--fix").status == 0
     after = target.read_text()
     assert "status: superseded  # agreed in review\n" in after
-    assert "status_since: \"2026-11-01\"\n" in after
-    assert after.replace("superseded  #", "current  #").replace("2026-11-01", "2026-10-01") == \
+    assert "status_since: \"2026-10-20\"\n" in after
+    assert after.replace("superseded  #", "current  #").replace("2026-10-20", "2026-10-01") == \
         text.replace("status: current\n", "status: current  # agreed in review\n") \
             .replace("status_since: 2026-10-01", "status_since: \"2026-10-01\"")
+
+
+def test_the_fix_dates_a_superseded_record_on_the_day_its_successor_entered_its_state(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    _successor_entered(root, "2026-10-20")
+    found = check(hw, root)
+    assert "set `status: superseded` and `status_since: 2026-10-20` in" in found.out, found.out
+    fixed = check(hw, root, "--fix")  # run on 2026-11-01: the day it looked, not the day it happened
+    assert fixed.status == 0 and fixed.err == f"headwater: fixed {BASE} (1 patch)\n", fixed.err
+    assert "status: superseded\nstatus_since: 2026-10-20\n" in (root / BASE).read_text()
+
+
+def test_a_successor_that_records_no_date_gets_no_fix_and_the_remediation_asks_for_the_day(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    _successor_entered(root, None)
+    before = (root / BASE).read_bytes()
+    fixed = check(hw, root, "--fix", "--json")
+    [finding] = [f for f in json.loads(fixed.out)["findings"] if f["rule"] == "lifecycle.state.not_set_by_edge"]
+    assert finding["severity"] == "error" and not finding["fixable"], finding
+    assert finding["remediation"] == (f"set `status: superseded` in {BASE}, and `status_since` to the day "
+                                      "`ACME-DR-0002` took over, which nothing here records")
+    assert fixed.status == 0 and BASE not in fixed.err and (root / BASE).read_bytes() == before
 
 
 def test_a_far_half_and_a_state_on_one_target_both_land(hw, copy_fixture):

@@ -18,6 +18,8 @@ from headwater.check.rules.edge_ends import (
 )
 from headwater.check.rules.hits import hit, ticked
 from headwater.check.rules.prior import prior_front, prior_row
+from headwater.check.superseded_since import superseded_since
+from headwater.clock import parse_date
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge
@@ -116,7 +118,7 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
                      f"{ctx.label(dependent)} to a terminal state too")]
 
 
-@rule("lifecycle.state.not_set_by_edge", 3, Scope.EDGE, Severity.ERROR,
+@rule("lifecycle.state.not_set_by_edge", 4, Scope.EDGE, Severity.ERROR,
       short="A relation that sets its target's state finds the target in another state.",
       full="The relation declares `on_target.set_state` (for example `supersedes` sets "
            "`superseded`), and the target does not stand at that state. Error when the target "
@@ -124,12 +126,13 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
            "Where both halves are written, the half the source writes reports it.",
       help="""
 Writing `supersedes: X` makes `X` superseded; the target's own state facet must say so, with
-the date it entered that state. The fix sets both on a live target.
+the date it entered that state. The fix sets both on a live target, dated the day the live
+source entered its own state, as `headwater adopt` dates it; where the source records no such
+day, no fix is offered and the remediation asks for the date.
 """,
       tags=("graph", "lifecycle"),
       routes=lambda ctx, edge: edge.relation.set_state is not None,
-      patch=True, reads_clock=True,  # the patch dates the state it sets
-      reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
+      patch=True, reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
@@ -145,13 +148,32 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     live = ctx.taxonomy.is_live(state)
     facet = ctx.taxonomy.facet_for_role("state")
     entered = ctx.taxonomy.facet_for_role("state_entered")
-    values = {facet: wanted, **({entered: ctx.today.isoformat()} if entered else {})}
+    since = _entered_on(ctx, source, target, entered)
+    values = {facet: wanted, **({entered: since} if since else {})}
+    remedy = f"set {' and '.join(f'`{f}: {v}`' for f, v in values.items())} in {target.path}"
+    unknown = bool(entered) and since is None  # the state alone would leave the old date claiming it
+    if unknown:
+        remedy += f", and `{entered}` to the day {ctx.label(source)} took over, which nothing here records"
+    fixable = live and not unknown
     edits = tuple(_set_facet(target, f, v) for f, v in values.items())
-    remedy = " and ".join(f"`{f}: {v}`" for f, v in values.items())
     return [at_edge(edge, f"{ctx.label(source)} {edge.relation.name} {ctx.label(target)}, which is "
                      f"still {state}; `{edge.relation.name}` sets its target to {wanted}",
-                     f"set {remedy} in {target.path}", severity=Severity.ERROR if live else Severity.WARN,
-                     patch=Patch(target.path, target.digest, edits) if live else None)]
+                     remedy, severity=Severity.ERROR if live else Severity.WARN,
+                     patch=Patch(target.path, target.digest, edits) if fixable else None)]
+
+
+def _entered_on(ctx: Context, source: Document, target: Document, entered: str | None) -> str | None:
+    """The day the target entered the state the source sets: the date the source entered its own
+    state while that is live (a terminal source's date says when it left, not when it took over)."""
+    if not entered or not ctx.taxonomy.is_live(ctx.state(source)):
+        return None
+    successor, own = (_date_of(doc, entered) for doc in (source, target))
+    return superseded_since([successor] if successor else [], own)
+
+
+def _date_of(doc: Document, facet: str) -> str | None:
+    text = doc.text_of(facet)
+    return text if text and parse_date(text) else None
 
 
 @rule("lifecycle.dependency.on_initial", 3, Scope.EDGE, Severity.WARN,

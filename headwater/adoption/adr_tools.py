@@ -1,0 +1,80 @@
+"""What `init` and `adopt` tell a team that keeps its records with adr-tools (npryce/adr-tools).
+
+adr-tools reads a record's title off its first line (`head -1`, less the `# `) wherever it names
+a record: `adr generate toc`, `adr generate graph`, `adr link`, and `adr new -s`/`-l`, which link
+through `adr link`'s helper. Front matter opens a file on line 1, so once `adopt` writes it those
+commands print `-` for the title. headwater's contract is front matter, and no line 1 serves both
+(HW-DR-0065): the verbs say so, in so many words, where adr-tools keeps the records they touch.
+Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from headwater import inplace
+from headwater.paths import OutsidePath, normalize
+
+ADR_DIR = ".adr-dir"  # adr-tools' file naming the folder of records, relative to the folder holding it
+DEFAULT_FOLDER = "doc/adr"  # where adr-tools keeps records when no `.adr-dir` names another
+TITLE_LINE = re.compile(r"^# \d+\. \S")  # `# 7. Use MADR`, the first line adr-tools' template writes
+
+
+@dataclass(frozen=True)
+class TitleReaders:
+    """adr-tools' folder of records, how it is known, and how many records there open with the
+    title line that front matter would push down."""
+
+    folder: str
+    named: str
+    records: int
+
+
+def first_line(text: str) -> str:
+    return text.removeprefix("\ufeff").split("\n", 1)[0].rstrip("\r")
+
+
+def title_readers(root: Path, records: Iterable[tuple[str, str]]) -> TitleReaders | None:
+    """adr-tools' reading of `records` ((path, first line) pairs) in this repository, or None where
+    none of them lies in its folder opening with its title line."""
+    found = _folder(root)
+    if found is None:
+        return None
+    folder, named = found
+    count = sum(1 for path, line in records if posixpath.dirname(path) == folder and TITLE_LINE.match(line))
+    return TitleReaders(folder, named, count) if count else None
+
+
+def _folder(root: Path) -> tuple[str, str] | None:
+    """The folder adr-tools keeps this repository's records in, as it finds it from the root."""
+    try:
+        named = inplace.read(root, ADR_DIR).decode("utf-8").strip()
+    except FileNotFoundError:
+        return DEFAULT_FOLDER, f"`{DEFAULT_FOLDER}` is adr-tools' folder of records where no `{ADR_DIR}` names another"
+    except (OSError, UnicodeDecodeError):
+        return None  # a `.adr-dir` that does not read is no folder anyone's adr-tools uses
+    try:
+        folder = normalize(named)
+    except OutsidePath:
+        return None
+    return folder, f"`{ADR_DIR}` names `{folder}`, adr-tools' folder of records"
+
+
+def said(readers: TitleReaders, writes: str, name_facet: str | None) -> tuple[str, ...]:
+    """The paragraph the verbs print: which commands read line 1, what `writes` (`headwater adopt
+    writes`, `this run wrote`) does to it, and what to do instead."""
+    records = "record" if readers.records == 1 else "records"
+    kept = f"each title stays in the front matter's `{name_facet}`; " if name_facet else ""
+    return ("adr-tools reads a record's title off its first line",
+            f"  {readers.named}: `adr generate toc`, `adr generate graph`, `adr link` and `adr new -s`/`-l` "
+            "read a record's title there with `head -1`",
+            f"  {writes} front matter on line 1 of {readers.records} {records} in `{readers.folder}`, so those "
+            "commands then print `-` for their titles; `adr new` without `-s`/`-l` and `adr list` keep working",
+            f"  instead: {kept}write links between records as `relations:` in front matter (`headwater new "
+            "--relates` writes both ends, `headwater check` keeps them true), and after each `adr new` run "
+            "`headwater adopt` (the new record's front matter and links), then `headwater check --fix` (the state "
+            "of a record it superseded)")
