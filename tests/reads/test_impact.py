@@ -95,6 +95,22 @@ def test_the_markdown_impact_stays_under_its_bound_and_counts_the_rest(hw, repo)
     assert f"_{3 - rows} document{'s are' if 3 - rows > 1 else ' is'} not in this table, which stops short of" in cut
 
 
+def test_impact_text_folds_at_eighty_columns_unless_wide(hw, repo, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    (repo / "src/queue/retry.py").unlink()
+    impact(hw, repo)
+    manifest = str(repo.parent / "change" / "manifest")
+    narrow, wide = (hw("impact", manifest, "--root", str(repo), *extra) for extra in ((), ("--wide",)))
+    assert (narrow.status, narrow.err, wide.status, wide.err) == (0, "", 0, "")
+    assert max(len(line) for line in narrow.out.splitlines()) <= 80
+    assert 80 < max(len(line) for line in wide.out.splitlines()) <= 120
+    assert wide.out.split() == narrow.out.split()  # the same words, only folded elsewhere
+    dashed = [line for line in narrow.out.splitlines() if "\u2014" in line]
+    assert [line.split()[0] for line in dashed] == [DR2, SPEC]  # a pointer's em dash stays on its first line
+    refused = hw("impact", manifest, "--root", str(repo), "--wide", "--format", "markdown")
+    assert (refused.status, refused.out) == (1, "") and "`--format markdown` lays nothing out" in refused.err
+
+
 def test_impact_refuses_an_unreadable_manifest_and_a_format_it_does_not_write(hw, repo):
     missing = hw("impact", "nowhere/manifest", "--root", str(repo))
     assert missing.status == 1 and missing.out == "" and missing.err.startswith("headwater: the change manifest")

@@ -16,7 +16,7 @@ from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.impact_lines import headline, how_to_reverify, shown_paths
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
-from headwater.render.reads.route_text import route_text
+from headwater.render.reads.route_text import fold, route_text
 from headwater.textsafe import visible
 
 GOVERNS_NOTE = {"source": " [this document governs the reading]",
@@ -149,14 +149,16 @@ def _kinds(answer: Kinds, layout: Layout = FOLDED) -> str:
 
 @text.register(Impact)
 def _impact(answer: Impact, layout: Layout = FOLDED) -> str:
-    lines = [headline(answer)]
+    """Folded at the fill width as route's report is: a pointer's em dash stays on its first line."""
+    width = layout.width
+    lines = fold(headline(answer), 0, width)
     for item in answer.items:
         mark = "re-verified" if item.reverified else "not re-verified"
-        lines += [f"  {visible(pointer_line(item.document, answer.taxonomy))}",
-                  f"    {mark}; governs {visible(shown_paths(item.paths))}"]
+        lines += fold(pointer_line(item.document, answer.taxonomy), 2, width)
+        lines += fold(f"{mark}; governs {shown_paths(item.paths)}", 4, width)
     if answer.stale:
-        lines.append(how_to_reverify(answer))
-    return "\n".join(lines) + "\n"
+        lines += fold(how_to_reverify(answer), 0, width)
+    return "".join(visible(line) + "\n" for line in lines)
 
 
 text.register(RouteAnswer)(route_text)
