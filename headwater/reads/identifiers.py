@@ -17,6 +17,7 @@ from headwater.graph import Graph, ProblemKind
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
+VERSION = "1.0"  # of the `resolve --json` document's shape
 BLANK = "an identifier is a word such as ACME-DR-0001, and this one is blank"
 
 

@@ -13,6 +13,8 @@ from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
+VERSION = "1.0"  # of the `related --json` document's shape
+
 
 @dataclass(frozen=True)
 class Neighbour:

@@ -26,7 +26,9 @@ def impact(hw, root: Path, *verified: str) -> tuple[list[dict], int]:
     out = root.parent / "change"
     assert hw("change", "HEAD", str(out), *verified, "--root", str(root)).status == 0
     ran = hw("impact", str(out / "manifest"), "--json", "--strict", "--root", str(root))
-    return json.loads(ran.out)["impacted"], ran.status
+    document = json.loads(ran.out)
+    assert list(document) == ["version", "impacted"] and document["version"] == "1.0"
+    return document["impacted"], ran.status
 
 
 def test_a_deleted_governed_file_touches_every_document_that_governs_it(hw, repo):

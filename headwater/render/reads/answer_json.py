@@ -8,7 +8,7 @@ from functools import singledispatch
 from headwater.corpus.document import Document
 from headwater.federation.pinned import RemoteDocument
 from headwater.jsonout import dumps
-from headwater.reads import explain, kinds
+from headwater.reads import explain, identifiers, impact, kinds, related
 from headwater.reads.explain import Explanation
 from headwater.reads.governing import Governing
 from headwater.reads.identifiers import Resolution
@@ -56,14 +56,16 @@ def neighbour(found: Neighbour, tax: Taxonomy) -> dict:
 
 @data.register(Related)
 def _related(answer: Related) -> dict:
-    return {"related": [neighbour(n, answer.taxonomy) for n in answer.neighbours]}
+    return {"version": related.VERSION, "related": [neighbour(n, answer.taxonomy) for n in answer.neighbours]}
 
 
 @data.register(Resolution)
 def _resolution(answer: Resolution) -> dict:
     if answer.document is not None:
-        return {"pointers": [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]}
-    return {"pointers": [remote_pointer(answer.remote)] if answer.remote is not None else []}
+        found = [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]
+    else:
+        found = [remote_pointer(answer.remote)] if answer.remote is not None else []
+    return {"version": identifiers.VERSION, "pointers": found}
 
 
 @data.register(Governing)
@@ -116,8 +118,9 @@ def _kinds(answer: Kinds) -> dict:
 
 @data.register(Impact)
 def _impact(answer: Impact) -> dict:
-    return {"impacted": [{**pointer(i.document, answer.taxonomy), "paths": list(i.paths),
-                          "reverified": i.reverified} for i in answer.items]}
+    return {"version": impact.VERSION,
+            "impacted": [{**pointer(i.document, answer.taxonomy), "paths": list(i.paths), "reverified": i.reverified}
+                         for i in answer.items]}
 
 
 @data.register(RouteAnswer)
