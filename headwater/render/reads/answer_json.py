@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import singledispatch
 
 from headwater.corpus.document import Document
-from headwater.federation.pinned import RemoteDocument
+from headwater.federation.pinned import RemoteDocument, Unread
 from headwater.jsonout import dumps
 from headwater.reads import explain, identifiers, impact, kinds, related
 from headwater.reads.explain import Explanation
@@ -19,6 +19,7 @@ from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.pointer import pointer, remote_pointer
 from headwater.render.reads.route_text import route_text
+from headwater.render.reads.unread import unread_pin
 from headwater.taxonomy.model import Taxonomy
 
 
@@ -38,6 +39,11 @@ def _route_json(answer: RouteAnswer, layout: Layout = FOLDED) -> str:
     return dumps(data(answer) | {"text": route_text(answer)})
 
 
+def _unread(unread: tuple[Unread, ...]) -> dict:
+    """`unread_pins`, a member only where a pin binding nothing bears on the answer."""
+    return {"unread_pins": [unread_pin(u) for u in unread]} if unread else {}
+
+
 def _far(far: Document | RemoteDocument | None, tax: Taxonomy) -> dict | None:
     if isinstance(far, RemoteDocument):
         return remote_pointer(far)
@@ -51,7 +57,7 @@ def neighbour(found: Neighbour, tax: Taxonomy) -> dict:
         out["cue"] = found.cue
         out["cue_is_declared"] = found.cue_is_declared
     out["governs"] = found.governs
-    return out
+    return out | _unread(found.unread)
 
 
 @data.register(Related)
@@ -65,17 +71,18 @@ def _resolution(answer: Resolution) -> dict:
         found = [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]
     else:
         found = [remote_pointer(answer.remote)] if answer.remote is not None else []
-    return {"version": identifiers.VERSION, "pointers": found}
+    return {"version": identifiers.VERSION, "pointers": found} | _unread(answer.unread)
 
 
 @data.register(Governing)
 def _governing(answer: Governing) -> dict:
     """Each pointer carries its lifecycle state, and a terminal one the live successor to read instead."""
     after, remote_after = answer.successors, answer.harvested_successors
-    return {"pointers": [pointer(d, answer.taxonomy) | ({"successor": after[d.path]} if d.path in after else {})
-                         for d in answer.documents]
-            + [remote_pointer(d) | ({"successor": remote_after[d.corpus, d.path][1]}
-                                    if (d.corpus, d.path) in remote_after else {}) for d in answer.harvested]}
+    pointers = ([pointer(d, answer.taxonomy) | ({"successor": after[d.path]} if d.path in after else {})
+                 for d in answer.documents]
+                + [remote_pointer(d) | ({"successor": remote_after[d.corpus, d.path][1]}
+                                        if (d.corpus, d.path) in remote_after else {}) for d in answer.harvested])
+    return {"pointers": pointers} | _unread(answer.unread)
 
 
 @data.register(Explanation)
@@ -146,4 +153,4 @@ def _route(routed: RouteAnswer) -> dict:
         "withheld": answer.withheld,
         "ungoverned": [entry.as_json() for entry in answer.ungoverned],
         "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},
-    }
+    } | _unread(answer.unread)

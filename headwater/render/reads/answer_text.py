@@ -17,6 +17,7 @@ from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.impact_lines import headline, how_to_reverify, shown_paths
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
 from headwater.render.reads.route_text import fold, route_text
+from headwater.render.reads.unread import unread_pin_line, unread_pin_note
 from headwater.textsafe import visible
 
 GOVERNS_NOTE = {"source": " [this document governs the reading]",
@@ -35,7 +36,7 @@ def neighbour_line(neighbour: Neighbour) -> str:
         line += "" if neighbour.cue_is_declared else " (the target's own summary)"
     if isinstance(neighbour.far, RemoteDocument):
         line += f" [harvested from {neighbour.far.corpus}]"
-    return line + GOVERNS_NOTE[neighbour.governs]
+    return line + GOVERNS_NOTE[neighbour.governs] + unread_pin_note(neighbour.unread)
 
 
 def _lines(lines: list[str]) -> str:
@@ -62,15 +63,14 @@ def _resolution(answer: Resolution, layout: Layout = FOLDED) -> str:
         return remote_pointer_line(answer.remote) + "\n"
     if answer.carrier is not None:
         return f"no typed document carries {answer.identifier}; {answer.carrier} carries it, untyped\n"
-    return f"no document carries {answer.identifier}\n"
+    return _lines([f"no document carries {answer.identifier}"] + [unread_pin_line(u) for u in answer.unread])
 
 
 @text.register(Governing)
 def _governing(answer: Governing, layout: Layout = FOLDED) -> str:
-    if not answer.documents and not answer.harvested:
-        return f"no document governs {answer.path}\n"
-    return _lines([pointer_line(d, answer.taxonomy) for d in answer.documents]
-                  + [remote_pointer_line(d) for d in answer.harvested])
+    found = ([pointer_line(d, answer.taxonomy) for d in answer.documents]
+             + [remote_pointer_line(d) for d in answer.harvested])
+    return _lines((found or [f"no document governs {answer.path}"]) + [unread_pin_line(u) for u in answer.unread])
 
 
 def _fold(line: str, indent: int, width: int | None) -> list[str]:
