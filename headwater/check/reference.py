@@ -10,6 +10,8 @@ from headwater import REPOSITORY, RULES_PAGE
 from headwater.check.rule import Rule
 from headwater.corpus.body import github_slug
 
+VERSION = "1.0"  # of the `rule --json` document's shape
+
 PAGE_HEAD = """# headwater rules
 
 Every rule this engine carries, in report order, generated from the rule registry by
@@ -43,6 +45,12 @@ def listing(rules: tuple[Rule, ...]) -> str:
 
 def page(rules: tuple[Rule, ...]) -> str:
     return PAGE_HEAD + "".join("\n" + section(r, 2) for r in rules)
+
+
+def document(rules: tuple[Rule, ...]) -> dict:
+    """`rule --json`'s document, one shape for one rule, `--list` and `--all`: a rule's own
+    `version` (its behaviour's) sits in its entry, so the top level names the document's shape."""
+    return {"version": VERSION, "rules": [as_json(r) for r in rules]}
 
 
 def as_json(rule: Rule) -> dict:

@@ -29,7 +29,7 @@ def staged_root(root: Path) -> Iterator[Path]:
     """The root as the index holds it, in a private folder that lasts for the block."""
     top = git_top(root)
     if top is None:
-        raise Refusal(f"{WHO} checks what git's index holds, and `{root}` is in no git work tree")
+        raise Refusal(f"{WHO} checks what git's index holds, and this repository is in no git work tree")
     with tempfile.TemporaryDirectory(prefix="headwater-staged-") as folder:
         # the index git's hooks name (`GIT_INDEX_FILE`, as `commit -a` sets it) is the one read
         try:

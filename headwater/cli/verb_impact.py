@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from headwater.check.change_manifest import read_manifest
-from headwater.cli.output import Result
+from headwater.cli.output import Result, layout_width
 from headwater.cli.verb_check import chosen_format, max_bytes
 from headwater.clock import run_date
 from headwater.reads.impact import impact
@@ -22,4 +22,5 @@ def run(invocation) -> Result:
     snapshot = load(invocation.root, run_date(None))
     refuse_stale(snapshot)
     answer = impact(snapshot, change)
-    return Result(render(fmt, answer, Layout(max_bytes=bound)), status=1 if args.strict and answer.stale else 0)
+    layout = Layout(layout_width(args.wide), max_bytes=bound)
+    return Result(render(fmt, answer, layout), status=1 if args.strict and answer.stale else 0)

@@ -17,10 +17,10 @@ def run(invocation) -> Result:
         raise Refusal("`rule` takes a rule id, `--list` or `--all`, one of them. Try `headwater rule --list`"
                       if not asked else f"`rule` takes one of {' and '.join(asked)}, not both")
     if args.list:
-        return Result(dumps([reference.as_json(r) for r in RULES]) if args.json else reference.listing(RULES))
+        return Result(dumps(reference.document(RULES)) if args.json else reference.listing(RULES))
     if args.all:
-        return Result(dumps([reference.as_json(r) for r in RULES]) if args.json else reference.page(RULES))
+        return Result(dumps(reference.document(RULES)) if args.json else reference.page(RULES))
     chosen = next((r for r in RULES if r.id == args.rule), None)
     if chosen is None:
         raise Refusal(f"`{args.rule}` is not a rule this engine carries. `headwater rule --list` lists them")
-    return Result(dumps(reference.as_json(chosen)) if args.json else reference.section(chosen))
+    return Result(dumps(reference.document((chosen,))) if args.json else reference.section(chosen))

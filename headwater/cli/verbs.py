@@ -129,6 +129,7 @@ VERBS: tuple[Verb, ...] = (
                  missing="`impact` takes the manifest `headwater change` wrote. "
                          "Try `headwater change origin/main .headwater/change && "
                          "headwater impact .headwater/change/manifest`"),),
+        lays_out=True,
     ),
     Verb(
         "route", GROUPS[1],

@@ -85,6 +85,10 @@ class Unread:
     pin: Pin
     reason: str
 
+    def names(self, spelled: str) -> bool:
+        """Whether a path, pattern or identifier is spelled under this pin's corpus (`<name>:…`)."""
+        return spelled.startswith(self.pin.name + ":")
+
 
 @dataclass(frozen=True)
 class Federation:
@@ -153,6 +157,16 @@ class Federation:
 
     def unread_in(self, family: Family) -> tuple[Unread, ...]:
         return tuple(u for u in self.unread if u.pin.family is family)
+
+    def unread_naming(self, spelled: str) -> tuple[Unread, ...]:
+        """The pins binding nothing whose corpus a path, pattern or identifier is spelled under."""
+        return tuple(u for u in self.unread if u.names(spelled))
+
+    def unread_governing(self, path: str) -> tuple[Unread, ...]:
+        """The pins binding nothing that could change which documents govern the path: every
+        harvest (an export unread could govern any path, and which ones cannot be known) and an
+        import the path is spelled under (that repository's files are not known)."""
+        return tuple(u for u in self.unread if u.pin.family is Family.HARVEST or u.names(path))
 
 
 def _literal_prefix(pattern: str) -> str:

@@ -27,9 +27,14 @@ POINTER = {
     "required": ["path", "kind", "unwarranted"],
 }
 
+# pins that bind nothing and bear on the answer (present only when one does): what they would bind is unknown
+UNREAD_PINS = {"type": "array", "items": {
+    "type": "object", "properties": {"pin": STRING, "corpus": STRING, "reason": STRING},
+    "required": ["pin", "corpus", "reason"]}}
+
 POINTERS = {
     "type": "object",
-    "properties": {"pointers": {"type": "array", "items": POINTER}},
+    "properties": {"pointers": {"type": "array", "items": POINTER}, "unread_pins": UNREAD_PINS},
     "required": ["pointers"],
 }
 
@@ -54,6 +59,7 @@ ROUTE = {
         "silence": {"type": "object", "properties": {"reason": {"type": "string", "enum": [
             "no_terms", "no_document_reached", "not_confident", "no_documents"]}, "says": STRING},
             "required": ["reason", "says"]},
+        "unread_pins": UNREAD_PINS,
     },
     "required": ["version", "task", "terms", "separating", "distinctive", "anchors", "named", "matched",
                  "pointers", "withheld", "ungoverned"],

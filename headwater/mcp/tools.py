@@ -216,7 +216,8 @@ READS = (
          "(paths and one-line summaries, never bodies) to the documents that govern it, each with the "
          "evidence that reached it; a document path or identifier written in the task is offered first. "
          "Silent, with a reason, when nothing is confident: a wrong pointer "
-         "costs more than a missing one. Read structuredContent.pointers, not the text.",
+         "costs more than a missing one. Read structuredContent.pointers, not the text; `unread_pins` names "
+         "a pinned corpus that binds nothing and could govern a path the task names.",
          (Argument("task", "what you are about to do, in your own words"),), _route, schemas.ROUTE),
     Tool("explain", "Explain a document",
          "What a document is and why: its kind and how the shelf derived it, its purpose, summary and "
@@ -234,7 +235,8 @@ READS = (
     Tool("governing_docs_for_path", "Documents governing a code path",
          "The documents that govern a file or directory through a declared governance edge, such as "
          "`governs: src/ingest/**`; documents of harvested corpora follow, marked `harvested` with their "
-         "`corpus`. Read structuredContent.pointers. " + PATH_NOTE,
+         "`corpus`. Read structuredContent.pointers; `unread_pins` names a pinned corpus that binds nothing "
+         "and so could govern the path unseen. " + PATH_NOTE,
          (Argument("path", "a repository path, e.g. src/ingest/rate_limit.py"),), _governing, schemas.POINTERS),
     Tool("check", "Check the corpus",
          "Run every check the lock generates over the snapshot this server took, with no cache. The "

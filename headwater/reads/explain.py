@@ -10,7 +10,7 @@ from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: `unread_pins` on an edge naming a corpus whose pin binds nothing
 
 
 @dataclass(frozen=True)
@@ -71,5 +71,5 @@ def explanation(snapshot: Snapshot, row: Row) -> Explanation:
         facets=tuple(tax.required_facets(kind)),
         sections=tuple(tax.required_sections(kind)),
         permitted=permitted,
-        related=tuple(neighbours(snapshot.graph, tax, row.path)),
+        related=tuple(neighbours(snapshot.graph, tax, row.path, snapshot.federation)),
     )

@@ -14,7 +14,7 @@ from itertools import accumulate
 
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
-from headwater.federation.pinned import RemoteDocument
+from headwater.federation.pinned import RemoteDocument, Unread
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
@@ -104,7 +104,8 @@ def governing_documents_naming(graph: Graph, tax: Taxonomy, identifier: str) -> 
 class Governing:
     """`governing_docs_for_path`'s answer: this corpus's governing documents in path order, each
     terminal one with the live successor to read instead, then those of harvested corpora, each
-    terminal one with its successor as its export states it."""
+    terminal one with its successor as its export states it; and the pins that bind nothing and
+    could govern the path, so a miss is not read as "nothing governs it" when a pin is broken."""
 
     path: str
     taxonomy: Taxonomy
@@ -112,6 +113,7 @@ class Governing:
     successors: dict[str, str]  # a document's path → its live successor's, for the terminal ones
     harvested: tuple[RemoteDocument, ...]
     harvested_successors: dict[tuple[str, str], tuple[str, str]]  # the same, keyed (corpus, path)
+    unread: tuple[Unread, ...] = ()
 
 
 EMPTY = "the path is empty: name a file or a directory by its path from the repository root"
@@ -129,6 +131,7 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
     tax = snapshot.taxonomy
     documents = tuple(governing_documents(snapshot.graph, tax, path))
     after = snapshot.derived("route.successors", lambda: successors(snapshot.graph, tax))
-    remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation))
+    federation = snapshot.federation
+    remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(federation))
     return Governing(path, tax, documents, {d.path: after[d.path] for d in documents if d.path in after},
-                     tuple(snapshot.federation.governors_of(path)), remote_after)
+                     tuple(federation.governors_of(path)), remote_after, federation.unread_governing(path))

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
-from headwater.federation.pinned import RemoteDocument
+from headwater.federation.pinned import RemoteDocument, Unread
 from headwater.graph import Graph, ProblemKind
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
+VERSION = "1.0"  # of the `resolve --json` document's shape
 BLANK = "an identifier is a word such as ACME-DR-0001, and this one is blank"
 
 
@@ -31,6 +32,7 @@ class Resolution:
     remote: RemoteDocument | None = None
     carrier: str | None = None
     others: tuple[Document, ...] = ()  # the other typed documents that declare it too (a duplicate)
+    unread: tuple[Unread, ...] = ()  # on a miss, the pin binding nothing whose corpus the identifier names
 
 
 def other_declarers(graph: Graph, identifier: str) -> tuple[str, ...]:
@@ -52,4 +54,5 @@ def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
     remote = snapshot.federation.documents.get(identifier)  # `<corpus>:<id>`, from a pinned export
     if remote is not None:
         return Resolution(identifier, tax, remote=remote)
-    return Resolution(identifier, tax, carrier=graph.near_miss.get(identifier))
+    return Resolution(identifier, tax, carrier=graph.near_miss.get(identifier),
+                      unread=snapshot.federation.unread_naming(identifier))

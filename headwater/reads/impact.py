@@ -21,6 +21,8 @@ from headwater.reads.governing import governing_documents, governing_documents_n
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
+VERSION = "1.0"  # of the `impact --format json` document's shape
+
 
 @dataclass(frozen=True)
 class Impacted:

@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from headwater.corpus.census import Outcome
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
-from headwater.federation.pinned import RemoteDocument
+from headwater.federation.pinned import Federation, RemoteDocument, Unread
 from headwater.graph import Bound, Edge, Graph
 from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
+
+VERSION = "1.0"  # of the `related --json` document's shape
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,7 @@ class Neighbour:
     cue: str | None
     cue_is_declared: bool
     governs: str
+    unread: tuple[Unread, ...] = ()  # the pins binding nothing whose corpus the target names
 
     @property
     def target(self) -> str:
@@ -50,7 +53,7 @@ def _targets(edge: Edge) -> tuple[str, ...]:
     return tuple(p.strip() for p in edge.target.raw.split(",")) if edge.target.raw else ("",)
 
 
-def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
+def neighbours(graph: Graph, tax: Taxonomy, path: str, federation: Federation) -> list[Neighbour]:
     scent = tax.facet_for_role("scent")
     found = []
     for edge in graph.outbound.get(path, ()):
@@ -59,8 +62,10 @@ def neighbours(graph: Graph, tax: Taxonomy, path: str) -> list[Neighbour]:
         remote = edge.target.remote
         declared = edge.attribute("cue")
         cue = declared or (far.text_of(scent) if far else remote.summary if remote else None)
-        found.append(Neighbour(edge.written_as, False, _targets(edge), far or remote, cue, bool(declared),
-                               tax.governs_reading(edge.relation, edge.inverse)))
+        targets = _targets(edge)
+        unread = tuple(u for u in federation.unread if any(u.names(t) for t in targets))
+        found.append(Neighbour(edge.written_as, False, targets, far or remote, cue, bool(declared),
+                               tax.governs_reading(edge.relation, edge.inverse), unread))
     for edge in graph.inbound.get(path, ()):
         if edge.source == path:
             continue
@@ -84,4 +89,4 @@ def related(snapshot: Snapshot, argument: str) -> Related:
     if row.outcome is not Outcome.TYPED:
         raise Refusal(f"{argument} is not a document of this corpus")
     tax = snapshot.taxonomy
-    return Related(argument, tax, tuple(neighbours(snapshot.graph, tax, row.path)))
+    return Related(argument, tax, tuple(neighbours(snapshot.graph, tax, row.path, snapshot.federation)))

@@ -22,7 +22,7 @@ from headwater.taxonomy.model import (
     Relation,
     Taxonomy,
 )
-from headwater.taxonomy.validate_dialect import dialect_problems, unknown_keys
+from headwater.taxonomy.validate_dialect import admitting, dialect_problems, unknown_keys
 
 # The reference meta-schema's roots and members, plus our extensions (`governing_end`,
 # `write_when`, `function_words`, string `guidance`); `dialect.py` lists what is read only.
@@ -93,7 +93,7 @@ def validate(tree: Any) -> list[str]:
 
 
 def _shape(tree: dict) -> list[str]:
-    problems = [f"{key}: is not a declaration this engine reads" for key in tree if key not in TOP]
+    problems = [f"{key}: is not a declaration this engine reads{admitting(TOP)}" for key in tree if key not in TOP]
     problems += [f"{root}: must be a mapping" for root in ("obligations", "controls", "surface", "core")
                  if root in tree and not isinstance(tree[root], dict)]
     for section, allowed in KEYS.items():
@@ -105,7 +105,7 @@ def _shape(tree: dict) -> list[str]:
             if not isinstance(body, dict):
                 problems.append(f"{section}.{name}: must be a mapping")
                 continue
-            problems += [f"{section}.{name}.{k}: is not a member a declaration here may have"
+            problems += [f"{section}.{name}.{k}: is not a member a declaration here may have{admitting(allowed)}"
                          for k in body if k not in allowed]
             problems += _members(section, name, body) + _nested_keys(section, name, body)
     regimes = tree.get("regimes", {})
@@ -118,6 +118,7 @@ def _shape(tree: dict) -> list[str]:
             problems.append(f"regimes.{family}: must map names to mappings")
         else:
             problems += [f"regimes.{family}.{name}.{k}: is not a member a regime may have"
+                         f"{admitting(REGIME_KEYS[family])}"
                          for name, body in entries.items() for k in body if k not in REGIME_KEYS[family]]
             problems += [p for name, body in entries.items() for p in _members(f"regimes.{family}", name, body)]
     return problems

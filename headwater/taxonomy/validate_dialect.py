@@ -43,9 +43,14 @@ def dialect_problems(tax: Taxonomy) -> list[str]:
             + _obligations(tax) + _controls(tax) + _surface(tax) + _lists(tax))
 
 
+def admitting(admitted: tuple[str, ...]) -> str:
+    """What a problem about an unknown key ends with, so the author sees the spelling meant."""
+    return f"; it admits {', '.join(admitted)}"
+
+
 def unknown_keys(where: str, mapping: dict, admitted: tuple[str, ...]) -> list[str]:
     """One line per key `admitted` does not hold, naming its address and what is admitted there."""
-    return [f"{where}.{key}: is not a key this mapping may hold; it admits {', '.join(admitted)}"
+    return [f"{where}.{key}: is not a key this mapping may hold{admitting(admitted)}"
             for key in mapping if key not in admitted]
 
 

@@ -114,7 +114,7 @@ def collect(root: Path, base: str, out_dir: Path, verified: Sequence[str],
     try:
         _git(root, "rev-parse", "--show-prefix")
     except GitFailed:
-        raise Refusal(f"`{root}` is not inside a git repository, and `change` compares against one") from None
+        raise Refusal("this repository is in no git work tree, and `change` compares it with a git revision") from None
     try:
         _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{base}^{{commit}}")
     except GitFailed:

@@ -112,9 +112,10 @@ def test_change_refusals_write_nothing(hw, repo, tmp_path, args, says):
     assert not out.exists()
 
 
-def test_change_outside_a_git_repository_is_refused(hw, quickstart, tmp_path):
+def test_change_outside_a_git_work_tree_is_refused_naming_no_absolute_path(hw, quickstart, tmp_path):
     ran = hw("change", "HEAD", str(tmp_path / "change"), "--root", str(quickstart))
-    assert ran.status == 1 and "is not inside a git repository" in ran.err
+    assert ran.status == 1 and ran.out == "" and ran.err == (
+        "headwater: this repository is in no git work tree, and `change` compares it with a git revision\n")
 
 
 def test_an_out_dir_that_cannot_be_written_is_refused(hw, repo, tmp_path):

@@ -27,13 +27,22 @@ def test_rule_prints_every_registered_rule_with_its_facts_and_help(hw, rule):
     assert ran.status == 0 and ran.err == ""
     assert ran.out.startswith(f"# {rule.id}\n\n`{rule.name}` · {rule.severity.value} · {rule.scope.value} scope")
     assert rule.short in ran.out and rule.full in ran.out and ran.out.rstrip().endswith(rule.help)
-    as_json = json.loads(hw("rule", rule.id, "--json").out)
-    assert as_json["rule"] == rule.id and as_json["help_uri"] == help_uri(rule)
+    [entry] = json.loads(hw("rule", rule.id, "--json").out)["rules"]
+    assert entry["rule"] == rule.id and entry["version"] == rule.version and entry["help_uri"] == help_uri(rule)
 
 
 def test_rule_list_names_every_rule_once_in_registry_order(hw):
     lines = hw("rule", "--list").out.splitlines()
     assert [line.split()[0] for line in lines] == [r.id for r in RULES]
+
+
+@pytest.mark.parametrize("asked", [("--list",), ("--all",), ("facet.required.missing",)])
+def test_rule_json_names_its_shape_in_version_and_lists_the_rules_it_answers(hw, asked):
+    ran = hw("rule", *asked, "--json")
+    document = json.loads(ran.out)
+    assert ran.status == 0 and list(document) == ["version", "rules"] and document["version"] == "1.0"
+    named = [r.id for r in RULES] if asked[0].startswith("--") else list(asked)
+    assert [entry["rule"] for entry in document["rules"]] == named
 
 
 @pytest.mark.parametrize(("args", "sentence"), [
@@ -111,6 +120,15 @@ def test_a_blank_identifier_is_a_refusal_on_the_command_line_and_the_mcp_sentenc
     ran = hw("resolve", identifier, "--root", str(quickstart))
     assert tool["content"][0]["text"] == "an identifier is a word such as ACME-DR-0001, and this one is blank\n"
     assert ran.status == 1 and ran.out == "" and ran.err == "headwater: " + tool["content"][0]["text"]
+
+
+@pytest.mark.parametrize(("read", "argument", "member"), [("related", "ACME-DR-0001", "related"),
+                                                          ("resolve", "ACME-DR-0001", "pointers"),
+                                                          ("resolve", "ACME-DR-0404", "pointers")])
+def test_related_and_resolve_json_open_with_the_version_of_their_shape(hw, quickstart, read, argument, member):
+    ran = hw(read, argument, "--json", "--root", str(quickstart))
+    assert ran.status == 0 and list(json.loads(ran.out)) == ["version", member]
+    assert json.loads(ran.out)["version"] == "1.0"
 
 
 def test_resolve_json_is_the_structured_answer_of_the_library_read(hw, quickstart):

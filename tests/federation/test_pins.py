@@ -72,8 +72,9 @@ def test_each_cause_of_harvest_pin_unread_binds_nothing_and_is_an_error(repos, h
     assert any(f["rule"] == "relation.target.unresolved" and "the pin `decisions` binds nothing" in f["message"]
                for f in found)
     session = Session(root)  # the server starts: an unread pin is a finding, not a refusal
-    assert session.call("governing_docs_for_path", path="svc:src/app.py")["result"]["structuredContent"] == {
-        "pointers": []}
+    answer = session.call("governing_docs_for_path", path="svc:src/app.py")["result"]["structuredContent"]
+    assert answer["pointers"] == [] and [u["pin"] for u in answer["unread_pins"]] == ["harvests.decisions"]
+    assert reason in answer["unread_pins"][0]["reason"]  # the read says why, as the finding does
     assert hw("check", "--root", str(root), "--now", DATE, "--strict").status == 1
 
 

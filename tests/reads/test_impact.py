@@ -26,7 +26,9 @@ def impact(hw, root: Path, *verified: str) -> tuple[list[dict], int]:
     out = root.parent / "change"
     assert hw("change", "HEAD", str(out), *verified, "--root", str(root)).status == 0
     ran = hw("impact", str(out / "manifest"), "--json", "--strict", "--root", str(root))
-    return json.loads(ran.out)["impacted"], ran.status
+    document = json.loads(ran.out)
+    assert list(document) == ["version", "impacted"] and document["version"] == "1.0"
+    return document["impacted"], ran.status
 
 
 def test_a_deleted_governed_file_touches_every_document_that_governs_it(hw, repo):
@@ -93,6 +95,22 @@ def test_the_markdown_impact_stays_under_its_bound_and_counts_the_rest(hw, repo)
     rows = cut.count("| **no** |")
     assert whole.count("| **no** |") == 3 and rows < 3 and len(cut.encode()) <= bound
     assert f"_{3 - rows} document{'s are' if 3 - rows > 1 else ' is'} not in this table, which stops short of" in cut
+
+
+def test_impact_text_folds_at_eighty_columns_unless_wide(hw, repo, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    (repo / "src/queue/retry.py").unlink()
+    impact(hw, repo)
+    manifest = str(repo.parent / "change" / "manifest")
+    narrow, wide = (hw("impact", manifest, "--root", str(repo), *extra) for extra in ((), ("--wide",)))
+    assert (narrow.status, narrow.err, wide.status, wide.err) == (0, "", 0, "")
+    assert max(len(line) for line in narrow.out.splitlines()) <= 80
+    assert 80 < max(len(line) for line in wide.out.splitlines()) <= 120
+    assert wide.out.split() == narrow.out.split()  # the same words, only folded elsewhere
+    dashed = [line for line in narrow.out.splitlines() if "\u2014" in line]
+    assert [line.split()[0] for line in dashed] == [DR2, SPEC]  # a pointer's em dash stays on its first line
+    refused = hw("impact", manifest, "--root", str(repo), "--wide", "--format", "markdown")
+    assert (refused.status, refused.out) == (1, "") and "`--format markdown` lays nothing out" in refused.err
 
 
 def test_impact_refuses_an_unreadable_manifest_and_a_format_it_does_not_write(hw, repo):

@@ -56,7 +56,7 @@ def test_a_corpus_with_no_typed_document_yet_says_so_rather_than_that_no_documen
     data = json.loads(_route(hw, quickstart, "why do we keep delivery attempts in postgres", "--json").out)
     assert data["silence"] == {"reason": "no_documents",
                                "says": "no file of the corpus is typed as a document yet, so the route is silent"}
-    assert data["pointers"] == [] and data["version"] == "1.3"
+    assert data["pointers"] == [] and data["version"] == "1.4"
 
 
 def test_a_pointer_the_budget_cuts_is_counted_as_withheld_and_shown_when_the_budget_allows(routing, hw):
@@ -123,7 +123,7 @@ def test_the_json_members_come_in_the_contract_order_and_text_is_the_plain_repor
     data = json.loads(_route(hw, routing, task, "--json").out)
     assert list(data) == ["version", "task", "terms", "separating", "distinctive", "anchors", "named", "matched",
                           "pointers", "withheld", "ungoverned", "text"]
-    assert data["version"] == "1.3"
+    assert data["version"] == "1.4"
     assert data["text"] == _route(hw, routing, task).out
 
 
@@ -168,7 +168,7 @@ def test_the_mcp_answer_is_the_unfolded_report_and_the_document_without_text(qui
 
     tool = {t.name: t for t in registered(False)}["route"]
     answer = tool.run(load(quickstart, dt.date(2026, 11, 1)), {"task": QUICKSTART_TASKS["postgres"]})
-    assert "text" not in answer.structured and answer.structured["version"] == "1.3"
+    assert "text" not in answer.structured and answer.structured["version"] == "1.4"
     assert any(len(line) > 80 for line in answer.blocks[0].splitlines())
 
 

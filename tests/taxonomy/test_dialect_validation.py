@@ -211,6 +211,22 @@ def test_an_unknown_key_inside_a_nested_mapping_is_a_problem_naming_what_the_map
     ]
 
 
+def test_an_unknown_top_level_key_or_declaration_member_is_a_problem_naming_the_keys_admitted_there(repo):
+    assert problems(repo, """\
+  colours: {red: 1}
+  kinds.decision.colour: red
+  regimes.lifecycle.standard.bogus: 1
+""") == [
+        "colours: is not a declaration this engine reads; it admits taxonomy, version, extends, purposes, "
+        "vocabularies, facets, kinds, relations, anchors, regimes, shelves, identifier_schemes, core, projections, "
+        "mappings, obligations, controls, surface",
+        "kinds.decision.colour: is not a member a declaration here may have; it admits abstract, is_a, purpose, "
+        "identifier, lifecycle, voice, language, facets, sections, relations, write_when",
+        "regimes.lifecycle.standard.bogus: is not a member a regime may have; it admits initial, transitions, "
+        "retain_terminal",
+    ]
+
+
 def test_an_unknown_key_in_an_expectation_or_a_retired_term_is_a_problem(repo):
     assert problems(repo, """\
   kinds.decision.relations: {expect: [{id: e1, relation: constrains, within: 90d, since: created,

@@ -18,6 +18,7 @@ from functools import partial
 
 from headwater.check.suspect import is_suspect
 from headwater.corpus.document import Document
+from headwater.federation.pinned import Federation, Unread
 from headwater.graph import Bound, Graph
 from headwater.paths import relative_to_root
 from headwater.reads.governing import Targets, governing_documents, reaches, source_governs
@@ -44,7 +45,8 @@ from headwater.reads.terms import read_path, readings, terms
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.3"  # 1.2: the `no_documents` silence; 1.3: `named` documents, `suspect` on anchor evidence
+# 1.2: the `no_documents` silence; 1.3: `named` documents, `suspect` on anchor evidence; 1.4: `unread_pins`
+VERSION = "1.4"
 DEFAULT_BUDGET = 5
 
 
@@ -87,6 +89,7 @@ class Route:
     withheld: int = 0
     silence: Silence | None = None
     harvested: tuple[HarvestedOffer, ...] = ()  # pointers into pinned corpora, after these
+    unread: tuple[Unread, ...] = ()  # pins binding nothing that could govern a path the task names
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,8 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     reached = tuple(dict.fromkeys((*anchors, *(a for offer in harvested for a in offer.evidence.anchors))))
     base = Route(task, terms(task), reached,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
-                 named=tuple(dict.fromkeys(named.values())), harvested=harvested)
+                 named=tuple(dict.fromkeys(named.values())), harvested=harvested,
+                 unread=_unread_bearing(snapshot.federation, task, reached, rooted))
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
@@ -213,6 +217,21 @@ def _named_anchors(task: str, targets: Targets, path_of: Callable[[str], str | N
         if path and path not in found and targets.reaches(path):
             found[path] = None
     return tuple(found)
+
+
+def _unread_bearing(federation: Federation, task: str, anchors: tuple[str, ...],
+                    rooted: Callable[[str], str]) -> tuple[Unread, ...]:
+    """The pins binding nothing that could govern a path the task names (an anchor it names, a
+    word written as a path, or one spelled under such a pin's corpus), in declaration order: what
+    they would bind is unknown, so the answer must say it is."""
+    if not federation.unread:
+        return ()
+    named = list(anchors)
+    for word in task.split():
+        shapes = readings(word, rooted) if "/" in word or federation.unread_naming(word) else ()
+        named += shapes[:1]
+    bearing = {u for path in named for u in federation.unread_governing(path)}
+    return tuple(u for u in federation.unread if u in bearing)
 
 
 def _named_documents(task: str, graph: Graph, rooted: Callable[[str], str]) -> dict[str, str]:

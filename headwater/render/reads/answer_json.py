@@ -6,9 +6,9 @@ from __future__ import annotations
 from functools import singledispatch
 
 from headwater.corpus.document import Document
-from headwater.federation.pinned import RemoteDocument
+from headwater.federation.pinned import RemoteDocument, Unread
 from headwater.jsonout import dumps
-from headwater.reads import explain, kinds
+from headwater.reads import explain, identifiers, impact, kinds, related
 from headwater.reads.explain import Explanation
 from headwater.reads.governing import Governing
 from headwater.reads.identifiers import Resolution
@@ -19,6 +19,7 @@ from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.pointer import pointer, remote_pointer
 from headwater.render.reads.route_text import route_text
+from headwater.render.reads.unread import unread_pin
 from headwater.taxonomy.model import Taxonomy
 
 
@@ -38,6 +39,11 @@ def _route_json(answer: RouteAnswer, layout: Layout = FOLDED) -> str:
     return dumps(data(answer) | {"text": route_text(answer)})
 
 
+def _unread(unread: tuple[Unread, ...]) -> dict:
+    """`unread_pins`, a member only where a pin binding nothing bears on the answer."""
+    return {"unread_pins": [unread_pin(u) for u in unread]} if unread else {}
+
+
 def _far(far: Document | RemoteDocument | None, tax: Taxonomy) -> dict | None:
     if isinstance(far, RemoteDocument):
         return remote_pointer(far)
@@ -51,29 +57,32 @@ def neighbour(found: Neighbour, tax: Taxonomy) -> dict:
         out["cue"] = found.cue
         out["cue_is_declared"] = found.cue_is_declared
     out["governs"] = found.governs
-    return out
+    return out | _unread(found.unread)
 
 
 @data.register(Related)
 def _related(answer: Related) -> dict:
-    return {"related": [neighbour(n, answer.taxonomy) for n in answer.neighbours]}
+    return {"version": related.VERSION, "related": [neighbour(n, answer.taxonomy) for n in answer.neighbours]}
 
 
 @data.register(Resolution)
 def _resolution(answer: Resolution) -> dict:
     if answer.document is not None:
-        return {"pointers": [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]}
-    return {"pointers": [remote_pointer(answer.remote)] if answer.remote is not None else []}
+        found = [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]
+    else:
+        found = [remote_pointer(answer.remote)] if answer.remote is not None else []
+    return {"version": identifiers.VERSION, "pointers": found} | _unread(answer.unread)
 
 
 @data.register(Governing)
 def _governing(answer: Governing) -> dict:
     """Each pointer carries its lifecycle state, and a terminal one the live successor to read instead."""
     after, remote_after = answer.successors, answer.harvested_successors
-    return {"pointers": [pointer(d, answer.taxonomy) | ({"successor": after[d.path]} if d.path in after else {})
-                         for d in answer.documents]
-            + [remote_pointer(d) | ({"successor": remote_after[d.corpus, d.path][1]}
-                                    if (d.corpus, d.path) in remote_after else {}) for d in answer.harvested]}
+    pointers = ([pointer(d, answer.taxonomy) | ({"successor": after[d.path]} if d.path in after else {})
+                 for d in answer.documents]
+                + [remote_pointer(d) | ({"successor": remote_after[d.corpus, d.path][1]}
+                                        if (d.corpus, d.path) in remote_after else {}) for d in answer.harvested])
+    return {"pointers": pointers} | _unread(answer.unread)
 
 
 @data.register(Explanation)
@@ -116,8 +125,9 @@ def _kinds(answer: Kinds) -> dict:
 
 @data.register(Impact)
 def _impact(answer: Impact) -> dict:
-    return {"impacted": [{**pointer(i.document, answer.taxonomy), "paths": list(i.paths),
-                          "reverified": i.reverified} for i in answer.items]}
+    return {"version": impact.VERSION,
+            "impacted": [{**pointer(i.document, answer.taxonomy), "paths": list(i.paths), "reverified": i.reverified}
+                         for i in answer.items]}
 
 
 @data.register(RouteAnswer)
@@ -143,4 +153,4 @@ def _route(routed: RouteAnswer) -> dict:
         "withheld": answer.withheld,
         "ungoverned": [entry.as_json() for entry in answer.ungoverned],
         "silence": None if silence is None else {"reason": silence.reason, "says": silence.says},
-    }
+    } | _unread(answer.unread)

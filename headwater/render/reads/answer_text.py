@@ -16,7 +16,8 @@ from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout
 from headwater.render.reads.impact_lines import headline, how_to_reverify, shown_paths
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
-from headwater.render.reads.route_text import route_text
+from headwater.render.reads.route_text import fold, route_text
+from headwater.render.reads.unread import unread_pin_line, unread_pin_note
 from headwater.textsafe import visible
 
 GOVERNS_NOTE = {"source": " [this document governs the reading]",
@@ -35,7 +36,7 @@ def neighbour_line(neighbour: Neighbour) -> str:
         line += "" if neighbour.cue_is_declared else " (the target's own summary)"
     if isinstance(neighbour.far, RemoteDocument):
         line += f" [harvested from {neighbour.far.corpus}]"
-    return line + GOVERNS_NOTE[neighbour.governs]
+    return line + GOVERNS_NOTE[neighbour.governs] + unread_pin_note(neighbour.unread)
 
 
 def _lines(lines: list[str]) -> str:
@@ -62,15 +63,14 @@ def _resolution(answer: Resolution, layout: Layout = FOLDED) -> str:
         return remote_pointer_line(answer.remote) + "\n"
     if answer.carrier is not None:
         return f"no typed document carries {answer.identifier}; {answer.carrier} carries it, untyped\n"
-    return f"no document carries {answer.identifier}\n"
+    return _lines([f"no document carries {answer.identifier}"] + [unread_pin_line(u) for u in answer.unread])
 
 
 @text.register(Governing)
 def _governing(answer: Governing, layout: Layout = FOLDED) -> str:
-    if not answer.documents and not answer.harvested:
-        return f"no document governs {answer.path}\n"
-    return _lines([pointer_line(d, answer.taxonomy) for d in answer.documents]
-                  + [remote_pointer_line(d) for d in answer.harvested])
+    found = ([pointer_line(d, answer.taxonomy) for d in answer.documents]
+             + [remote_pointer_line(d) for d in answer.harvested])
+    return _lines((found or [f"no document governs {answer.path}"]) + [unread_pin_line(u) for u in answer.unread])
 
 
 def _fold(line: str, indent: int, width: int | None) -> list[str]:
@@ -149,14 +149,16 @@ def _kinds(answer: Kinds, layout: Layout = FOLDED) -> str:
 
 @text.register(Impact)
 def _impact(answer: Impact, layout: Layout = FOLDED) -> str:
-    lines = [headline(answer)]
+    """Folded at the fill width as route's report is: a pointer's em dash stays on its first line."""
+    width = layout.width
+    lines = fold(headline(answer), 0, width)
     for item in answer.items:
         mark = "re-verified" if item.reverified else "not re-verified"
-        lines += [f"  {visible(pointer_line(item.document, answer.taxonomy))}",
-                  f"    {mark}; governs {visible(shown_paths(item.paths))}"]
+        lines += fold(pointer_line(item.document, answer.taxonomy), 2, width)
+        lines += fold(f"{mark}; governs {shown_paths(item.paths)}", 4, width)
     if answer.stale:
-        lines.append(how_to_reverify(answer))
-    return "\n".join(lines) + "\n"
+        lines += fold(how_to_reverify(answer), 0, width)
+    return "".join(visible(line) + "\n" for line in lines)
 
 
 text.register(RouteAnswer)(route_text)

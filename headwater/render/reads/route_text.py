@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from headwater.reads.route.answer import RouteAnswer
 from headwater.render.reads import FOLDED, Layout, Paint
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
+from headwater.render.reads.unread import unread_pin_line
 from headwater.textsafe import visible
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def route_text(routed: RouteAnswer, layout: Layout = FOLDED) -> str:
     lines += [visible(f"  names the document {name}") for name in answer.named]
     for entry in answer.ungoverned:
         lines += [visible(line) for line in _ungoverned_lines(entry)]
+    lines += [visible(line) for unread in answer.unread for line in fold(unread_pin_line(unread), 2, width)]
     lines += [visible(f"  purpose {name} {score}") for name, score in answer.matched]
     harvested = _harvested_lines(answer, width, paint)
     if answer.silence is not None:
