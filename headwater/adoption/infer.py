@@ -162,9 +162,12 @@ def infer(root: Path) -> Inference:
         pages = tuple(p for p in [*inside, f"{folder}/README.md"] if p not in record_paths and p in paths)
         glob = f"{folder}/**/README.md"
     else:
-        inside = [p for p in paths if p.startswith(folder + "/") and p.count("/") == folder.count("/") + 1]
-        record_paths = [p for p in inside if pattern.match(p.rsplit("/", 1)[-1])]
-        pages = tuple(p for p in inside if p not in record_paths and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
+        below = [p for p in paths if p.startswith(folder + "/")]
+        depth = folder.count("/") + 1
+        record_paths = [p for p in below if p.count("/") == depth and pattern.match(p.rsplit("/", 1)[-1])]
+        # a page at any depth: the shelf claims the folder's whole tree, and adr-tools keeps a team's
+        # own template in `templates/template.md` below the records, which `adopt` must not number
+        pages = tuple(p for p in below if p not in record_paths and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
         glob = f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = corpus_root.choose(paths, folder)

@@ -269,7 +269,7 @@ def test_the_package_s_other_shelves_move_under_a_corpus_root_that_is_not_docs(t
 def test_a_record_folder_at_the_top_keeps_the_other_shelves_outside_its_pattern(tmp_path, hw):
     """Records directly in `decisions/` make it the corpus root, so the other shelves go below it:
     the records' shelf then claims only the files directly in it, and a template in a folder below
-    stays untyped rather than being adopted as a record."""
+    is excluded as a page beside the records rather than being adopted as a record."""
     import datetime as dt
 
     from headwater.snapshot import load
@@ -302,7 +302,7 @@ def test_a_record_folder_at_the_top_keeps_the_other_shelves_outside_its_pattern(
     assert len(rows) == len(snapshot.census.rows) == 6  # four records, the template, the specification
     assert all(len([s for s in shelves if s.pattern.matches(path)]) <= 1 for path in rows), \
         {path: [s.name for s in shelves if s.pattern.matches(path)] for path in rows}
-    assert rows["decisions/templates/template.md"].outcome.value == "untyped"
+    assert rows["decisions/templates/template.md"].outcome.value == "excluded"
     assert rows["decisions/specifications/widget-api.md"].kind == "specification"
 
 
@@ -479,3 +479,26 @@ def test_dated_record_names_are_a_layout_of_their_own_and_no_identifier_is_minte
                  "--now", "2026-12-01")
     assert written.status == 0, written.err
     assert (adr / "2026-12-01-next-one.md").read_text().startswith("---\nid: ACME-DR-0004\n")
+
+
+ADR_TOOLS_RECORD = ("# {n}. Record {n}\n\nDate: 2024-0{n}-01\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n"
+                    "## Decision\n\nWhat.\n\n## Consequences\n\nSo.\n")
+ADR_TOOLS_TEMPLATE = "# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n\n## Context\n\nThe issue.\n"
+
+
+def test_a_team_template_below_the_records_is_excluded_not_numbered_as_a_record(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    records = tmp_path / "doc/adr"
+    (records / "templates").mkdir(parents=True)
+    for n in (1, 2, 3):
+        (records / f"000{n}-record-{n}.md").write_text(ADR_TOOLS_RECORD.format(n=n))
+    template = records / "templates/template.md"
+    template.write_text(ADR_TOOLS_TEMPLATE)
+    init = headwater(tmp_path, "init", "--namespace", "ADR")
+    assert init.status == 0, init.err
+    assert "  exclude doc/adr/templates/template.md: a page beside the records, not a record\n" in init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "templates/template.md" not in adopted.out, adopted.out
+    assert template.read_text() == ADR_TOOLS_TEMPLATE
+    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
+    assert checked.status == 0 and checked.json["findings"] == [], checked.out
