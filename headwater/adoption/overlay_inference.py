@@ -82,6 +82,7 @@ def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], 
         inferred.said.append(f"relation {relation} sets `{set_state}`, the team's word for a record another "
                              "replaced")
         needed.discard(str(tree["relations"][relation]["on_target"]["set_state"]))
+    own = dict(roles)  # what the records carry and the template offers, before anything is added
     roles.update({s: TERMINAL for s in sorted(needed) if s not in roles})
     initial = next((s for s in statuses if roles[s] == INITIAL), None)
     if initial is None:
@@ -98,10 +99,14 @@ def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], 
     inferred.override[f"facets.{state}.guidance"] = "the record's status, in the words this team already uses"
     inferred.override[f"regimes.lifecycle.{regime}.initial"] = initial
     inferred.override[f"regimes.lifecycle.{regime}.transitions"] = transitions
-    listed = ", ".join(f"{s} ({r})" for s, r in roles.items())
+    listed = ", ".join(f"{s} ({r})" for s, r in own.items())
     source = f"the records use and {shelf.template} offers" if shelf.offered else "the records use"
-    inferred.said.append(f"lifecycle {regime}: the statuses {source}, {listed}; "
-                         f"{', '.join(terminal) or 'none'} terminal")
+    added = [f"{initial} ({INITIAL}), where a new record starts"] if initial not in own else []
+    added += [f"{s} ({r}), which a relation sets on its target" for s, r in roles.items()
+              if s not in own and s != initial]
+    inferred.said.append(f"lifecycle {regime}: the statuses {source}, {listed}"
+                         + (f"; and added {', and '.join(added)}" if added else "")
+                         + f"; {', '.join(terminal) or 'none'} terminal")
     _invalid_pairs(tree, state, _package_roles(tree, values), roles, inferred)
 
 

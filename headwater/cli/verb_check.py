@@ -62,9 +62,13 @@ def run(invocation) -> Result:
         raise Refusal("`--fix` writes the working tree and `--staged` checks git's index, so they "
                       "do not run together; fix, stage, then check the index")
     from headwater.cli.staged import staged_root
+    from headwater.taxonomy.staleness import StaleLock
 
     with staged_root(invocation.root) as staged:
-        return _checked(replace(invocation, root=staged))
+        try:
+            return _checked(replace(invocation, root=staged))
+        except StaleLock as stale:
+            raise stale.in_the_index() from None
 
 
 def _checked(invocation) -> Result:

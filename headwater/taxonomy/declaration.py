@@ -15,6 +15,7 @@ from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 LOCK = ".headwater/taxonomy.lock"
+UNBOUND = f"this repository is not bound to a taxonomy: {DECLARATION} is missing. Run `headwater init` to bind it"
 
 
 @dataclass(frozen=True)
@@ -45,10 +46,7 @@ def read_declaration(root: Path) -> Declaration:
     refuse_linked(root)
     sys.audit(PROBE, path)  # what replays a run looks here again (HW-DR-0037)
     if not path.exists():
-        raise Refusal(
-            f"this repository is not bound to a taxonomy: {DECLARATION} is missing. "
-            "Run `headwater init` to bind it"
-        )
+        raise Refusal(UNBOUND)
     node = load_in_place(root, DECLARATION)
     top = _map(node, "the file")
     taxonomy = _map(top.get("taxonomy"), "`taxonomy`")

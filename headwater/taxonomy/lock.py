@@ -11,7 +11,8 @@ from headwater import inplace
 from headwater.announcements import PROBE
 from headwater.errors import Refusal
 from headwater.hashing import sha256_hex
-from headwater.taxonomy.declaration import LOCK
+from headwater.statefolder import DECLARATION
+from headwater.taxonomy.declaration import LOCK, UNBOUND
 from headwater.taxonomy.model import Taxonomy
 from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import to_plain
@@ -54,6 +55,8 @@ def read_lock(root: Path) -> Lock:
     if not path.is_file():
         if os.path.lexists(path):
             raise Refusal(f"{LOCK} is not a regular file. Remove it, then run `headwater taxonomy resolve`")
+        if not os.path.lexists(root / DECLARATION):
+            raise Refusal(UNBOUND)  # resolve would refuse it too: binding comes first
         raise Refusal(f"{LOCK} is missing. Run `headwater taxonomy resolve` to write it")
     try:
         text = decode(inplace.read(root, LOCK), LOCK)

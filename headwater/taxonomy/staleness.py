@@ -40,9 +40,25 @@ def changed_sources(root: Path, lock: Lock, declaration: Declaration) -> list[st
     return changed
 
 
+class StaleLock(Refusal):
+    """The lock its sources have moved past, with the labels of the sources that moved."""
+
+    def __init__(self, changed: list[str]) -> None:
+        super().__init__(f"{LOCK} is stale: {', '.join(changed)} changed since it was resolved. "
+                         "Run `headwater taxonomy resolve`")
+        self.changed = tuple(changed)
+
+    def in_the_index(self) -> Refusal:
+        """The same refusal where the lock judged is the one git's index holds (`check --staged`):
+        resolving again moves only the working tree, so it names the files to stage too."""
+        staged = " ".join([LOCK, *(label for label in self.changed if not label.startswith(EMBEDDED_LABEL))])
+        return Refusal(f"the {LOCK} git's index holds is stale: {', '.join(self.changed)} changed since it "
+                       f"was resolved. Run `headwater taxonomy resolve`, then stage the lock with its sources: "
+                       f"`git add {staged}`")
+
+
 def refuse_stale(snapshot) -> None:
     """Refuse a verb whose answer or writes would follow a lock its sources have moved past."""
     changed = changed_sources(snapshot.root, snapshot.lock, snapshot.declaration)
     if changed:
-        raise Refusal(f"{LOCK} is stale: {', '.join(changed)} changed since it was resolved. "
-                      "Run `headwater taxonomy resolve`")
+        raise StaleLock(changed)

@@ -396,6 +396,16 @@ def test_the_lifecycle_admits_the_states_the_template_offers_that_no_record_carr
     assert checked.status == 0 and json.loads(checked.out)["findings"] == [], checked.out
 
 
+def test_init_says_which_states_it_added_beside_the_statuses_the_records_use(tmp_path, hw):
+    """Every record says `Accepted`: the start state and the state `supersedes` sets are not theirs."""
+    _records(tmp_path, ["accepted"] * 3)
+    ran = hw("init", "--dry-run", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  lifecycle standard: the statuses the records use, accepted (live); and added proposed "
+            "(initial), where a new record starts, and superseded (terminal-retained), which a relation sets "
+            "on its target; superseded terminal\n") in ran.out
+
+
 def test_a_madr_team_accepts_a_decision_without_a_finding(tmp_path):
     root = unpack("madr", tmp_path)
     subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)

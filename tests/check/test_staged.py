@@ -75,3 +75,18 @@ def test_a_root_in_no_git_work_tree_and_fix_beside_staged_are_refused(hw, quicks
         "headwater: `--staged` checks what git's index holds, and this repository is in no git work tree\n")
     both = _gate(hw, quickstart, "--fix")
     assert both.status == 1 and both.err.startswith("headwater: `--fix` writes the working tree and `--staged`")
+
+
+def test_a_lock_left_unstaged_is_refused_with_the_files_to_stage_not_only_resolve(hw, committed):
+    """Resolving again changes nothing the gate reads: the commit needs the fresh lock staged."""
+    overlay = committed / ".headwater/overlay.yml"
+    overlay.write_text(overlay.read_text(encoding="utf-8") + "override:\n  facets.status.guidance: \"its status\"\n",
+                       encoding="utf-8")
+    assert hw("taxonomy", "resolve", "--root", str(committed)).status == 0
+    _git(committed, "add", ".headwater/overlay.yml")  # the source staged, its lock forgotten
+    assert hw("check", "--strict", "--root", str(committed), "--now", "2026-11-01").status == 0
+    gate = _gate(hw, committed)
+    assert gate.status == 1 and gate.out == ""
+    assert gate.err == ("headwater: the .headwater/taxonomy.lock git's index holds is stale: .headwater/overlay.yml "
+                        "changed since it was resolved. Run `headwater taxonomy resolve`, then stage the lock with "
+                        "its sources: `git add .headwater/taxonomy.lock .headwater/overlay.yml`\n")

@@ -25,6 +25,18 @@ def test_init_without_a_namespace_asks_and_resolve_says_which_line_to_add(tmp_pa
     assert ran.status == 1 and "identifier_schemes.decision_id.namespace: <NS>" in ran.err
 
 
+def test_kinds_in_a_repository_never_bound_names_init_not_resolve(tmp_path, hw):
+    """Resolve cannot help a repository with no declaration, so the lock's refusal must not send there."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    ran = hw("taxonomy", "kinds", "--root", str(tmp_path))
+    assert ran.status == 1 and ran.out == ""
+    assert ran.err == ("headwater: this repository is not bound to a taxonomy: .headwater/taxonomy.yml is "
+                       "missing. Run `headwater init` to bind it\n")
+    assert hw("init", "--root", str(tmp_path)).status == 0  # bound, with the namespace still to answer
+    ran = hw("taxonomy", "kinds", "--root", str(tmp_path))
+    assert ran.status == 1 and "Run `headwater taxonomy resolve` to write it" in ran.err
+
+
 def test_init_picks_the_directory_with_the_most_markdown(tmp_path, hw):
     for name in ("a.md", "b.md"):
         (tmp_path / "handbook").mkdir(exist_ok=True)
