@@ -372,6 +372,7 @@ class Records:
         parts = [self.ctx.today.isoformat() if rule.reads_clock else ""]
         parts.append(self.ids if Reads.IDS in rule.reads else "")
         parts.append(self.claims if Reads.CLAIMS in rule.reads else "")
+        parts.append(self.states if Reads.STATES in rule.reads else "")
         parts.append(self.change if rule.needs_change or Reads.CHANGE in rule.reads else "")
         # the site roots place a link that opens with `/`, and the lock does not hold the declaration
         parts.append("/".join(self.ctx.snapshot.declaration.site_roots) if Reads.LINKS in rule.reads else "")
@@ -423,6 +424,15 @@ class Records:
         # what a document lacking an identifier is proposed depends on every other one lacking one
         proposed = map(SEP.join, sorted(self.ctx.proposed_ids.items()))
         return _digest("\n".join([*carried, "", *proposed]))
+
+    @cached_property
+    def states(self) -> str:
+        tax, graph = self.ctx.taxonomy, self.ctx.graph
+        facets = [f for f in (tax.facet_for_role("state"), tax.facet_for_role("state_entered")) if f]
+        ends = {p for e in graph.edges if e.relation.set_state is not None for p in (e.source, e.target.path) if p}
+        held = (SEP.join([path, *(graph.documents[path].text_of(f) or "" for f in facets)])
+                for path in sorted(ends) if path in graph.documents)
+        return _digest("\n".join(held))
 
     @cached_property
     def claims(self) -> str:

@@ -28,6 +28,7 @@ class Reads(Enum):
     CLAIMS = "claims"  # the claim store under `.headwater/ids/`
     ANCHOR = "anchor"  # the content revision of what an edge's anchor matches
     CHANGE = "change"  # the `--change` manifest
+    STATES = "states"  # the state and its day at both ends of every relation that sets its target's state
     LINKS = "links"  # per document: what stands at each path its links reach, and who carries each
     # identifier its link texts name (a rule judged `by_document`)
     UNSTATED = "unstated"  # inputs that cannot be stated cheaply: never cached

@@ -237,6 +237,18 @@ def test_a_new_run_date_re_runs_only_the_rules_that_read_the_clock(hw, copy_fixt
     assert ran.status == uncached.status == 0 and "findings" in ran.out and ran.out == uncached.out
 
 
+def test_a_cached_fix_day_moves_when_another_successor_of_the_record_moves_its_day(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    first = root / "docs/decisions/0002-next.md"
+    first.write_text(first.read_text().replace("status_since: 2026-10-01", "status_since: 2026-10-20"))
+    other = root / "docs/decisions/0003-other.md"
+    other.write_text(first.read_text().replace("ACME-DR-0002", "ACME-DR-0003").replace("2026-10-20", "2026-10-25"))
+    assert "status_since: 2026-10-20` in" in check(hw, root).out  # the verdicts are now cached
+    other.write_text(other.read_text().replace("2026-10-25", "2026-10-12"))  # not the first successor's bytes
+    warm, cold = check(hw, root), check(hw, root, "--no-cache")
+    assert warm.out == cold.out and "status_since: 2026-10-20` in" not in warm.out, warm.out
+
+
 def test_the_change_scoped_skip_is_stored_as_a_number_and_served_as_its_sentence():
     raw = encode((NO_CHANGE, None, "another reason", ()))
     assert raw == '[1,0,"another reason",[]]'

@@ -131,6 +131,20 @@ def test_the_fix_dates_a_superseded_record_on_the_day_its_successor_entered_its_
     assert "status: superseded\nstatus_since: 2026-10-20\n" in (root / BASE).read_text()
 
 
+def test_two_successors_of_one_record_fix_it_once_on_the_earlier_of_their_days(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    _successor_entered(root, "2026-10-20")
+    second = (root / NEXT).read_text().replace("ACME-DR-0002", "ACME-DR-0003").replace("2026-10-20", "2026-10-12")
+    (root / "docs/decisions/0003-other.md").write_text(second)
+    found = check(hw, root, "--json")
+    fixes = [f["remediation"] for f in json.loads(found.out)["findings"]
+             if f["rule"] == "lifecycle.state.not_set_by_edge"]
+    assert fixes == [f"set `status: superseded` and `status_since: 2026-10-12` in {BASE}"] * 2, found.out
+    fixed = check(hw, root, "--fix")  # the two patches agree, so the batch lands (it once refused them all)
+    assert fixed.status == 0 and f"headwater: fixed {BASE} (2 patches)\n" in fixed.err, fixed.err
+    assert "status: superseded\nstatus_since: 2026-10-12\n" in (root / BASE).read_text()
+
+
 def test_a_successor_that_records_no_date_gets_no_fix_and_the_remediation_asks_for_the_day(hw, copy_fixture):
     root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
     _successor_entered(root, None)

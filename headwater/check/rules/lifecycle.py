@@ -118,7 +118,7 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
                      f"{ctx.label(dependent)} to a terminal state too")]
 
 
-@rule("lifecycle.state.not_set_by_edge", 4, Scope.EDGE, Severity.ERROR,
+@rule("lifecycle.state.not_set_by_edge", 5, Scope.EDGE, Severity.ERROR,
       short="A relation that sets its target's state finds the target in another state.",
       full="The relation declares `on_target.set_state` (for example `supersedes` sets "
            "`superseded`), and the target does not stand at that state. Error when the target "
@@ -127,12 +127,14 @@ def lifecycle_dependency_on_terminal(ctx: Context, edge: Edge):
       help="""
 Writing `supersedes: X` makes `X` superseded; the target's own state facet must say so, with
 the date it entered that state. The fix sets both on a live target, dated the day the live
-source entered its own state, as `headwater adopt` dates it; where the source records no such
-day, no fix is offered and the remediation asks for the date.
+source entered its own state (the earliest such day where several replace one target), as
+`headwater adopt` dates it; where a live source records no such day, no fix is offered and the
+remediation asks for the date.
 """,
       tags=("graph", "lifecycle"),
       routes=lambda ctx, edge: edge.relation.set_state is not None,
-      patch=True, reads=(Reads.SUBJECT, Reads.IDS))  # whether the source writes its half binds by identifier
+      patch=True,  # whether the source writes its half binds by identifier; the fix's day reads every source
+      reads=(Reads.SUBJECT, Reads.IDS, Reads.STATES))
 def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     source, target = canonical(ctx, edge)
     if source is None or target is None:
@@ -148,7 +150,7 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     live = ctx.taxonomy.is_live(state)
     facet = ctx.taxonomy.facet_for_role("state")
     entered = ctx.taxonomy.facet_for_role("state_entered")
-    since = _entered_on(ctx, source, target, entered)
+    since = _entered_on(ctx, edge, target, entered)
     values = {facet: wanted, **({entered: since} if since else {})}
     remedy = f"set {' and '.join(f'`{f}: {v}`' for f, v in values.items())} in {target.path}"
     unknown = bool(entered) and since is None  # the state alone would leave the old date claiming it
@@ -162,13 +164,25 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
                      patch=Patch(target.path, target.digest, edits) if fixable else None)]
 
 
-def _entered_on(ctx: Context, source: Document, target: Document, entered: str | None) -> str | None:
-    """The day the target entered the state the source sets: the date the source entered its own
-    state while that is live (a terminal source's date says when it left, not when it took over)."""
-    if not entered or not ctx.taxonomy.is_live(ctx.state(source)):
+def _entered_on(ctx: Context, edge: Edge, target: Document, entered: str | None) -> str | None:
+    """The day the target entered the state the edge sets: the earliest day a live source of such
+    an edge entered its own state (a terminal source's date says when it left, not when it took
+    over). Every edge into the target so reads the same day, so their fixes agree; None while a
+    live source records no day, for the earliest may be that one."""
+    if not entered:
         return None
-    successor, own = (_date_of(doc, entered) for doc in (source, target))
-    return superseded_since([successor] if successor else [], own)
+    dates = [_date_of(source, entered) for source in _setting(ctx, target, edge.relation.set_state)
+             if ctx.taxonomy.is_live(ctx.state(source))]
+    if not dates or None in dates:
+        return None
+    return superseded_since(dates, _date_of(target, entered))
+
+
+def _setting(ctx: Context, target: Document, state: str | None) -> list[Document]:
+    """The sources of every relation setting `state` on the target, whichever end writes it."""
+    written = (*ctx.graph.inbound.get(target.path, ()), *ctx.graph.outbound.get(target.path, ()))
+    ends = (canonical(ctx, e) for e in written if e.relation.set_state == state)
+    return list({source.path: source for source, far in ends if source and far and far.path == target.path}.values())
 
 
 def _date_of(doc: Document, facet: str) -> str | None:
