@@ -52,22 +52,27 @@ def failing_segment(scheme: Scheme, identifier: str) -> str:
     return "the end of the identifier"
 
 
+_LAST_NUMBER = re.compile(r"(\d+)\D*$")
+
+
 def _next_identifier(ctx: Context, scheme: Scheme) -> str:
     return scheme.mint(ctx.highest_sequences[scheme.name] + 1, "slug")
 
 
-@rule("identifier.pattern.not_met", 1, Scope.DOCUMENT, Severity.ERROR,
+@rule("identifier.pattern.not_met", 2, Scope.DOCUMENT, Severity.ERROR,
       short="The document's `id` does not match its kind's identifier scheme.",
       full="The identifier does not match the pattern of the scheme the kind names; the "
            "message names the first segment that fails.",
       help="""
 A kind with an identifier scheme gives every document an `id` of one shape, such as
 `{namespace}-DR-{seq:04d}`. Rewrite the `id` in that shape, and update the documents that
-name the old one.
+name the old one. Where the identifier's own number, written in that shape, is carried by no
+other document and claimed for no other path (`ACME-DR-12` → `ACME-DR-0012`), the remedy
+names it; otherwise it names the next free identifier.
 """,
       tags=("shape", "identifier"),
       routes=lambda ctx, doc: _scheme(ctx, doc) is not None,
-      reads=(Reads.SUBJECT, Reads.IDS))  # the remedy names the next free identifier
+      reads=(Reads.SUBJECT, Reads.IDS, Reads.CLAIMS))  # the remedy names a free identifier
 def identifier_pattern_not_met(ctx: Context, doc: Document):
     scheme = _scheme(ctx, doc)
     node = doc.id_node
@@ -76,10 +81,24 @@ def identifier_pattern_not_met(ctx: Context, doc: Document):
     identifier = node.text.strip()
     if scheme.regex.match(identifier):
         return []
+    own = _own_number(ctx, scheme, doc, identifier)
+    remedy = (f"write the `{doc.id_key}` as `{own}`, its own number in the scheme's shape" if own else
+              f"write the `{doc.id_key}` in the shape `{_next_identifier(ctx, scheme)}`")
     return [hit(doc, node, f"`{identifier}` does not match the scheme `{scheme.name}` "
                  f"(`{scheme.pattern}`): {failing_segment(scheme, identifier)} fails",
-                 f"write the `{doc.id_key}` in the shape `{_next_identifier(ctx, scheme)}`, and update "
-                 "the documents that name it", doc.id_key)]
+                 f"{remedy}, and update the documents that name it", doc.id_key)]
+
+
+def _own_number(ctx: Context, scheme: Scheme, doc: Document, identifier: str) -> str | None:
+    """The identifier's last number written in the scheme's shape, where no other document
+    carries it and no claim names another path: a wrong width or prefix, not a new number."""
+    found = _LAST_NUMBER.search(identifier)
+    if found is None:
+        return None
+    candidate = scheme.mint(int(found.group(1)), "slug")
+    claimed = dict(ctx.snapshot.claims(scheme.name)).get(candidate, doc.path)
+    carried = ctx.graph.ids.get(candidate, doc.path)
+    return candidate if scheme.regex.match(candidate) and claimed == carried == doc.path else None
 
 
 @rule("identifier.unusable", 2, Scope.DOCUMENT, Severity.ERROR,
