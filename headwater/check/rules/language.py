@@ -14,7 +14,6 @@ from headwater.check.finding import Hit, Severity, Skip
 from headwater.check.patches import Patch, ReplaceSpan
 from headwater.check.rule import Reads, Scope, rule
 from headwater.check.rules.hits import lock_hit
-from headwater.check.rules.mask import mask
 from headwater.check.rules.prose import Run, runs
 from headwater.check.spelling import TAGS, american
 from headwater.corpus.document import Document
@@ -133,7 +132,7 @@ def _scent(ctx: Context, doc: Document, profile: str, spelled: bool) -> list[Hit
     node, text = doc.value(facet), doc.text_of(facet)
     if node is None or not text:
         return []
-    run = Run(node.line, text, mask(text))
+    run = Run(node.line, text)
     return [replace(h, line=node.line, column=node.column, patch=None,
                     message=f"the `{facet}` facet: {h.message}", remediation=f"{h.remediation}, by hand")
             for h in _judged(doc, run, profile, spelled)]

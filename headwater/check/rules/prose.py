@@ -24,7 +24,12 @@ class Run:
 
     line: int
     text: str  # as written
-    masked: str  # same length: what is not prose is spaces
+
+    @cached_property
+    def masked(self) -> str:
+        """The text, the same length, with what is not prose blanked to spaces: made only for a
+        run some rule reads past `may_hold`, since most runs hold none of a rule's words."""
+        return mask(self.text)
 
     @cached_property
     def lowered(self) -> str | None:
@@ -32,10 +37,19 @@ class Run:
         under `re.I` a pattern's `i` and `s` also match `ı` and `ſ`, which `lower()` leaves alone."""
         return self.masked.lower() if self.masked.isascii() else None
 
+    @cached_property
+    def lowered_text(self) -> str | None:
+        """`text` in lower case where it is ASCII, else None (as `lowered`)."""
+        return self.text.lower() if self.text.isascii() else None
+
     def may_hold(self, words: tuple[str, ...]) -> bool:
-        """False only when no pattern whose every match holds one of `words` (ASCII, lower case)
-        can match the run."""
-        lowered = self.lowered  # map, not a generator: this runs for every pattern and every run
+        """False only when no pattern whose every match holds one of `words` (ASCII, lower case,
+        no blank in any) can match the run. The text is asked first: masking only turns characters
+        into blanks, so a word the text lacks the masked text lacks too."""
+        plain = self.lowered_text  # map, not a generator: this runs for every pattern and every run
+        if plain is not None and not any(map(plain.__contains__, words)):
+            return False
+        lowered = self.lowered
         return lowered is None or any(map(lowered.__contains__, words))
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -59,7 +73,6 @@ def runs(ctx: Context, document: Document) -> list[Run]:
     other, so the latest document's runs are kept for the second of them."""
     path, found = ctx.memo.get("runs", (None, None))
     if path != document.path:
-        found = [Run(p.line, text, mask(text)) for p in document.body.prose
-                 for text in ("\n".join(p.lines),)]
+        found = [Run(p.line, "\n".join(p.lines)) for p in document.body.prose]
         ctx.memo["runs"] = (document.path, found)
     return found
