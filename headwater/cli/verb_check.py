@@ -26,7 +26,8 @@ def chosen_format(args) -> str:
         raise Refusal("`--json` is another spelling of `--format json`, so give one of them, not both")
     fmt = args.format or ("json" if args.json else "text")
     if args.wide and not format_named(fmt).human:
-        raise Refusal(f"`--wide` sets the width of the text report, and `--format {fmt}` lays nothing out")
+        given = "--json" if args.json else f"--format {fmt}"  # the user's own spelling
+        raise Refusal(f"`--wide` sets the width of the text report, and `{given}` lays nothing out")
     if args.max_bytes is not None and fmt != "markdown":
         raise Refusal(f"`--max-bytes` bounds the markdown report, and `--format {fmt}` is not markdown")
     return fmt

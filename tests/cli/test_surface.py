@@ -68,6 +68,14 @@ def test_wide_beside_json_is_refused_as_check_refuses_it(hw, quickstart, read):
     assert ran.err == "headwater: `--wide` sets the width of the text report, and `--json` lays nothing out\n"
 
 
+@pytest.mark.parametrize("spelled", [("--json",), ("--format", "json")], ids=["json", "format-json"])
+def test_wide_beside_json_on_check_is_refused_in_the_user_s_own_spelling(hw, quickstart, spelled):
+    ran = hw("check", "--root", str(quickstart), "--wide", *spelled)
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == (f"headwater: `--wide` sets the width of the text report, and `{' '.join(spelled)}` lays "
+                       "nothing out\n")
+
+
 def test_the_help_of_json_names_format_only_where_the_verb_reads_format(hw):
     for verb in VERBS:
         flags = {flag.name: flag for flag in verb.flags}
