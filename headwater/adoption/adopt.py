@@ -185,7 +185,7 @@ def _since(record: Found, successors: list[str] | None, terminal: bool, entered:
         return date, f"{entered} {date}" if date else ""
     since = superseded_since(successors, record.derived.date)
     if since is None:
-        return None, (f"{entered} not written: the record that superseded it carries no date, so the day is "
+        return None, (f"{entered} not written: no record that superseded it carries a date, so the day is "
                       "unknown; write it")
     return since, f"{entered} {since}" + (" (the date of the record that superseded it)"
                                           if since != record.derived.date else "")

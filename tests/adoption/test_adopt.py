@@ -163,7 +163,7 @@ def test_a_superseded_record_whose_successor_carries_no_date_gets_none_and_adopt
     ran = hw("adopt", "--root", str(nygard), *NOW)
     assert ran.status == 0, ran.err
     assert ("adopted doc/adr/0001-record-architecture-decisions.md: status superseded, status_since not written: "
-            "the record that superseded it carries no date, so the day is unknown; write it, title,") in ran.out
+            "no record that superseded it carries a date, so the day is unknown; write it, title,") in ran.out
     front = (nygard / "doc/adr/0001-record-architecture-decisions.md").read_text().split("---\n")[1]
     assert front.startswith("status: superseded\ntitle: ") and "status_since" not in front  # not its own 2016-02-12
 

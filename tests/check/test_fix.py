@@ -145,6 +145,29 @@ def test_two_successors_of_one_record_fix_it_once_on_the_earlier_of_their_days(h
     assert "status: superseded\nstatus_since: 2026-10-12\n" in (root / BASE).read_text()
 
 
+def test_a_draft_successor_neither_dates_the_fix_nor_holds_it_back(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    _successor_entered(root, "2026-10-20")
+    draft = (root / NEXT).read_text().replace("ACME-DR-0002", "ACME-DR-0003")
+    draft = draft.replace("status: current", "status: draft")
+    (root / "docs/decisions/0003-draft.md").write_text(draft.replace("2026-10-20", "2026-10-05"))
+    assert "set `status: superseded` and `status_since: 2026-10-20` in" in check(hw, root).out
+    (root / "docs/decisions/0003-draft.md").write_text(draft.replace("status_since: 2026-10-20\n", ""))
+    fixed = check(hw, root, "--fix")
+    assert fixed.status == 0 and "status: superseded\nstatus_since: 2026-10-20\n" in (root / BASE).read_text()
+
+
+def test_the_remediation_names_the_successor_that_records_no_day(hw, copy_fixture):
+    root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
+    _successor_entered(root, "2026-10-20")
+    other = (root / NEXT).read_text().replace("ACME-DR-0002", "ACME-DR-0003")
+    (root / "docs/decisions/0003-other.md").write_text(other.replace("status_since: 2026-10-20\n", ""))
+    found = json.loads(check(hw, root, "--json").out)["findings"]
+    remedies = {f["remediation"] for f in found if f["rule"] == "lifecycle.state.not_set_by_edge"}
+    assert remedies == {f"set `status: superseded` in {BASE}, and `status_since` to the day `ACME-DR-0003` "
+                        "took over, which nothing here records"}, remedies
+
+
 def test_a_successor_that_records_no_date_gets_no_fix_and_the_remediation_asks_for_the_day(hw, copy_fixture):
     root = copy_fixture("rules/lifecycle.state.not_set_by_edge/fail")
     _successor_entered(root, None)

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from headwater.check.rules.identifier import _own_number
+from headwater.taxonomy.model import Scheme
+
 BASE = "docs/decisions/0001-base.md"
 FAILING = "rules/identifier.pattern.not_met/fail"  # `id: ACME-DR-12` on BASE
 
@@ -36,3 +41,16 @@ def test_an_own_number_claimed_for_another_path_is_not_offered(hw, copy_fixture)
     assert remedy(hw, root).startswith("write the `id` in the shape `ACME-DR-")
     (claims / "ACME-DR-0012").write_text(f"{BASE}\n")  # claimed for this very document: its own
     assert remedy(hw, root).startswith("write the `id` as `ACME-DR-0012`")
+
+
+def test_an_identifier_whose_letters_differ_too_is_not_told_a_number_of_its_own(hw, copy_fixture):
+    root = copy_fixture(FAILING)
+    base = root / BASE
+    base.write_text(base.read_text().replace("id: ACME-DR-12", "id: ACME-DR-0012-rev5"))
+    assert remedy(hw, root).startswith("write the `id` in the shape `ACME-DR-")
+
+
+@pytest.mark.parametrize("pattern", ["{namespace}-{slug}", "{namespace}-{seq:04d}-{slug}", "{namespace}-DR"])
+def test_a_scheme_with_a_slug_or_no_sequence_is_never_told_a_number_of_its_own(pattern):
+    scheme = Scheme("decision_id", pattern, "ADR", "reconcile-first")
+    assert _own_number(None, scheme, None, "ADR-12") is None  # decided before any document is asked about

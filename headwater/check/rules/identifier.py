@@ -53,6 +53,7 @@ def failing_segment(scheme: Scheme, identifier: str) -> str:
 
 
 _LAST_NUMBER = re.compile(r"(\d+)\D*$")
+_DIGITS = re.compile(r"\d+")
 
 
 def _next_identifier(ctx: Context, scheme: Scheme) -> str:
@@ -91,11 +92,13 @@ def identifier_pattern_not_met(ctx: Context, doc: Document):
 
 def _own_number(ctx: Context, scheme: Scheme, doc: Document, identifier: str) -> str | None:
     """The identifier's last number written in the scheme's shape, where no other document
-    carries it and no claim names another path: a wrong width or prefix, not a new number."""
+    carries it and no claim names another path: a wrong width, not a new number."""
     found = _LAST_NUMBER.search(identifier)
-    if found is None:
-        return None
-    candidate = scheme.mint(int(found.group(1)), "slug")
+    if found is None or "{slug" in scheme.pattern or "{seq" not in scheme.pattern:
+        return None  # a slug is no number to keep, and a scheme with no sequence takes none
+    candidate = scheme.mint(int(found.group(1)))
+    if _DIGITS.sub("", candidate) != _DIGITS.sub("", identifier):
+        return None  # more than the number's width differs (`ADR-0012-rev5`): no one number is its own
     claimed = dict(ctx.snapshot.claims(scheme.name)).get(candidate, doc.path)
     carried = ctx.graph.ids.get(candidate, doc.path)
     return candidate if scheme.regex.match(candidate) and claimed == carried == doc.path else None

@@ -150,12 +150,13 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
     live = ctx.taxonomy.is_live(state)
     facet = ctx.taxonomy.facet_for_role("state")
     entered = ctx.taxonomy.facet_for_role("state_entered")
-    since = _entered_on(ctx, edge, target, entered)
+    since, undated = _entered_on(ctx, edge, target, entered)
     values = {facet: wanted, **({entered: since} if since else {})}
     remedy = f"set {' and '.join(f'`{f}: {v}`' for f, v in values.items())} in {target.path}"
     unknown = bool(entered) and since is None  # the state alone would leave the old date claiming it
     if unknown:
-        remedy += f", and `{entered}` to the day {ctx.label(source)} took over, which nothing here records"
+        remedy += (f", and `{entered}` to the day {ctx.label(undated or source)} took over, which nothing here "
+                   "records")
     fixable = live and not unknown
     edits = tuple(_set_facet(target, f, v) for f, v in values.items())
     return [at_edge(edge, f"{ctx.label(source)} {edge.relation.name} {ctx.label(target)}, which is "
@@ -164,18 +165,23 @@ def lifecycle_state_not_set_by_edge(ctx: Context, edge: Edge):
                      patch=Patch(target.path, target.digest, edits) if fixable else None)]
 
 
-def _entered_on(ctx: Context, edge: Edge, target: Document, entered: str | None) -> str | None:
-    """The day the target entered the state the edge sets: the earliest day a live source of such
-    an edge entered its own state (a terminal source's date says when it left, not when it took
-    over). Every edge into the target so reads the same day, so their fixes agree; None while a
-    live source records no day, for the earliest may be that one."""
+def _entered_on(ctx: Context, edge: Edge, target: Document,
+                entered: str | None) -> tuple[str | None, Document | None]:
+    """The day the target entered the state the edge sets: the earliest day a source of such an
+    edge that has taken over (live, past its initial state: a draft has replaced nothing, and a
+    terminal source's date says when it left) entered its own state. Every edge into the target
+    so reads the same day, so their fixes agree. None while such a source records no day, for the
+    earliest may be its, with that source."""
     if not entered:
-        return None
-    dates = [_date_of(source, entered) for source in _setting(ctx, target, edge.relation.set_state)
-             if ctx.taxonomy.is_live(ctx.state(source))]
-    if not dates or None in dates:
-        return None
-    return superseded_since(dates, _date_of(target, entered))
+        return None, None
+    tax = ctx.taxonomy
+    took_over = [source for source in _setting(ctx, target, edge.relation.set_state)
+                 if tax.is_live(state := ctx.state(source)) and tax.state_role(state) != "initial"]
+    dated = {source.path: _date_of(source, entered) for source in took_over}
+    undated = next((source for source in took_over if dated[source.path] is None), None)
+    if undated is not None or not took_over:
+        return None, undated
+    return superseded_since(dated.values(), _date_of(target, entered)), None
 
 
 def _setting(ctx: Context, target: Document, state: str | None) -> list[Document]:
