@@ -56,6 +56,14 @@ _LAST_NUMBER = re.compile(r"(\d+)\D*$")
 _DIGITS = re.compile(r"\d+")
 
 
+def _claimants(ctx: Context, scheme: Scheme) -> dict[str, str | None]:
+    """The path each claim of the scheme's store records, read once a run, not once a finding."""
+    key = f"claimants {scheme.name}"
+    if key not in ctx.memo:
+        ctx.memo[key] = dict(ctx.snapshot.claims(scheme.name))
+    return ctx.memo[key]
+
+
 def _next_identifier(ctx: Context, scheme: Scheme) -> str:
     return scheme.mint(ctx.highest_sequences[scheme.name] + 1, "slug")
 
@@ -99,7 +107,7 @@ def _own_number(ctx: Context, scheme: Scheme, doc: Document, identifier: str) ->
     candidate = scheme.mint(int(found.group(1)))
     if _DIGITS.sub("", candidate) != _DIGITS.sub("", identifier):
         return None  # more than the number's width differs (`ADR-0012-rev5`): no one number is its own
-    claimed = dict(ctx.snapshot.claims(scheme.name)).get(candidate, doc.path)
+    claimed = _claimants(ctx, scheme).get(candidate, doc.path)
     carried = ctx.graph.ids.get(candidate, doc.path)
     return candidate if scheme.regex.match(candidate) and claimed == carried == doc.path else None
 
