@@ -57,8 +57,10 @@ def read_change(args, root: Path):
 
 
 def run(invocation) -> Result:
+    # read off the root itself: the folder `--staged` writes the index out to lies in no work tree
+    place = place_in_work_tree(invocation.root)
     if not invocation.args.staged:
-        return _checked(invocation)
+        return _checked(invocation, place)
     if invocation.args.fix:
         raise Refusal("`--fix` writes the working tree and `--staged` checks git's index, so they "
                       "do not run together; fix, stage, then check the index")
@@ -67,12 +69,13 @@ def run(invocation) -> Result:
 
     with staged_root(invocation.root) as staged:
         try:
-            return _checked(replace(invocation, root=staged))
+            return _checked(replace(invocation, root=staged), place)
         except StaleLock as stale:
             raise stale.in_the_index() from None
 
 
-def _checked(invocation) -> Result:
+def _checked(invocation, place: str) -> Result:
+    """`place`: the root's folder in its git work tree, which the formats GitHub reads write first."""
     from headwater.check.selection import refuse_naming_nothing
 
     args = invocation.args
@@ -85,8 +88,8 @@ def _checked(invocation) -> Result:
 
         replayed = replay.recall(invocation.root, run_key)
         if replayed is not None:
-            return replayed_run(args, fmt, layout_bytes, replayed, invocation.root)
-    return full_run(invocation, fmt, layout_bytes, run_key)
+            return replayed_run(args, fmt, layout_bytes, replayed, place)
+    return full_run(invocation, fmt, layout_bytes, run_key, place)
 
 
 def replay_key(args, root: Path) -> str | None:
@@ -103,7 +106,7 @@ def replay_key(args, root: Path) -> str | None:
     return replay.key(root, today)
 
 
-def replayed_run(args, fmt: str, layout_bytes: int, replayed, root: Path) -> Result:
+def replayed_run(args, fmt: str, layout_bytes: int, replayed, place: str) -> Result:
     """The kept report, narrowed and rendered as a full run renders its own."""
     from headwater.check.selection import bounded, narrowed, selection
 
@@ -111,19 +114,19 @@ def replayed_run(args, fmt: str, layout_bytes: int, replayed, root: Path) -> Res
     chosen = selection(args.path, args.rule, args.min_severity, args.limit,
                        frozenset(r.id for r in report.rules), FILTER_FLAGS)
     report = narrowed(report, chosen)
-    text = render_shown(fmt, bounded(report, chosen.limit), shown, layout(args, fmt, layout_bytes, chosen.limit, root))
+    text = render_shown(fmt, bounded(report, chosen.limit), shown, layout(args, fmt, layout_bytes, chosen.limit, place))
     account = f"headwater: cache: replayed the last run, {replayed.observations} observations unchanged"
     return finished(args, report, shown, text, [], account)
 
 
-def layout(args, fmt: str, layout_bytes: int, rows: int | None, root: Path) -> Layout:
+def layout(args, fmt: str, layout_bytes: int, rows: int | None, place: str) -> Layout:
     chosen = format_named(fmt)
     palette = stdout_palette(args.no_color) if chosen.human else Palette(False)
     return Layout(layout_width(args.wide), palette, layout_bytes, rows,
-                  place_in_work_tree(root) if chosen.from_top else "")
+                  place if chosen.from_top else "")
 
 
-def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Result:
+def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None, place: str) -> Result:
     from headwater.check.cache import Verdicts
     from headwater.check.runner import run as run_checks
     from headwater.check.selection import Selection, bounded, narrowed
@@ -167,7 +170,7 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None) -> Re
         progress.phase("writing the report")
         report = narrowed(report, chosen)
         text = render_shown(fmt, bounded(report, chosen.limit), seen,
-                            layout(args, fmt, layout_bytes, chosen.limit, invocation.root))
+                            layout(args, fmt, layout_bytes, chosen.limit, place))
     account = cache.account if cache is not None else None
     # the verdict file's records too: freeing its tens of thousands of strings one by one, as the
     # verb returns, would take milliseconds an exiting process need not spend

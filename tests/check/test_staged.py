@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import FIXTURES, copy_tree
+
 GIT = ("git", "-c", "user.name=headwater tests", "-c", "user.email=tests@headwater.invalid",
        "-c", "commit.gpgsign=false")
 RATE = "docs/decisions/0003-rate-limit-per-tenant.md"
@@ -90,3 +92,19 @@ def test_a_lock_left_unstaged_is_refused_with_the_files_to_stage_not_only_resolv
     assert gate.err == ("headwater: the .headwater/taxonomy.lock git's index holds is stale: .headwater/overlay.yml "
                         "changed since it was resolved. Run `headwater taxonomy resolve`, then stage the lock with "
                         "its sources: `git add .headwater/taxonomy.lock .headwater/overlay.yml`\n")
+
+
+def test_a_staged_root_in_a_folder_of_the_work_tree_names_github_s_paths_from_the_work_tree_s_top(hw, tmp_path):
+    """The index is checked in a private folder, which lies in no work tree; the annotations and
+    the SARIF locations still name each file where GitHub reads it, from the repository's top."""
+    top = tmp_path / "monorepo"
+    root = copy_tree(FIXTURES / "quickstart", top / "site")
+    _break(root)
+    _git(top, "init", "--quiet")
+    _git(top, "add", "--all")
+    github = _gate(hw, root, "--format", "github")
+    assert github.status == 1 and f"::error file=site/{RATE}," in github.out, github.out
+    sarif = _gate(hw, root, "--format", "sarif")
+    assert sarif.status == 1 and f'"uri": "site/{RATE}"' in sarif.out
+    text = _gate(hw, root).out
+    assert f"  {RATE}:" in text and "site/" not in text  # the text report keeps its paths at the root
