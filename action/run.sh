@@ -8,8 +8,9 @@
 #   HEADWATER_CHECK_ARGS         more `headwater check` flags, e.g. `--rule facet` (split on spaces)
 #   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, RUNNER_TEMP   as GitHub Actions sets them
 # It writes annotations (workflow commands) on stdout, the SARIF log, the step summary, and the
-# outputs `errors` (live errors), `sarif`, `impacted` and `not-reverified`. It exits 0 whatever it finds:
-# the action's last step decides whether the job fails, after the SARIF is uploaded.
+# outputs `errors` (live errors), `sarif`, `category` (code scanning's, one for each root),
+# `impacted` and `not-reverified`. It exits 0 whatever it finds: the action's last step decides
+# whether the job fails, after the SARIF is uploaded.
 set -euo pipefail
 
 root="${HEADWATER_ROOT:-.}"
@@ -27,6 +28,10 @@ check --format github
 if [ -n "${HEADWATER_SARIF:-}" ]; then
   check --format sarif > "$HEADWATER_SARIF"
   echo "sarif=$HEADWATER_SARIF" >> "$outputs"
+  # Code scanning keeps one analysis per category and commit: a second root of the same
+  # repository uploaded under the same category would close the first one's alerts.
+  place="$(git -C "$root" rev-parse --show-prefix 2>/dev/null || true)"
+  echo "category=headwater${place:+/${place%/}}" >> "$outputs"
 fi
 
 # count FILE: the step outputs a JSON report holds (live errors, or impacted and not re-verified documents).

@@ -86,6 +86,20 @@ def test_every_annotation_line_is_a_workflow_command_and_the_sarif_and_outputs_a
     assert commands and all(COMMAND.match(line) for line in commands)
     sarif = json.loads(Path(outputs["sarif"]).read_text())
     assert sarif["version"] == "2.1.0" and outputs["errors"] == "0"
+    assert outputs["category"] == "headwater"
+
+
+def test_each_root_of_one_repository_uploads_under_a_category_of_its_own(tmp_path):
+    """Code scanning keeps one analysis per category and commit: two roots under one category
+    would close each other's alerts on every upload."""
+    top = tmp_path / "monorepo"
+    roots = [copy_tree(FIXTURES / "quickstart", top / folder) for folder in ("services/api/docs", "handbook")]
+    git(top, "init", "-q")
+    categories = {run_action(tmp_path, root)[1]["category"] for root in roots}
+    assert categories == {"headwater/services/api/docs", "headwater/handbook"}
+    action = YAML(typ="safe").load((REPO / "action.yml").read_text())
+    [upload] = [step for step in action["runs"]["steps"] if step.get("uses", "").startswith("github/codeql-action/")]
+    assert upload["with"]["category"] == "${{ steps.run.outputs.category }}"
 
 
 def test_without_a_base_there_is_no_impact_section(tmp_path, pull_request):
@@ -128,3 +142,13 @@ def test_action_yml_is_a_composite_action_whose_steps_run_the_tested_scripts():
     assert "github/codeql-action/upload-sarif@v3" in uses
     used = set(re.findall(r"inputs\.([a-z-]+)", (REPO / "action.yml").read_text()))
     assert used == set(action["inputs"])
+
+
+def test_the_guide_s_workflow_grants_what_the_sarif_upload_needs_in_a_private_repository():
+    """upload-sarif writes the analysis (`security-events`) and reads the workflow run it came
+    from (`actions`), which a private repository's token lacks unless the workflow grants it."""
+    guide = (REPO / "docs" / "guides" / "code-scanning.md").read_text(encoding="utf-8")
+    workflow = YAML(typ="safe").load(re.search(r"```yaml\n(.*?)```", guide, re.DOTALL).group(1))
+    assert workflow["permissions"] == {"contents": "read", "security-events": "write", "actions": "read"}
+    [job] = workflow["jobs"].values()
+    assert any(step.get("uses", "").endswith("/headwater@main") for step in job["steps"])
