@@ -22,18 +22,6 @@ read -r -a extra <<< "${HEADWATER_CHECK_ARGS:-}"
 
 check() { headwater check --root "$root" "${extra[@]}" "$@"; }
 
-# Annotations on the diff, one per live finding; the first run also fills the cache the others read.
-check --format github
-
-if [ -n "${HEADWATER_SARIF:-}" ]; then
-  check --format sarif > "$HEADWATER_SARIF"
-  echo "sarif=$HEADWATER_SARIF" >> "$outputs"
-  # Code scanning keeps one analysis per category and commit: a second root of the same
-  # repository uploaded under the same category would close the first one's alerts.
-  place="$(git -C "$root" rev-parse --show-prefix 2>/dev/null || true)"
-  echo "category=headwater${place:+/${place%/}}" >> "$outputs"
-fi
-
 # count FILE: the step outputs a JSON report holds (live errors, or impacted and not re-verified documents).
 count() {
   python3 - "$1" <<'PY'
@@ -46,9 +34,6 @@ else:
     print(f"not-reverified={sum(1 for d in report['impacted'] if not d['reverified'])}")
 PY
 }
-
-check --format json > "$work/check.json"
-count "$work/check.json" >> "$outputs"
 
 impact_bytes=0
 if [ -n "${HEADWATER_BASE:-}" ]; then
@@ -65,6 +50,22 @@ if [ -n "${HEADWATER_BASE:-}" ]; then
   impact_bytes="$(( $(wc -c < "$work/impact.md") + 1 ))"
   count "$work/impact.json" >> "$outputs"
 fi
+
+# Annotations on the diff, one per live finding, after the impact's: GitHub shows only the first
+# 10 warnings and 10 errors of a step. This first check also fills the cache the others read.
+check --format github
+
+if [ -n "${HEADWATER_SARIF:-}" ]; then
+  check --format sarif > "$HEADWATER_SARIF"
+  echo "sarif=$HEADWATER_SARIF" >> "$outputs"
+  # Code scanning keeps one analysis per category and commit: a second root of the same
+  # repository uploaded under the same category would close the first one's alerts.
+  place="$(git -C "$root" rev-parse --show-prefix 2>/dev/null || true)"
+  echo "category=headwater${place:+/${place%/}}" >> "$outputs"
+fi
+
+check --format json > "$work/check.json"
+count "$work/check.json" >> "$outputs"
 
 check --format markdown --max-bytes "$((max_bytes - impact_bytes))" > "$work/check.md"
 {

@@ -18,6 +18,7 @@ from tests.conftest import check_all_tally, copy_tree
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "corpus_fixtures"
 COMMAND = re.compile(r"^::(error|warning|notice) ((?:[a-z]+=[^,:\r\n]*)(?:,[a-z]+=[^,:\r\n]*)*)::([^\r\n]*)$")
+NOT_REVERIFIED = ("docs/decisions/0002-deliver-at-least-once.md", "docs/decisions/0003-rate-limit-per-tenant.md")
 GIT = ["git", "-c", "user.name=headwater test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"]
 
 
@@ -25,15 +26,16 @@ def git(root: Path, *args: str) -> str:
     return subprocess.run([*GIT, *args], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def repository(tmp_path: Path, fixture: str) -> tuple[Path, str]:
-    """A repository holding `fixture` at the base, and a head commit that edits governed code:
-    one file under `src/ingest/` and one under `src/queue/`, with the ingest spec re-verified."""
-    root = tmp_path / "repo"
-    copy_tree(FIXTURES / fixture, root)
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "base")
-    base = git(root, "rev-parse", "HEAD")
+def repository(tmp_path: Path, fixture: str, folder: str = "") -> tuple[Path, str]:
+    """A repository holding `fixture` (in `folder` of it) at the base, and a head commit that edits
+    governed code: one file under `src/ingest/` and one under `src/queue/`, with the ingest spec
+    re-verified."""
+    top = tmp_path / "repo"
+    root = copy_tree(FIXTURES / fixture, top / folder)
+    git(top, "init", "-q")
+    git(top, "add", "-A")
+    git(top, "commit", "-qm", "base")
+    base = git(top, "rev-parse", "HEAD")
     with (root / "src/ingest/rate_limit.py").open("a") as handle:
         handle.write("# a tenant's burst is counted too\n")
     with (root / "src/queue/worker.py").open("a") as handle:
@@ -70,13 +72,39 @@ def test_on_a_pull_request_the_impact_names_the_touched_documents_and_flags_thos
     root, base = pull_request
     ran, outputs, summary = run_action(tmp_path, root, base)
     assert outputs["impacted"] == "3" and outputs["not-reverified"] == "2"
-    flagged = {dict(p.split("=", 1) for p in m.group(2).split(","))["file"]
-               for m in map(COMMAND.match, ran.stdout.splitlines()) if m and "title=not re-verified" in m.group(2)}
-    assert flagged == {"docs/decisions/0002-deliver-at-least-once.md", "docs/decisions/0003-rate-limit-per-tenant.md"}
+    assert set(flagged_files(ran.stdout)) == set(NOT_REVERIFIED)
     rows = [line for line in summary.splitlines() if line.startswith("| ")]
     assert "| yes | `docs/specifications/ingest-api.md` (ACME-SPEC-0002) | `src/ingest/rate_limit.py` |" in rows
     assert "| **no** | `docs/decisions/0002-deliver-at-least-once.md` (ACME-DR-0002) | `src/queue/worker.py` |" in rows
     assert summary.index("## Governed documents this change touches") < summary.index("## `headwater check`")
+
+
+def flagged_files(stdout: str) -> list[str]:
+    """The `file` of each annotation the impact report made, in the order written."""
+    return [dict(p.split("=", 1) for p in m.group(2).split(","))["file"]
+            for m in map(COMMAND.match, stdout.splitlines()) if m and "title=not re-verified" in m.group(2)]
+
+
+def test_in_a_folder_of_the_repository_the_impact_annotations_name_each_document_from_its_top(tmp_path):
+    root, base = repository(tmp_path, "quickstart", "handbook")
+    ran, outputs, _ = run_action(tmp_path, root, base)
+    assert outputs["not-reverified"] == "2"
+    assert set(flagged_files(ran.stdout)) == {f"handbook/{path}" for path in NOT_REVERIFIED}
+
+
+def test_the_impact_annotations_come_before_the_check_s_which_could_use_up_github_s_ten_a_step(tmp_path):
+    """GitHub shows the first 10 warning and 10 error annotations of a step: a corpus with more
+    warnings of its own would hide every document the pull request did not re-verify."""
+    root, base = repository(tmp_path, "quickstart")
+    for n in range(11):
+        (root / f"docs/decisions/{50 + n:04d}-draft.md").write_text("---\nstatus: bogus\n---\n# Draft\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "drafts")
+    ran, outputs, _ = run_action(tmp_path, root, base)
+    commands = [line for line in ran.stdout.splitlines() if COMMAND.match(line)]
+    impact = [n for n, line in enumerate(commands) if "title=not re-verified" in line]
+    checks = [n for n, line in enumerate(commands) if "title=not re-verified" not in line]
+    assert impact and len(checks) > 10 and max(impact) < min(checks)
 
 
 def test_every_annotation_line_is_a_workflow_command_and_the_sarif_and_outputs_are_written(tmp_path, pull_request):

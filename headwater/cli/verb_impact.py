@@ -8,6 +8,7 @@ from headwater.check.change_manifest import read_manifest
 from headwater.cli.output import Result, layout_width
 from headwater.cli.verb_check import chosen_format, max_bytes
 from headwater.clock import run_date
+from headwater.discovery import place_in_work_tree
 from headwater.reads.impact import impact
 from headwater.render.reads import Layout, render
 from headwater.snapshot import load
@@ -22,5 +23,5 @@ def run(invocation) -> Result:
     snapshot = load(invocation.root, run_date(None))
     refuse_stale(snapshot)
     answer = impact(snapshot, change)
-    layout = Layout(layout_width(args.wide), max_bytes=bound)
+    layout = Layout(layout_width(args.wide), max_bytes=bound, place=place_in_work_tree(invocation.root))
     return Result(render(fmt, answer, layout), status=1 if args.strict and answer.stale else 0)

@@ -26,11 +26,13 @@ def plain(_role: str, text: str) -> str:
 @dataclass(frozen=True)
 class Layout:
     """What the caller decides about the bytes: the fill width (None: unfolded, as an MCP client
-    reads it), the colour, and the markdown bound."""
+    reads it), the colour, the markdown bound, and the root's folder in its git work tree, which
+    GitHub reads an annotation's `file` from (`discovery.place_in_work_tree`)."""
 
     width: int | None = 80
     paint: Paint = plain
     max_bytes: int = MARKDOWN_MAX_BYTES
+    place: str = ""
 
 
 FOLDED = Layout()

@@ -19,7 +19,8 @@ def github(answer: object, layout: Layout = FOLDED) -> str:
 @github.register(Impact)
 def _impact(answer: Impact, layout: Layout = FOLDED) -> str:
     """A warning annotation on each touched document the change did not re-verify."""
-    return "".join(workflow_command("warning", (("file", visible(i.document.path)), ("title", "not re-verified")),
+    return "".join(workflow_command("warning", (("file", visible(layout.place + i.document.path)),
+                                                ("title", "not re-verified")),
                                     f"this change touches {visible(shown_paths(i.paths))}, which this document "
                                     "governs, and does not re-verify it") + "\n"
                    for i in answer.items if not i.reverified) + headline(answer) + "\n"
