@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, copy_tree
+from tests.fixture_locks import REPO
 
 GIT = ("git", "-c", "user.name=headwater tests", "-c", "user.email=tests@headwater.invalid",
        "-c", "commit.gpgsign=false")
@@ -108,3 +111,20 @@ def test_a_staged_root_in_a_folder_of_the_work_tree_names_github_s_paths_from_th
     assert sarif.status == 1 and f'"uri": "site/{RATE}"' in sarif.out
     text = _gate(hw, root).out
     assert f"  {RATE}:" in text and "site/" not in text  # the text report keeps its paths at the root
+
+
+def test_the_guide_s_baseline_lets_a_corpus_with_errors_commit_and_a_new_error_still_fails(hw, tmp_path):
+    guide = (REPO / "docs" / "guides" / "pre-commit.md").read_text(encoding="utf-8")
+    baseline = re.search(r"`headwater (adopt --baseline [^`]*)`", guide).group(1)
+    root = copy_tree(FIXTURES / "check-all", tmp_path / "legacy")
+    _git(root, "init", "--quiet")
+    _git(root, "add", "--all")
+    assert _gate(hw, root).status == 1
+    assert hw(*shlex.split(baseline), "--root", str(root), "--now", "2026-11-01").status == 0
+    _git(root, "add", "--all")
+    assert _gate(hw, root).status == 0
+    base = root / "docs/decisions/0001-base.md"
+    (root / "docs/decisions/0099-copy.md").write_text(base.read_text(encoding="utf-8"), encoding="utf-8")
+    _git(root, "add", "docs/decisions/0099-copy.md")
+    again = _gate(hw, root)
+    assert again.status == 1 and "identifier.claimed_twice" in again.out and "0099-copy.md" in again.out
