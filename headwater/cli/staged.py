@@ -10,6 +10,7 @@ are. Nothing of the working tree is written, and the folder is removed whatever 
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -34,11 +35,21 @@ def staged_root(root: Path) -> Iterator[Path]:
         # the index git's hooks name (`GIT_INDEX_FILE`, as `commit -a` sets it) is the one read
         try:
             run_git(top, WHO, "checkout-index", "--all", f"--prefix={folder}/")
+            # `git add -N` leaves an intent-to-add entry, which is written out empty and which a
+            # commit leaves out; index against work tree, it is the one kind shown as added
+            unadded = run_git(top, WHO, "diff-files", "--name-only", "--diff-filter=A", "-z")
         except GitFailed as failed:
             raise Refusal(f"{WHO} could not write out git's index ({failed}), so nothing was checked") from None
+        _remove(Path(folder), unadded)
         staged = Path(folder) / Path(root).absolute().relative_to(top)
         _copy_cache(Path(root) / CACHE_DIR, staged / CACHE_DIR)
         yield staged
+
+
+def _remove(folder: Path, names: bytes) -> None:
+    """The files git named (NUL-separated, from the top) removed from the written-out index."""
+    for name in filter(None, names.split(b"\0")):
+        (folder / os.fsdecode(name)).unlink(missing_ok=True)
 
 
 def _copy_cache(source: Path, target: Path) -> None:

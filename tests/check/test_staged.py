@@ -63,6 +63,15 @@ def test_an_unstaged_error_or_an_untracked_draft_does_not_fail_the_gate(hw, comm
     assert "0099-draft" not in gate.out and BROKEN not in gate.out
 
 
+def test_a_file_only_intended_to_be_added_is_not_in_the_commit_the_gate_checks(hw, committed):
+    """`git add -N` puts an empty entry in the index, which the commit leaves out."""
+    draft = "docs/decisions/0099-draft.md"
+    (committed / draft).write_text("---\nid: ACME-DR-0099\nstatus: bogus\n---\n# Draft\n")
+    _git(committed, "add", "--intent-to-add", draft)
+    gate = _gate(hw, committed)
+    assert gate.status == 0 and "0099-draft" not in gate.out, gate.out
+
+
 def test_the_gate_writes_nothing_in_the_working_tree_and_leaves_no_folder_behind(hw, committed):
     assert hw("check", "--root", str(committed), "--now", "2026-11-01").status == 0  # the cache it copies
     before = {p: p.read_bytes() for p in committed.rglob("*") if p.is_file()}
