@@ -20,6 +20,8 @@ from pathlib import Path
 from headwater.cachedir import CACHE_DIR
 from headwater.discovery import git_top
 from headwater.errors import Refusal
+from headwater.statefolder import DECLARATION
+from headwater.taxonomy.declaration import LOCK
 from headwater.writes.change_capture import GitFailed, run_git
 
 WHO = "`--staged`"
@@ -42,8 +44,20 @@ def staged_root(root: Path) -> Iterator[Path]:
             raise Refusal(f"{WHO} could not write out git's index ({failed}), so nothing was checked") from None
         _remove(Path(folder), unadded)
         staged = Path(folder) / Path(root).absolute().relative_to(top)
+        _refuse_an_unstaged_binding(Path(root), staged)
         _copy_cache(Path(root) / CACHE_DIR, staged / CACHE_DIR)
         yield staged
+
+
+def _refuse_an_unstaged_binding(root: Path, staged: Path) -> None:
+    """What `init` or `taxonomy resolve` wrote and nobody staged: the plain refusal would tell the
+    user to write again what the working tree already holds."""
+    unstaged = [name for name in (DECLARATION, LOCK) if (root / name).is_file() and not (staged / name).is_file()]
+    if unstaged:
+        them = "them" if len(unstaged) > 1 else "it"
+        raise Refusal(f"{WHO} checks what the commit holds, and git's index does not hold "
+                      f"{' or '.join(unstaged)}, which the working tree does: stage {them} with "
+                      f"`git add {' '.join(unstaged)}`")
 
 
 def _remove(folder: Path, names: bytes) -> None:

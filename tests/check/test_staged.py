@@ -63,6 +63,19 @@ def test_an_unstaged_error_or_an_untracked_draft_does_not_fail_the_gate(hw, comm
     assert "0099-draft" not in gate.out and BROKEN not in gate.out
 
 
+def test_a_binding_the_working_tree_holds_and_the_index_does_not_is_refused_naming_what_to_stage(hw, quickstart):
+    """After `init`, the gate would otherwise tell the user to run `init` again."""
+    _git(quickstart, "init", "--quiet")
+    _git(quickstart, "add", "docs")
+    gate = _gate(hw, quickstart)
+    assert gate.status == 1 and gate.out == ""
+    assert gate.err == ("headwater: `--staged` checks what the commit holds, and git's index does not hold "
+                        ".headwater/taxonomy.yml or .headwater/taxonomy.lock, which the working tree does: "
+                        "stage them with `git add .headwater/taxonomy.yml .headwater/taxonomy.lock`\n")
+    _git(quickstart, "add", ".headwater/taxonomy.yml")
+    assert _gate(hw, quickstart).err.endswith("stage it with `git add .headwater/taxonomy.lock`\n")
+
+
 def test_a_file_only_intended_to_be_added_is_not_in_the_commit_the_gate_checks(hw, committed):
     """`git add -N` puts an empty entry in the index, which the commit leaves out."""
     draft = "docs/decisions/0099-draft.md"
