@@ -44,7 +44,10 @@ def other_declarers(graph: Graph, identifier: str) -> tuple[str, ...]:
 
 
 def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
-    if not identifier.strip():  # exact match only: a blank id would "resolve" to a silent miss
+    # blanks around it are no part of an identifier (an id is one word), as `explain` reads one;
+    # a miss echoing them would also break its one-line answer
+    identifier = identifier.strip()
+    if not identifier:  # exact match only: a blank id would "resolve" to a silent miss
         raise Refusal(BLANK)
     graph, tax = snapshot.graph, snapshot.taxonomy
     document = graph.document_by_id(identifier)

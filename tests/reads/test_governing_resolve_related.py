@@ -13,6 +13,7 @@ from headwater.reads.related import related
 from headwater.render.reads import render
 from headwater.render.reads.answer_json import data
 from headwater.snapshot import load
+from tests.mcp.conftest import Session
 
 TODAY = dt.date(2026, 11, 1)
 SPEC = "docs/specifications/ingest-api.md"
@@ -75,6 +76,14 @@ def test_resolve_identifier_answers_a_pointer_a_near_miss_or_nothing(quickstart)
     assert render("text", resolve_identifier(snapshot, "ACME-NOTE-0001")) == (
         "no typed document carries ACME-NOTE-0001; docs/notes/carried.md carries it, untyped\n")
     assert render("text", resolve_identifier(snapshot, "acme-dr-0003")) == "no document carries acme-dr-0003\n"
+
+
+def test_an_identifier_with_blanks_or_a_line_break_around_it_resolves_as_explain_reads_it(quickstart, hw):
+    ran = hw("resolve", " ACME-DR-0003\n", "--root", str(quickstart))
+    assert ran.status == 0 and ran.out.startswith(RATE + " (Rate limit per tenant)"), ran.out + ran.err
+    missed = hw("resolve", "ACME-DR-0404\n", "--root", str(quickstart))
+    assert missed.status == 0 and missed.out == "no document carries ACME-DR-0404\n"
+    assert Session(quickstart).text("resolve_identifier", id="ACME-DR-0003\n").startswith(RATE + " (")
 
 
 def test_an_identifier_two_documents_declare_resolves_to_both_and_says_so(quickstart):
