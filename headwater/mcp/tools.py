@@ -228,7 +228,8 @@ READS = (
          "reading. " + PATH_NOTE,
          (Argument("target", "a document path or an identifier"),), _related),
     Tool("resolve_identifier", "Resolve an identifier",
-         "The document an identifier names, by exact match only; or the untyped file that carries it. "
+         "The document an identifier names, by exact match only; or the untyped file that carries it; "
+         "a miss asks about an identifier that differs only in case or in how its number is written. "
          "`<corpus>:<id>` names a document of a harvested corpus.",
          (Argument("id", "an identifier, e.g. ACME-DR-0001"),), _resolve),
     Tool("governing_docs_for_path", "Documents governing a code path",

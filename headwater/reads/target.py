@@ -8,7 +8,7 @@ from __future__ import annotations
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, quoted, relative_to_root
-from headwater.reads.identifiers import other_declarers
+from headwater.reads.identifiers import near_identifiers, other_declarers
 from headwater.snapshot import Snapshot
 
 OUTSIDE = "is outside this repository, or is not a path it can read"
@@ -62,9 +62,9 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         return (f"`{quoted(argument)}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
                 "repository reads only through its pinned export; `resolve_identifier` gives its pointer")
     if "/" not in text and not text.endswith(".md"):  # shaped like an identifier, not a path
-        folded = sorted(known for known in snapshot.graph.ids if known.casefold() == text.casefold())
-        if folded:  # the one near match worth naming: the same identifier in another case
-            return f"`{quoted(argument)}` names no document; did you mean {' or '.join(folded)}?"
+        near = near_identifiers(snapshot.graph, snapshot.taxonomy, text)
+        if near:  # the same identifier in another case, or its number written another way
+            return f"`{quoted(argument)}` names no document; did you mean {' or '.join(near)}?"
     for scheme in snapshot.taxonomy.schemes.values():
         if scheme.regex.match(text) or (scheme.fixed_prefix and text.startswith(scheme.fixed_prefix)):
             return f"`{quoted(argument)}` is shaped like an identifier of this corpus, and no document declares it"
