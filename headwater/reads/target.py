@@ -10,12 +10,18 @@ from headwater.errors import Refusal
 from headwater.paths import OutsidePath, quoted, relative_to_root
 from headwater.reads.identifiers import near_identifiers, other_declarers
 from headwater.snapshot import Snapshot
+from headwater.taxonomy.declaration import Exclusion
 
 OUTSIDE = "is outside this repository, or is not a path it can read"
 
 
 def outside_sentence(argument: str) -> str:
     return f"{quoted(argument)} {OUTSIDE}"
+
+
+def _excluded(argument: str, exclusion: Exclusion) -> str:
+    """With the declaration's reason, so a reader tells a deliberate exclusion from a wrong pattern."""
+    return f"`{quoted(argument)}` is excluded by `{exclusion.pattern}`: {exclusion.reason}"
 
 
 def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = False) -> Row:
@@ -25,7 +31,7 @@ def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = Fa
     if row is None:
         raise Refusal(_missing(snapshot, argument))
     if row.outcome is Outcome.EXCLUDED and row.exclusion:
-        raise Refusal(f"`{quoted(argument)}` is excluded by `{row.exclusion.pattern}`")
+        raise Refusal(_excluded(argument, row.exclusion))
     if row.outcome is Outcome.UNWALKABLE:
         raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing")
     if row.outcome is Outcome.UNREADABLE and not bytes_only:
@@ -84,5 +90,5 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         return f"`{quoted(argument)}` is outside every corpus root this repository declares"
     exclusion = excluded_by(relative, snapshot.declaration.exclusions)
     if exclusion:
-        return f"`{quoted(argument)}` is excluded by `{exclusion.pattern}`"
+        return _excluded(argument, exclusion)
     return f"`{quoted(argument)}` is a path of this corpus, with no document written there yet"
