@@ -38,6 +38,15 @@ class Selection:
                 and (not self.paths or any(_path_matches(p, finding.path) for p in self.paths)))
 
 
+class FilterRefused(Refusal):
+    """A filter refused, with the flag or argument it came by as the caller spells it: the MCP
+    server names it as the error's `rejected_field`, so a client knows which one to change."""
+
+    def __init__(self, flag: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.flag = flag
+
+
 def _rule_matches(selector: str, rule: str) -> bool:
     return rule == selector or rule.startswith(selector.rstrip(".") + ".")
 
@@ -60,7 +69,8 @@ def _path(text: str, flag: str) -> str:
     try:
         return normalize(text)
     except OutsidePath:
-        raise Refusal(f"`{flag}` takes a path inside the repository, and `{quoted(text)}` is not one") from None
+        raise FilterRefused(flag, f"`{flag}` takes a path inside the repository, "
+                                  f"and `{quoted(text)}` is not one") from None
 
 
 def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
@@ -72,14 +82,14 @@ def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
             continue
         sys.audit(PROBE, root / text)  # a look a replay makes again (HW-DR-0037)
         if not os.path.lexists(root / text):
-            raise Refusal(f"`{flag}` names `{quoted(typed)}`, which is no file or folder of the repository, "
-                          "so it would select nothing")
+            raise FilterRefused(flag, f"`{flag}` names `{quoted(typed)}`, which is no file or folder of the "
+                                      "repository, so it would select nothing")
 
 
 def _rule(text: str, known: frozenset[str], flag: str) -> str:
     if not any(_rule_matches(text, rule) for rule in known):
-        raise Refusal(f"`{flag}` names `{text}`, which is no rule and no family of rules this engine carries. "
-                      "`headwater rule --list` lists them")
+        raise FilterRefused(flag, f"`{flag}` names `{text}`, which is no rule and no family of rules this engine "
+                                  "carries. `headwater rule --list` lists them")
     return text
 
 
@@ -87,7 +97,7 @@ def _severity(text: str | None, flag: str) -> Severity:
     if text is None:
         return Severity.INFO
     if text not in SEVERITIES:
-        raise Refusal(f"`{flag}` takes {', '.join(SEVERITIES)}, and `{text}` is not one of them")
+        raise FilterRefused(flag, f"`{flag}` takes {', '.join(SEVERITIES)}, and `{text}` is not one of them")
     return Severity(text)
 
 
@@ -99,7 +109,7 @@ def _limit(value: str | int | None, flag: str) -> int | None:
     except ValueError:
         number = -1
     if isinstance(value, bool) or number < 0:
-        raise Refusal(f"`{flag}` takes a whole number of findings, 0 or more, and `{value}` is not one")
+        raise FilterRefused(flag, f"`{flag}` takes a whole number of findings, 0 or more, and `{value}` is not one")
     return number
 
 

@@ -11,7 +11,7 @@ from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.reads.target import find_row
 from headwater.snapshot import load
-from headwater.writes.change_capture import collect, write
+from headwater.writes.change_capture import Manifest, collect, write
 
 
 def _once(values: list[str], flag: str) -> None:
@@ -58,4 +58,15 @@ def run(invocation) -> Result:
     manifest = collect(invocation.root, args.base_rev, out_dir,
                        [documents[a] for a in args.verified],
                        [(documents[doc], target) for doc, target in edges])
-    return Result(f"{write(out_dir, manifest)}\n")
+    # stdout stays the manifest's path alone, so `check --change "$(headwater change …)"` reads it
+    return Result(f"{write(out_dir, manifest)}\n", (_account(args.base_rev, manifest),))
+
+
+def _account(base: str, manifest: Manifest) -> str:
+    """What the manifest captured, in one line: a user sees whether the change is the one meant."""
+    counts = [(len(manifest.added), "added path", "added paths"),
+              (len(manifest.prior), "prior version", "prior versions"),
+              (len(manifest.verified), "verified document", "verified documents"),
+              (len(manifest.verified_edges), "verified edge", "verified edges")]
+    said = ", ".join(f"{n} {one if n == 1 else many}" for n, one, many in counts)
+    return f"headwater: captured {said} against `{base}`"

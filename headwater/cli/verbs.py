@@ -180,7 +180,8 @@ VERBS: tuple[Verb, ...] = (
         "resolve", GROUPS[1],
         "name the document an identifier names, by exact match only",
         "Prints the pointer of the document that carries an identifier, or says which untyped file "
-        "carries it, or that none does. The MCP `resolve_identifier` tool's answer.",
+        "carries it, or that none does, asking about an identifier a document carries that differs "
+        "only in case or in how its number is written. The MCP `resolve_identifier` tool's answer.",
         "verb_reads:run_resolve",
         (JSON,),
         (Operand("id", "an identifier",

@@ -178,8 +178,11 @@ def _valid_id(ident: Any) -> bool:
 
 
 def _arguments(tool: Tool, raw: Any) -> dict:
-    given = raw if isinstance(raw, dict) else {}
     names = [argument.name for argument in tool.arguments]
+    if raw is not None and not isinstance(raw, dict):  # `"arguments": "add rate limiting"` gave one, in no shape
+        raise invalid(f"`{tool.name}` takes its arguments as an object of {', '.join(names)}, "
+                      f"such as {{\"{names[0]}\": …}}", "arguments")
+    given = raw or {}
     unknown = sorted(name for name in given if name not in names)
     if unknown:  # the schema says additionalProperties: false, so an argument is never silently dropped
         raise invalid(f"`{tool.name}` takes no argument `{unknown[0]}`; it takes {', '.join(names)}", unknown[0])

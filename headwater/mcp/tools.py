@@ -143,9 +143,8 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.cache import Verdicts
     from headwater.check.registry import rule_ids
     from headwater.check.runner import run as run_checks
-    from headwater.check.selection import bounded, narrowed, refuse_naming_nothing, selection
+    from headwater.check.selection import FilterRefused, bounded, narrowed, refuse_naming_nothing, selection
     from headwater.discovery import place_in_work_tree
-    from headwater.errors import Refusal
     from headwater.mcp.rpc_errors import invalid
     from headwater.render import Layout, format_named, render
 
@@ -154,8 +153,8 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
         chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
                            {name: name for name in ("paths", "rules", "min_severity", "limit")})
         refuse_naming_nothing(args["paths"], snapshot.root, "paths")
-    except Refusal as refusal:
-        raise invalid(refusal.sentence) from None
+    except FilterRefused as refusal:
+        raise invalid(refusal.sentence, refusal.flag) from None
     # the bytes `--no-cache` writes, which a cached run writes too (a test holds it): the verdicts
     # the last check kept are read, never written, and the session's snapshot is judged once
     whole = snapshot.derived("check.report", lambda: run_checks(snapshot, cache=Verdicts.load(snapshot.root)))
@@ -229,7 +228,8 @@ READS = (
          "reading. " + PATH_NOTE,
          (Argument("target", "a document path or an identifier"),), _related),
     Tool("resolve_identifier", "Resolve an identifier",
-         "The document an identifier names, by exact match only; or the untyped file that carries it. "
+         "The document an identifier names, by exact match only; or the untyped file that carries it; "
+         "a miss asks about an identifier that differs only in case or in how its number is written. "
          "`<corpus>:<id>` names a document of a harvested corpus.",
          (Argument("id", "an identifier, e.g. ACME-DR-0001"),), _resolve),
     Tool("governing_docs_for_path", "Documents governing a code path",

@@ -1,13 +1,16 @@
 """`resolve_identifier`: the document an identifier names, by exact match and nothing looser.
 
 A near miss is exact too: an untyped file that carries the very same identifier. An identifier
-two documents declare (`identifier.claimed_twice`) answers with both, and says so. Telling a
-typo from an invention is left to the reader; no case, separator or edit-distance folding.
-`<corpus>:<id>` names a document of a harvested corpus, answered as its pinned export states it.
+two documents declare (`identifier.claimed_twice`) answers with both, and says so. A miss never
+resolves to a guess; it asks about the identifiers documents carry that differ from it only
+mechanically (case, or the scheme's number written another way: `kep-1287`, `ADR-3`), and no
+edit distance. `<corpus>:<id>` names a document of a harvested corpus, answered as its pinned
+export states it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from headwater.corpus.document import Document
@@ -17,7 +20,7 @@ from headwater.graph import Graph, ProblemKind
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
-VERSION = "1.0"  # of the `resolve --json` document's shape
+VERSION = "1.1"  # of the `resolve --json` document's shape; 1.1: `near` on a miss
 BLANK = "an identifier is a word such as ACME-DR-0001, and this one is blank"
 
 
@@ -33,6 +36,7 @@ class Resolution:
     carrier: str | None = None
     others: tuple[Document, ...] = ()  # the other typed documents that declare it too (a duplicate)
     unread: tuple[Unread, ...] = ()  # on a miss, the pin binding nothing whose corpus the identifier names
+    near: tuple[str, ...] = ()  # on a miss, the identifiers it misses only mechanically (`near_identifiers`)
 
 
 def other_declarers(graph: Graph, identifier: str) -> tuple[str, ...]:
@@ -44,7 +48,10 @@ def other_declarers(graph: Graph, identifier: str) -> tuple[str, ...]:
 
 
 def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
-    if not identifier.strip():  # exact match only: a blank id would "resolve" to a silent miss
+    # blanks around it are no part of an identifier (an id is one word), as `explain` reads one;
+    # a miss echoing them would also break its one-line answer
+    identifier = identifier.strip()
+    if not identifier:  # exact match only: a blank id would "resolve" to a silent miss
         raise Refusal(BLANK)
     graph, tax = snapshot.graph, snapshot.taxonomy
     document = graph.document_by_id(identifier)
@@ -54,5 +61,28 @@ def resolve_identifier(snapshot: Snapshot, identifier: str) -> Resolution:
     remote = snapshot.federation.documents.get(identifier)  # `<corpus>:<id>`, from a pinned export
     if remote is not None:
         return Resolution(identifier, tax, remote=remote)
-    return Resolution(identifier, tax, carrier=graph.near_miss.get(identifier),
-                      unread=snapshot.federation.unread_naming(identifier))
+    carrier = graph.near_miss.get(identifier)
+    return Resolution(identifier, tax, carrier=carrier, unread=snapshot.federation.unread_naming(identifier),
+                      near=near_identifiers(graph, tax, identifier) if carrier is None else ())
+
+
+_NUMBER = re.compile(r"\d+")
+_SEPARATORS = re.compile(r"[\d\s_.-]+")
+
+
+def near_identifiers(graph: Graph, taxonomy: Taxonomy, text: str) -> tuple[str, ...]:
+    """The identifiers documents carry that `text` differs from only mechanically: in case
+    (`kep-1287`), or, for a scheme numbered by sequence alone, in how its one number and the
+    letters around it are written (`ADR-3`, `adr0003`, `3` → `ADR-0003`). A question for the
+    reader, never an answer: the miss stands."""
+    near = {known for known in graph.ids if known.casefold() == text.casefold()}
+    numbers = _NUMBER.findall(text)
+    letters = _SEPARATORS.sub("", text).casefold()
+    for scheme in taxonomy.schemes.values() if len(numbers) == 1 else ():
+        if "{seq" not in scheme.pattern or "{slug" in scheme.pattern:
+            continue  # a slug is no number to read, and a scheme with no sequence has none
+        candidate = scheme.mint(int(numbers[0]))
+        if candidate in graph.ids and letters in ("", _SEPARATORS.sub("", candidate).casefold()):
+            near.add(candidate)
+    near.discard(text)
+    return tuple(sorted(near))

@@ -8,14 +8,20 @@ from __future__ import annotations
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, quoted, relative_to_root
-from headwater.reads.identifiers import other_declarers
+from headwater.reads.identifiers import near_identifiers, other_declarers
 from headwater.snapshot import Snapshot
+from headwater.taxonomy.declaration import Exclusion
 
 OUTSIDE = "is outside this repository, or is not a path it can read"
 
 
 def outside_sentence(argument: str) -> str:
     return f"{quoted(argument)} {OUTSIDE}"
+
+
+def _excluded(argument: str, exclusion: Exclusion) -> str:
+    """With the declaration's reason, so a reader tells a deliberate exclusion from a wrong pattern."""
+    return f"`{quoted(argument)}` is excluded by `{exclusion.pattern}`: {exclusion.reason}"
 
 
 def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = False) -> Row:
@@ -25,7 +31,7 @@ def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = Fa
     if row is None:
         raise Refusal(_missing(snapshot, argument))
     if row.outcome is Outcome.EXCLUDED and row.exclusion:
-        raise Refusal(f"`{quoted(argument)}` is excluded by `{row.exclusion.pattern}`")
+        raise Refusal(_excluded(argument, row.exclusion))
     if row.outcome is Outcome.UNWALKABLE:
         raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing")
     if row.outcome is Outcome.UNREADABLE and not bytes_only:
@@ -62,9 +68,9 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         return (f"`{quoted(argument)}` is {remote.path} of the harvested corpus `{remote.corpus}`, which this "
                 "repository reads only through its pinned export; `resolve_identifier` gives its pointer")
     if "/" not in text and not text.endswith(".md"):  # shaped like an identifier, not a path
-        folded = sorted(known for known in snapshot.graph.ids if known.casefold() == text.casefold())
-        if folded:  # the one near match worth naming: the same identifier in another case
-            return f"`{quoted(argument)}` names no document; did you mean {' or '.join(folded)}?"
+        near = near_identifiers(snapshot.graph, snapshot.taxonomy, text)
+        if near:  # the same identifier in another case, or its number written another way
+            return f"`{quoted(argument)}` names no document; did you mean {' or '.join(near)}?"
     for scheme in snapshot.taxonomy.schemes.values():
         if scheme.regex.match(text) or (scheme.fixed_prefix and text.startswith(scheme.fixed_prefix)):
             return f"`{quoted(argument)}` is shaped like an identifier of this corpus, and no document declares it"
@@ -84,5 +90,5 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
         return f"`{quoted(argument)}` is outside every corpus root this repository declares"
     exclusion = excluded_by(relative, snapshot.declaration.exclusions)
     if exclusion:
-        return f"`{quoted(argument)}` is excluded by `{exclusion.pattern}`"
+        return _excluded(argument, exclusion)
     return f"`{quoted(argument)}` is a path of this corpus, with no document written there yet"

@@ -79,7 +79,7 @@ def readings(word: str, normal: Callable[[str], str] = normalize) -> tuple[str, 
     shapes.append(shapes[-1].split(":", 1)[0])
     shapes.append(shapes[-1].rstrip("."))
     found: list[str] = []
-    for shape in shapes:
+    for shape in dict.fromkeys(shapes):  # most words lose nothing: one shape, looked up once
         try:
             path = normal(shape) if shape else ""
         except OutsidePath:
@@ -89,11 +89,13 @@ def readings(word: str, normal: Callable[[str], str] = normalize) -> tuple[str, 
     return tuple(found)
 
 
-def read_path(word: str, *known: Callable[[str], bool], normal: Callable[[str], str] = normalize) -> str | None:
+def read_path(word: str, *known: Callable[[str], bool],
+              read: Callable[[str], tuple[str, ...]] = readings) -> str | None:
     """The first reading the first test accepts, trying the tests from the surest down (an
     entry that exists before a wildcard that would take junk such as `x.py:12`); or the one
-    reading when nothing had to come off, which is how a task names a file not yet written."""
-    shapes = readings(word, normal)
+    reading when nothing had to come off, which is how a task names a file not yet written.
+    `read` gives a word's readings (`readings`, or a route's one reading of each word)."""
+    shapes = read(word)
     for test in known:
         for shape in shapes:
             if test(shape):

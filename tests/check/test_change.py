@@ -88,6 +88,16 @@ def test_verified_lines_name_documents_by_path_or_identifier(hw, repo, tmp_path)
     assert manifest_lines(out) == ["headwater change 1", f"verified\t{DR3}", f"verified\t{DR2}\tsrc/queue/**"]
 
 
+def test_change_says_what_it_captured_on_stderr_and_prints_only_the_manifest_path(hw, repo, tmp_path):
+    edit(repo, DR1, "status: superseded", "status: current")
+    (repo / "docs/notes/new.md").write_text("# New\n", encoding="utf-8")
+    out = tmp_path / "change"
+    ran = hw("change", "HEAD", str(out), "--root", str(repo), "--verified", DR2, "--verified-edge", DR2, "src/queue/**")
+    assert ran.status == 0 and ran.out == f"{out / 'manifest'}\n"  # what `check --change "$(…)"` reads
+    assert ran.err == ("headwater: captured 1 added path, 1 prior version, 1 verified document, "
+                       "1 verified edge against `HEAD`\n")
+
+
 def test_an_out_dir_inside_the_repository_is_not_news_and_a_rerun_replaces_it(hw, repo):
     out = repo / ".headwater" / "change"
     assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0

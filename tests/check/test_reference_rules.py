@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 
@@ -115,6 +116,30 @@ def test_a_claim_that_is_a_link_a_directory_or_a_fifo_names_no_claimant_and_a_lo
     found = {f.path.rsplit("/", 1)[1]: f.message for f in findings(root, "identifier.claim.stale")}
     assert sorted(found) == ["ACME-DR-0002", "ACME-DR-0003", "ACME-DR-0004"]
     assert all("names no claimant" in message for message in found.values())
+
+
+def test_a_claim_naming_a_document_that_now_declares_another_identifier_is_an_orphan(copy_fixture, hw):
+    root = copy_fixture("rules/identifier.claim.stale/pass")
+    record = root / DOC
+    record.write_text(record.read_text().replace("id: ACME-DR-0001", "id: ACME-DR-0002"))
+    (root / ".headwater/ids/decision_id/ACME-DR-0002").write_text(DOC + "\n")
+    ran = hw("check", "--now", "2026-11-01", "--root", str(root), "--format", "json", "--no-cache")
+    [finding] = [f for f in json.loads(ran.out)["findings"] if f["rule"] == "identifier.claim.stale"]
+    assert ran.status == 0 and finding["path"] == ".headwater/ids/decision_id/ACME-DR-0001"
+    assert finding["message"] == (f"the claim of `ACME-DR-0001` names `{DOC}`, which declares `ACME-DR-0002`, "
+                                  "and no document holds `ACME-DR-0001`")
+    assert finding["remediation"] == (f"write `id: ACME-DR-0001` back into `{DOC}`, or, where it keeps "
+                                      "`ACME-DR-0002` for good, delete `.headwater/ids/decision_id/ACME-DR-0001` "
+                                      "(`ACME-DR-0001` may then be minted again)")
+
+
+def test_a_claim_naming_a_document_that_lost_its_identifier_is_left_to_the_identifier_it_is_proposed(copy_fixture):
+    root = copy_fixture("rules/identifier.claim.stale/pass")
+    record = root / DOC
+    record.write_text(record.read_text().replace("id: ACME-DR-0001\n", ""))
+    assert findings(root, "identifier.claim.stale") == []
+    [finding] = findings(root, "identifier.unusable")
+    assert "`id: ACME-DR-0001`, which `.headwater/ids/decision_id/ACME-DR-0001` claims" in finding.remediation
 
 
 def test_an_obligation_discharged_and_declared_a_gap_has_two_dispositions(copy_fixture):

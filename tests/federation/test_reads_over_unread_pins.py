@@ -88,7 +88,7 @@ def test_resolve_says_the_pin_of_the_corpus_an_identifier_names_binds_nothing(re
     ran = hw("resolve", "--root", str(root), "decisions:ACME-DR-0001")
     assert ran.status == 0 and ran.out == f"no document carries decisions:ACME-DR-0001\n{HARVEST}{why}\n"
     document = json.loads(hw("resolve", "--root", str(root), "decisions:ACME-DR-0001", "--json").out)
-    assert document == {"version": "1.0", "pointers": [],
+    assert document == {"version": "1.1", "pointers": [],
                         "unread_pins": [{"pin": "harvests.decisions", "corpus": "decisions", "reason": why}]}
     assert "binds nothing" not in hw("resolve", "--root", str(root), "ACME-SPEC-0404").out
 

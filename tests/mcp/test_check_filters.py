@@ -63,15 +63,15 @@ def test_without_a_limit_the_answer_is_bounded_by_default(check_all, monkeypatch
 
 
 @pytest.mark.parametrize(("arguments", "field"), [
-    ({"rules": ["no.such"]}, None),
+    ({"rules": ["no.such"]}, "rules"),
     ({"min_severity": "fatal"}, "min_severity"),
     ({"limit": -1}, "limit"),
     ({"limit": "5"}, "limit"),
     ({"paths": "docs"}, "paths"),
-    ({"paths": ["../out"]}, None),
-    ({"paths": ["docs/nowhere.md"]}, None),
+    ({"paths": ["../out"]}, "paths"),
+    ({"paths": ["docs/nowhere.md"]}, "paths"),
 ])
-def test_a_bad_filter_is_an_invalid_argument_error(check_all, arguments, field):
+def test_a_bad_filter_is_an_invalid_argument_error_naming_the_argument_to_change(check_all, arguments, field):
     error = check_all.call("check", format="text", **arguments)["error"]
     assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
     assert error["data"].get("rejected_field") == field

@@ -65,6 +65,16 @@ def test_a_missing_argument_names_the_tool_and_the_argument(session):
                              "rejected_field": "task"}
 
 
+@pytest.mark.parametrize("arguments", ["add rate limiting", ["add rate limiting"], 7])
+def test_arguments_that_are_not_an_object_are_invalid_not_missing(session, arguments):
+    error = session.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                          "params": {"name": "route", "arguments": arguments}})["error"]
+    assert error["code"] == -32602
+    assert error["message"] == "`route` takes its arguments as an object of task, such as {\"task\": …}"
+    assert error["data"] == {"error_code": "invalid_argument", "retryability": "retry_with_changes",
+                             "rejected_field": "arguments"}
+
+
 def test_a_format_outside_the_enum_is_refused(session):
     error = session.call("check", format="yaml")["error"]
     assert error["message"] == "`check` takes a format, one of text, json, sarif, markdown, github, concise"

@@ -1,6 +1,7 @@
 """`governing_docs_for_path`, `resolve_identifier` and `related`: text and structured answers."""
 
 import datetime as dt
+import json
 import os
 
 import pytest
@@ -13,6 +14,7 @@ from headwater.reads.related import related
 from headwater.render.reads import render
 from headwater.render.reads.answer_json import data
 from headwater.snapshot import load
+from tests.mcp.conftest import Session
 
 TODAY = dt.date(2026, 11, 1)
 SPEC = "docs/specifications/ingest-api.md"
@@ -74,7 +76,32 @@ def test_resolve_identifier_answers_a_pointer_a_near_miss_or_nothing(quickstart)
     assert render("text", found).endswith("[asserted: nobody accepted this document]\n")
     assert render("text", resolve_identifier(snapshot, "ACME-NOTE-0001")) == (
         "no typed document carries ACME-NOTE-0001; docs/notes/carried.md carries it, untyped\n")
-    assert render("text", resolve_identifier(snapshot, "acme-dr-0003")) == "no document carries acme-dr-0003\n"
+    assert render("text", resolve_identifier(snapshot, "ACME-DR-0404")) == "no document carries ACME-DR-0404\n"
+
+
+@pytest.mark.parametrize("typed", ["acme-dr-0003", "ACME-DR-3", "acme-dr-03", "ACMEDR0003"])
+def test_a_miss_by_case_or_by_how_the_number_is_written_asks_about_the_identifier_it_misses(quickstart, hw, typed):
+    ran = hw("resolve", typed, "--root", str(quickstart))
+    assert ran.status == 0 and ran.out == f"no document carries {typed}; did you mean ACME-DR-0003?\n"
+    answer = json.loads(hw("resolve", typed, "--json", "--root", str(quickstart)).out)
+    assert answer == {"version": "1.1", "pointers": [], "near": ["ACME-DR-0003"]}
+    assert Session(quickstart).text("resolve_identifier", id=typed) == ran.out
+    explained = hw("explain", typed, "--root", str(quickstart))
+    assert explained.status == 1
+    assert explained.err == f"headwater: `{typed}` names no document; did you mean ACME-DR-0003?\n"
+
+
+def test_a_miss_with_another_number_or_a_second_one_asks_nothing(quickstart, hw):
+    for typed in ("ACME-DR-0404", "ACME-DR-0003-rev2", "ACME-SPEC-0003"):
+        assert hw("resolve", typed, "--root", str(quickstart)).out == f"no document carries {typed}\n"
+
+
+def test_an_identifier_with_blanks_or_a_line_break_around_it_resolves_as_explain_reads_it(quickstart, hw):
+    ran = hw("resolve", " ACME-DR-0003\n", "--root", str(quickstart))
+    assert ran.status == 0 and ran.out.startswith(RATE + " (Rate limit per tenant)"), ran.out + ran.err
+    missed = hw("resolve", "ACME-DR-0404\n", "--root", str(quickstart))
+    assert missed.status == 0 and missed.out == "no document carries ACME-DR-0404\n"
+    assert Session(quickstart).text("resolve_identifier", id="ACME-DR-0003\n").startswith(RATE + " (")
 
 
 def test_an_identifier_two_documents_declare_resolves_to_both_and_says_so(quickstart):

@@ -159,3 +159,20 @@ def test_a_task_word_of_200000_segments_routes_and_names_nothing(routing, hw, co
     answer = _routed(hw, routing, f"tidy {word}")
     assert answer["anchors"] == [] and answer["ungoverned"] == []
     assert answer["task"] == f"tidy {word}"
+
+
+def test_each_word_of_a_task_is_read_as_a_path_once_however_many_readers_ask_it(quickstart, monkeypatch):
+    from headwater.reads.route import router
+
+    asked: list[str] = []
+    looked_up = router.relative_to_root
+
+    def counting(text, root):
+        asked.append(text)
+        return looked_up(text, root)
+
+    monkeypatch.setattr(router, "relative_to_root", counting)
+    answer = router.route(load(quickstart, TODAY), f"fix {RETRY} and docs/decisions/0001-store-attempts-in-postgres.md "
+                          f"then {RETRY} again")
+    assert RETRY in answer.anchors and answer.named == ("docs/decisions/0001-store-attempts-in-postgres.md",)
+    assert sorted(asked) == sorted(set(asked)) and RETRY in asked  # anchors, named documents, ungoverned: one reading

@@ -223,16 +223,21 @@ def _holders(ctx: Context) -> dict[tuple[str, str], list[Document]]:
     return holders
 
 
-@rule("identifier.claim.stale", 1, Scope.CORPUS, Severity.WARN,
+@rule("identifier.claim.stale", 2, Scope.CORPUS, Severity.WARN,
       short="A claim of the identifier store names a path its identifier is not held at.",
       full="A claim file `.headwater/ids/<scheme>/<id>` records the path of the document that "
            "holds the identifier. It is empty, unreadable or not a regular file; or it names a "
            "path where no document holds the identifier while exactly one document of that "
-           "scheme holds it elsewhere. A claim whose document was deleted is correct and kept.",
+           "scheme holds it elsewhere; or it names a document that now declares another "
+           "identifier while no document holds the claimed one (an orphan). A claim whose "
+           "document was deleted is correct and kept.",
       help="""
 The claim store is what a later allocator trusts about which identifiers are spent. After a
 rename, write the document's new path into its claim file. A claim with no claimant should
-hold the path of the document that was minted with it.
+hold the path of the document that was minted with it. A claim whose document took another
+identifier points readers at a document that does not carry it: give the document its
+identifier back, or, where it keeps the other one for good, delete the orphan claim, which
+lets the identifier be minted again.
 """,
       tags=("graph", "identifier"),
       reads=(Reads.UNSTATED,))  # it reads what each claim file holds, which no cache key states
@@ -256,7 +261,18 @@ def identifier_claim_stale(ctx: Context, _subject):
                 hits.append(Hit(claim, 0, 0, f"the claim of `{identifier}` names `{named}`, and the document "
                                 f"that holds it is `{held[0].path}`", f"write `{held[0].path}` into "
                                 f"`{claim}`", identifier))
+            elif not held and holder is not None and holder.id is not None:
+                hits.append(_orphan(claim, identifier, holder))
     return hits
+
+
+def _orphan(claim: str, identifier: str, holder: Document) -> Hit:
+    """A claim naming a live document that declares another identifier, which nobody else holds.
+    A document with no identifier is left to `identifier.unusable`, whose remedy gives it this one."""
+    return Hit(claim, 0, 0, f"the claim of `{identifier}` names `{holder.path}`, which declares "
+               f"`{holder.id}`, and no document holds `{identifier}`",
+               f"write `{holder.id_key}: {identifier}` back into `{holder.path}`, or, where it keeps "
+               f"`{holder.id}` for good, delete `{claim}` (`{identifier}` may then be minted again)", identifier)
 
 
 RULES = (

@@ -23,15 +23,15 @@ class HarvestedOffer:
     successor: str = ""  # a terminal document's live successor (its path in the same corpus)
 
 
-def harvested_offers(federation: Federation, task: str, normal: Callable[[str], str],
+def harvested_offers(federation: Federation, task: str, read: Callable[[str], tuple[str, ...]],
                      successor_of: dict[tuple[str, str], tuple[str, str]]) -> tuple[HarvestedOffer, ...]:
-    """`normal` reads a word as a repository path, as route reads it for this corpus's anchors;
+    """`read` gives a word's readings as repository paths, route's one reading for this corpus's anchors;
     `successor_of` is `remote_successors` of the federation."""
     if not federation.governing:
         return ()
     governs: dict[tuple[str, str], list[str]] = {}
     for word in task.split():
-        path = read_path(word, lambda p: bool(federation.governors_of(p)), normal=normal)
+        path = read_path(word, lambda p: bool(federation.governors_of(p)), read=read)
         for document in federation.governors_of(path) if path else ():
             paths = governs.setdefault((document.corpus, document.path), [])
             if path not in paths:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import partial
+from functools import cache, partial
 
 from headwater.check.suspect import is_suspect
 from headwater.corpus.document import Document
@@ -133,28 +133,30 @@ def route(snapshot: Snapshot, task: str, budget: int = DEFAULT_BUDGET, *,
     known = (in_tree, targets.names, targets.reaches)
     # a word is read as a path the way the path verbs read one: an absolute path under the root is
     # its relative path, and one leaving the root (`..`, a symlink out) or too long to look up names
-    # nothing here, so it is neither an anchor nor ungoverned
-    rooted = partial(relative_to_root, root=snapshot.root)
+    # nothing here, so it is neither an anchor nor ungoverned. Each word is read once a task: a
+    # reading looks its shapes up on disk, and anchors, named documents, pinned corpora ask it.
+    read = cache(partial(readings, normal=partial(relative_to_root, root=snapshot.root)))
 
+    @cache  # anchors and the ungoverned paths ask it of each word
     def path_of(word: str) -> str | None:
-        return read_path(word, *known, normal=rooted)
+        return read_path(word, *known, read=read)
 
     def is_directory(path: str) -> bool:
         return read_tree and (snapshot.root / path).is_dir()
 
     anchors = _named_anchors(task, targets, path_of)
-    named = _named_documents(task, graph, rooted)
+    named = _named_documents(task, graph, read)
     anchored = _anchored(snapshot, named, anchors,
                          snapshot.derived("route.successors", lambda: successors(graph, tax)))
     governed_elsewhere = snapshot.federation.governors_of  # a harvested governor governs it too
     remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(snapshot.federation))
-    harvested = harvested_offers(snapshot.federation, task, rooted, remote_after)
+    harvested = harvested_offers(snapshot.federation, task, read, remote_after)
     # `anchors` lists every path a pointer's anchor evidence names, a harvested edge's included
     reached = tuple(dict.fromkeys((*anchors, *(a for offer in harvested for a in offer.evidence.anchors))))
     base = Route(task, terms(task), reached,
                  tuple(u for u in ungoverned(snapshot, task, path_of, is_directory) if not governed_elsewhere(u.path)),
                  named=tuple(dict.fromkeys(named.values())), harvested=harvested,
-                 unread=_unread_bearing(snapshot.federation, task, reached, rooted))
+                 unread=_unread_bearing(snapshot.federation, task, reached, read))
     if not snapshot.census.documents:  # a corpus set up and not yet adopted: say so, not "no word"
         return _settle(base, snapshot, anchored, Silence.NO_DOCUMENTS)
     reader = snapshot.derived("route.reader", lambda: Reader.of(snapshot))
@@ -220,7 +222,7 @@ def _named_anchors(task: str, targets: Targets, path_of: Callable[[str], str | N
 
 
 def _unread_bearing(federation: Federation, task: str, anchors: tuple[str, ...],
-                    rooted: Callable[[str], str]) -> tuple[Unread, ...]:
+                    read: Callable[[str], tuple[str, ...]]) -> tuple[Unread, ...]:
     """The pins binding nothing that could govern a path the task names (an anchor it names, a
     word written as a path, or one spelled under such a pin's corpus), in declaration order: what
     they would bind is unknown, so the answer must say it is."""
@@ -228,18 +230,18 @@ def _unread_bearing(federation: Federation, task: str, anchors: tuple[str, ...],
         return ()
     named = list(anchors)
     for word in task.split():
-        shapes = readings(word, rooted) if "/" in word or federation.unread_naming(word) else ()
+        shapes = read(word) if "/" in word or federation.unread_naming(word) else ()
         named += shapes[:1]
     bearing = {u for path in named for u in federation.unread_governing(path)}
     return tuple(u for u in federation.unread if u in bearing)
 
 
-def _named_documents(task: str, graph: Graph, rooted: Callable[[str], str]) -> dict[str, str]:
+def _named_documents(task: str, graph: Graph, read: Callable[[str], tuple[str, ...]]) -> dict[str, str]:
     """The documents the task names by path or by identifier, each path with the name it was
     read by: identity, as an anchor is. An identifier two documents declare names both."""
     found: dict[str, str] = {}
     for word in dict.fromkeys(task.split()):
-        path = next((shape for shape in readings(word, rooted) if shape in graph.documents), None)
+        path = next((shape for shape in read(word) if shape in graph.documents), None)
         if path is not None:
             found.setdefault(path, path)
             continue

@@ -71,7 +71,8 @@ def _resolution(answer: Resolution) -> dict:
         found = [pointer(d, answer.taxonomy) for d in (answer.document, *answer.others)]
     else:
         found = [remote_pointer(answer.remote)] if answer.remote is not None else []
-    return {"version": identifiers.VERSION, "pointers": found} | _unread(answer.unread)
+    near = {"near": list(answer.near)} if answer.near else {}
+    return {"version": identifiers.VERSION, "pointers": found} | near | _unread(answer.unread)
 
 
 @data.register(Governing)

@@ -63,7 +63,8 @@ def _resolution(answer: Resolution, layout: Layout = FOLDED) -> str:
         return remote_pointer_line(answer.remote) + "\n"
     if answer.carrier is not None:
         return f"no typed document carries {answer.identifier}; {answer.carrier} carries it, untyped\n"
-    return _lines([f"no document carries {answer.identifier}"] + [unread_pin_line(u) for u in answer.unread])
+    asked = f"; did you mean {' or '.join(answer.near)}?" if answer.near else ""
+    return _lines([f"no document carries {answer.identifier}{asked}"] + [unread_pin_line(u) for u in answer.unread])
 
 
 @text.register(Governing)
