@@ -300,5 +300,7 @@ def _adoption_now(root: Path) -> tuple[bytes | None, str, tuple[Task, ...]]:
     except OSError as error:
         raise Refusal(f"{ADOPTION} cannot be read ({error.strerror or error}), so {BASELINE} wrote nothing") from None
     text = decode(before, ADOPTION)
+    if not text.strip():  # what `touch` leaves: written as a file `--baseline` had written itself
+        return before, HEADER + "tasks:\n", ()
     tasks = tasks_in(load_text(text, ADOPTION))
     return before, text if text.endswith("\n") else text + "\n", tasks
