@@ -216,8 +216,14 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     layout = shelf.layout.replace("{entered", "{" + str(entered))  # a dated name reads the entered date
     inferred.override[f"shelves.{name}.path"] = shelf.glob
     inferred.override[f"shelves.{name}.layout"] = layout
-    inferred.said.append(f"shelf {name}: {len(shelf.records)} records in `{shelf.folder}`, numbered "
+    records = f"{len(shelf.records)} record{'' if len(shelf.records) == 1 else 's'}"
+    inferred.said.append(f"shelf {name}: {records} in `{shelf.folder}`, numbered "
                          f"`{shelf.numbering}`, so `new` writes `{layout}`")
+    if shelf.below:
+        more = f" and {len(shelf.below) - 1} more" if len(shelf.below) > 1 else ""
+        inferred.said.append(f"shelf {name}: `{shelf.glob}`, the files directly in `{shelf.folder}`, where the "
+                             f"records lie: no shelf claims `{shelf.below[0]}`{more} in a folder below, so the "
+                             "census reports it untyped rather than `adopt` numbering it as a record")
     scheme = next((k["identifier"]["scheme"] for _, k in _chain(tree, kind) if isinstance(k.get("identifier"), dict)),
                   None)
     if scheme and bare_numbers:
