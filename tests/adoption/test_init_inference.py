@@ -555,3 +555,37 @@ def test_the_lone_record_adr_init_leaves_is_read_as_the_records_numbering(tmp_pa
     assert adopted.status == 0 and f"adopted {record}: " in adopted.out and ", id ADR-0001" in adopted.out
     written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
     assert written.status == 0 and written.out.startswith(f"wrote {folder}/0002-use-redis.md\n"), written.out
+
+
+LOG4BRAINS_RECORD = ("# {title}\n\n- Status: {status}\n- Date: {date}\n\n## Context and Problem Statement\n\n"
+                     "Why.\n{links}")
+
+
+def test_dated_records_are_known_by_their_names_as_log4brains_knows_them(tmp_path):
+    """log4brains names a record `YYYYMMDD-slug.md` and identifies it by that name, having dropped
+    numbers for the merge conflicts they caused; numbering the records in file order would undo that."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    adr = tmp_path / "docs/adr"
+    adr.mkdir(parents=True)
+    (adr / "20200926-use-numbers.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use numbers", date="2020-09-26", links="",
+        status="superseded by [20201016-use-slugs](20201016-use-slugs.md)"))
+    (adr / "20201016-use-slugs.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use slugs", status="accepted", date="2020-10-16",
+        links="\n## Links\n\n- Supersedes [20200926-use-numbers](20200926-use-numbers.md)\n"))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  identifiers decision_id: `{namespace}-{slug}`, the namespace and each record's file name less `.md` "
+            "(`20200926-use-numbers`): dated names carry no number, and a record is known by its name\n") in init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0, adopted.err
+    assert ("adopted docs/adr/20201016-use-slugs.md: status accepted, status_since 2020-10-16, title, "
+            "id ADR-20201016-use-slugs, supersedes ADR-20200926-use-numbers\n") in adopted.out, adopted.out
+    assert (tmp_path / ".headwater/ids/decision_id/ADR-20200926-use-numbers").read_text() == \
+        "docs/adr/20200926-use-numbers.md\n"
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/20261130-use-redis.md\n"), written.out
+    assert (adr / "20261130-use-redis.md").read_text().startswith("---\nid: ADR-20261130-use-redis\n")
+    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
+    found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
+    assert found == [("placeholder.unwritten", "docs/adr/20261130-use-redis.md")], checked.out  # `new`'s TODO
