@@ -120,6 +120,13 @@ def _minted_note(minted: str, own: str | None) -> str:
     return f" (the next free number: {own}, from the file's name, is another document's)"
 
 
+def _pictured_note(path: str, name_facet: str, alt: str) -> str:
+    """Why a record whose first heading is an image gets no title: its alt text is no title a reader sees."""
+    shown = f" (alt text `{alt}`)" if alt else ""
+    return (f"left {path} without `{name_facet}`: its first heading shows an image{shown}, not a title a reader "
+            f"sees; write `{name_facet}` yourself")
+
+
 def _identifiers(snapshot: Snapshot, records: list[Found]) -> dict[str, str]:
     ids = {r.path: r.identifier for r in records if r.identifier}
     classifier = Classifier(snapshot.taxonomy)
@@ -220,6 +227,8 @@ def adoption(snapshot: Snapshot) -> Adoption:
         if name_facet and name_facet not in record.keys and record.derived.title:
             edits.append(SetScalar((name_facet,), record.derived.title))
             said.append(f"{name_facet}")
+        elif name_facet and name_facet not in record.keys and record.derived.pictured is not None:
+            left.append(_pictured_note(record.path, name_facet, record.derived.pictured))
         scheme = taxonomy.scheme_of(record.kind)
         minted = ids.get(record.path) if not record.identifier else None
         if minted and scheme is not None:
@@ -300,5 +309,7 @@ def _adoption_now(root: Path) -> tuple[bytes | None, str, tuple[Task, ...]]:
     except OSError as error:
         raise Refusal(f"{ADOPTION} cannot be read ({error.strerror or error}), so {BASELINE} wrote nothing") from None
     text = decode(before, ADOPTION)
+    if not text.strip():  # what `touch` leaves: written as a file `--baseline` had written itself
+        return before, HEADER + "tasks:\n", ()
     tasks = tasks_in(load_text(text, ADOPTION))
     return before, text if text.endswith("\n") else text + "\n", tasks

@@ -22,6 +22,9 @@ from headwater.paths import OutsidePath, normalize
 ADR_DIR = ".adr-dir"  # adr-tools' file naming the folder of records, relative to the folder holding it
 DEFAULT_FOLDER = "doc/adr"  # where adr-tools keeps records when no `.adr-dir` names another
 TITLE_LINE = re.compile(r"^# \d+\. \S")  # `# 7. Use MADR`, the first line adr-tools' template writes
+HEADING = re.compile(r"^# \S")  # a first line adr-tools reads as a title (`head -1`, less the `# `)
+TEMPLATE = "templates/template.md"  # where `adr new` finds a team's own template, in the folder of records
+PLACEHOLDER = b"TITLE"  # what `adr new` replaces with the title in a team's template
 
 
 @dataclass(frozen=True)
@@ -40,28 +43,45 @@ def first_line(text: str) -> str:
 
 def title_readers(root: Path, records: Iterable[tuple[str, str]]) -> TitleReaders | None:
     """adr-tools' reading of `records` ((path, first line) pairs) in this repository, or None where
-    none of them lies in its folder opening with its title line."""
+    it is not adr-tools' or none of them lies in its folder opening with a title adr-tools reads.
+
+    The repository is adr-tools' where `.adr-dir` names the folder, where the folder keeps a team's
+    own template (whose line 1 may be `# TITLE`, so its records carry no number), or where a record
+    there opens with adr-tools' own `# N. Title`."""
     found = _folder(root)
     if found is None:
         return None
-    folder, named = found
-    count = sum(1 for path, line in records if posixpath.dirname(path) == folder and TITLE_LINE.match(line))
+    folder, named, marked = found
+    lines = [line for path, line in records if posixpath.dirname(path) == folder]
+    if not (marked or _template(root, folder) or any(TITLE_LINE.match(line) for line in lines)):
+        return None
+    count = sum(1 for line in lines if HEADING.match(line))
     return TitleReaders(folder, named, count) if count else None
 
 
-def _folder(root: Path) -> tuple[str, str] | None:
-    """The folder adr-tools keeps this repository's records in, as it finds it from the root."""
+def _folder(root: Path) -> tuple[str, str, bool] | None:
+    """The folder adr-tools keeps this repository's records in, as it finds it from the root, the
+    sentence saying how, and whether a `.adr-dir` named it (a mark only adr-tools leaves)."""
     try:
         named = inplace.read(root, ADR_DIR).decode("utf-8").strip()
     except FileNotFoundError:
-        return DEFAULT_FOLDER, f"`{DEFAULT_FOLDER}` is adr-tools' folder of records where no `{ADR_DIR}` names another"
+        said = f"`{DEFAULT_FOLDER}` is adr-tools' folder of records where no `{ADR_DIR}` names another"
+        return DEFAULT_FOLDER, said, False
     except (OSError, UnicodeDecodeError):
         return None  # a `.adr-dir` that does not read is no folder anyone's adr-tools uses
     try:
         folder = normalize(named)
     except OutsidePath:
         return None
-    return folder, f"`{ADR_DIR}` names `{folder}`, adr-tools' folder of records"
+    return folder, f"`{ADR_DIR}` names `{folder}`, adr-tools' folder of records", True
+
+
+def _template(root: Path, folder: str) -> bool:
+    """Whether the folder keeps a template `adr new` fills in: a team's own, with its `TITLE`."""
+    try:
+        return PLACEHOLDER in inplace.read(root, f"{folder}/{TEMPLATE}")
+    except OSError:
+        return False
 
 
 def said(readers: TitleReaders, writes: str, name_facet: str | None) -> tuple[str, ...]:

@@ -30,7 +30,8 @@ SUPERSEDES = re.compile(r"^\s*(?:[-*+]\s+)?supersedes\b", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 NUMBERED_TITLE = re.compile(r"^\d+\.\s+")
 FENCE = re.compile(r"^\s*(```|~~~)")
-IMAGE_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>", re.I)
+# An image, as HTML (`<img … alt="Dapr Docs">`) or Markdown (`![Dapr Docs](logo.png)`), and its alt text.
+IMAGE = re.compile(r"<img\b[^>]*?(?:\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*)?>|!\[([^\]]*)\]\([^)]*\)", re.I)
 TAG = re.compile(r"</?[A-Za-z][^>]*>")
 SIDECARS = ("kep.yaml", "metadata.yaml")  # metadata files a record folder keeps beside its README
 SIDECAR_DATES = ("last-updated", "creation-date", "date")
@@ -45,6 +46,7 @@ class Derived:
     date: str | None  # YYYY-MM-DD
     supersedes: tuple[str, ...]  # link targets, as written (relative to the record)
     superseded_by: tuple[str, ...]
+    pictured: str | None = None  # the alt text of an image that is all the first heading shows: no title
 
     @property
     def says_anything(self) -> bool:
@@ -96,8 +98,9 @@ def headings(body: str, level: int = 2) -> tuple[str, ...]:
 def read(body: str) -> Derived:
     every = prose_lines(body)
     lines = _head(every)
-    title = next((_plain(NUMBERED_TITLE.sub("", m.group(2))) for m in map(HEADING.match, lines)
-                  if m and m.group(1) == "#"), None)
+    first = next((m.group(2) for m in map(HEADING.match, lines) if m and m.group(1) == "#"), None)
+    title = _plain(NUMBERED_TITLE.sub("", first)) if first else None
+    pictured = _pictured(first) if first and title is None else None
     date = next((m.group(1) for m in map(DATE.match, lines) if m), None)
     status, supersedes, superseded_by = None, [], []
     for line in _status_lines(lines):
@@ -112,14 +115,21 @@ def read(body: str) -> Derived:
     # a `- Supersedes [..](..)` bullet may stand under a later `## Links` section too
     later = [line for line in every if line not in lines and SUPERSEDES.match(line)]
     supersedes += [href for line in later for href in LINK.findall(line)]
-    return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by))
+    return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by), pictured)
 
 
 def _plain(heading: str) -> str | None:
-    """A heading as a title reads: an image by its alt text, other tags dropped, a link by its text."""
-    text = TAG.sub("", IMAGE_ALT.sub(lambda m: m.group(1), heading))
+    """A heading as a title reads: the text a reader sees, a link by its text, images and other tags
+    dropped. An image's alt text is what stands in for a picture, not a title shown on the page."""
+    text = TAG.sub("", IMAGE.sub("", heading))
     text = " ".join(LINK.sub(lambda m: m.group(0)[1:m.group(0).index("]")], text).split())
     return text or None
+
+
+def _pictured(heading: str) -> str | None:
+    """The alt text of the image a heading shows in place of text, if it shows one."""
+    found = IMAGE.search(heading)
+    return " ".join((found.group(1) or found.group(2) or "").split()) if found else None
 
 
 def _head(lines: list[str]) -> list[str]:

@@ -39,6 +39,7 @@ STATUS_ROLES = {
     "declined": "terminal-retained", "replaced": "terminal-retained", "removed": "terminal-retained",
     "deferred": "live",
 }
+RECORD_FOLDERS = {"adr", "adrs", "decisions", "decision-records", "architecture-decisions"}  # say "records here"
 PAGE_NAMES = re.compile(r"^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.md$", re.I)
 
 
@@ -62,6 +63,7 @@ class RecordShelf:
     glob: str  # the shelf's path pattern
     template: str | None = None  # the template page beside the records that offers statuses
     offered: tuple[str, ...] = ()  # the statuses it offers, in its order
+    below: tuple[str, ...] = ()  # Markdown in folders below flat records, neither a record nor a page
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,9 @@ def _markdown_under(root: Path) -> list[str]:
 
 
 def _record_folders(paths: list[str]) -> list[tuple[str, int, int]]:
-    """(folder, numbering index, how many records) for every folder holding two or more records."""
+    """(folder, numbering index, how many records) for every folder holding two or more records, or
+    one in a folder named for records: `adr init` starts `doc/adr` with a single record, while one
+    `2024-roadmap.md` elsewhere is no numbering."""
     counts: Counter[tuple[str, int]] = Counter()
     for path in paths:
         for index, (pattern, _, _) in enumerate(NUMBERINGS):
@@ -96,7 +100,8 @@ def _record_folders(paths: list[str]) -> list[tuple[str, int, int]]:
             if len(parts) > depth and pattern.match("/".join(parts[-depth:])):
                 counts["/".join(parts[:-depth]), index] += 1
                 break
-    return sorted(((folder, index, n) for (folder, index), n in counts.items() if n >= 2),
+    return sorted(((folder, index, n) for (folder, index), n in counts.items()
+                   if n >= 2 or folder.rsplit("/", 1)[-1].lower() in RECORD_FOLDERS),
                   key=lambda item: (-item[2], item[0]))
 
 
@@ -161,18 +166,21 @@ def infer(root: Path) -> Inference:
         record_paths = [p for p in inside if pattern.match("/".join(p.split("/")[-2:]))]
         pages = tuple(p for p in [*inside, f"{folder}/README.md"] if p not in record_paths and p in paths)
         glob = f"{folder}/**/README.md"
+        others: tuple[str, ...] = ()
     else:
         below = [p for p in paths if p.startswith(folder + "/")]
         depth = folder.count("/") + 1
         record_paths = [p for p in below if p.count("/") == depth and pattern.match(p.rsplit("/", 1)[-1])]
-        # a page at any depth: the shelf claims the folder's whole tree, and adr-tools keeps a team's
-        # own template in `templates/template.md` below the records, which `adopt` must not number
+        # a page at any depth: adr-tools keeps a team's own template in `templates/template.md` below
+        # the records, which `adopt` must not number
         pages = tuple(p for p in below if p not in record_paths and PAGE_NAMES.match(p.rsplit("/", 1)[-1]))
-        glob = f"{folder}/**"
+        # a flat folder holds its records directly: notes in a folder below are no record to number
+        others = tuple(p for p in below if p.count("/") > depth and p not in pages)
+        glob = f"{folder}/*" if others else f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = corpus_root.choose(paths, folder)
     pages = tuple(sorted(set(pages)))
-    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages))
+    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others)
     return Inference(corpus, reason, shelf, tuple(paths), site)
 
 

@@ -98,10 +98,10 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     tree = package_tree(package, ordered)
     inferred = infer_overlay(tree, inference, namespace is None) if inside else None
     said = ""
-    if namespace is None and inferred is not None:  # records are numbered already; a namespace only prefixes
+    if namespace is None and inferred is not None:  # records are named already; a namespace only prefixes
         namespace = namespace_for(shelf.folder)
-        said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records are "
-                "numbered already; `--namespace` names one of your own)")
+        said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records' names "
+                "give their identifiers already; `--namespace` names one of your own)")
     if shelf is None:
         inferred = _typed_pages(root, tree, inference, chosen)
     inferred = shelf_paths.placed(tree, chosen, inference.markdown, inferred)

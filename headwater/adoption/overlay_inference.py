@@ -216,14 +216,19 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     layout = shelf.layout.replace("{entered", "{" + str(entered))  # a dated name reads the entered date
     inferred.override[f"shelves.{name}.path"] = shelf.glob
     inferred.override[f"shelves.{name}.layout"] = layout
-    inferred.said.append(f"shelf {name}: {len(shelf.records)} records in `{shelf.folder}`, numbered "
+    records = f"{len(shelf.records)} record{'' if len(shelf.records) == 1 else 's'}"
+    inferred.said.append(f"shelf {name}: {records} in `{shelf.folder}`, numbered "
                          f"`{shelf.numbering}`, so `new` writes `{layout}`")
+    if shelf.below:
+        more = f" and {len(shelf.below) - 1} more" if len(shelf.below) > 1 else ""
+        inferred.said.append(f"shelf {name}: `{shelf.glob}`, the files directly in `{shelf.folder}`, where the "
+                             f"records lie: no shelf claims `{shelf.below[0]}`{more} in a folder below, so the "
+                             "census reports it untyped rather than `adopt` numbering it as a record")
     scheme = next((k["identifier"]["scheme"] for _, k in _chain(tree, kind) if isinstance(k.get("identifier"), dict)),
                   None)
     if scheme and bare_numbers:
-        pattern = "{namespace}-{seq}" if "{seq}" in layout else "{namespace}-{seq:04d}"  # as wide as the names
+        pattern, source = _pattern(layout, shelf)
         inferred.override[f"identifier_schemes.{scheme}.pattern"] = pattern
-        source = "the number each file name carries" if "{seq" in layout else "numbered in the order of the files"
         inferred.said.append(f"identifiers {scheme}: `{pattern}`, {source}")
     for page in shelf.pages:
         inferred.exclusions.append((page, "an index, template or README page beside the records, not a record"))
@@ -236,6 +241,20 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     _sections(tree, kind, shelf, inferred)
     return Inferred(inferred.add, inferred.override, tuple(inferred.remove), tuple(inferred.exclusions),
                     tuple(inferred.said), scheme)
+
+
+def _pattern(layout: str, shelf: RecordShelf) -> tuple[str, str]:
+    """The records' identifier pattern and where it comes from: the number each name carries, as
+    wide as the names; or, for dated names (log4brains' `20201016-use-slugs.md`), the name itself
+    under the namespace, as those tools identify a record by its name: a date is no sequence, and
+    numbering the records would bring back the merge conflicts dated names exist to avoid."""
+    if "{seq}" in layout:
+        return "{namespace}-{seq}", "the number each file name carries"
+    if "{seq" in layout:
+        return "{namespace}-{seq:04d}", "the number each file name carries"
+    example = shelf.records[0].path.rsplit("/", 1)[-1].removesuffix(".md") if shelf.records else "the name"
+    return "{namespace}-{slug}", (f"the namespace and each record's file name less `.md` (`{example}`): dated "
+                                  "names carry no number, and a record is known by its name")
 
 
 def _requirements(tree: dict, kind: str, shelf: RecordShelf, state: str | None, entered: str | None,

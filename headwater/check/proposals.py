@@ -14,7 +14,7 @@ from headwater.corpus.document import Document
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
 from headwater.writes.minting import has_sequence, highest_sequence
-from headwater.writes.placement import layout_sequence, slug
+from headwater.writes.placement import layout_sequence, named_slug, slug
 from headwater.yaml.nodes import Scalar
 
 
@@ -76,7 +76,11 @@ def propose(snapshot: Snapshot, classifier: Classifier, scheme: Scheme, paths: l
 
 
 def own_identifier(classifier: Classifier, scheme: Scheme, path: str) -> str | None:
-    """The identifier the number in the file's own name makes under `scheme`, when it has one."""
+    """The identifier the number in the file's own name makes under `scheme`, when it has one; for
+    a scheme without `{seq}`, the one the file's whole name makes (`placement.named_slug`)."""
+    if not has_sequence(scheme):
+        named = next(filter(None, (named_slug(s.layout, path) for s in classifier.matching_shelves(path))), None)
+        return scheme.mint(0, named) if named else None
     own = _own_number(classifier, path)
     return scheme.mint(own, _slug_of(path)) if own is not None else None
 

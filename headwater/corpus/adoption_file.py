@@ -78,10 +78,18 @@ def read_tasks(root: Path) -> tuple[Task, ...]:
     return tasks_in(load_in_place(root, ADOPTION))
 
 
+NO_VALUE = ("", "~", "null")  # how YAML writes a key left without a value, unquoted
+
+
 def tasks_in(top: Node | None) -> tuple[Task, ...]:
     """The tasks of the file's loaded YAML; refused when malformed, or when two share an id (a held
-    finding would name either)."""
+    finding would name either). An empty file (what `touch` leaves) or `tasks:` without a value
+    holds no task, as `tasks: []` does."""
+    if top is None:
+        return ()
     tasks = top.get("tasks") if isinstance(top, Map) else None
+    if isinstance(tasks, Scalar) and not tasks.quoted and tasks.text.strip() in NO_VALUE:
+        return ()
     if not isinstance(tasks, Seq):
         raise Refusal(f"{ADOPTION} holds a `tasks:` list, and this one does not")
     found = tuple(_task(item, f"{ADOPTION} line {item.line}") for item in tasks.items)

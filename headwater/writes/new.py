@@ -68,6 +68,14 @@ class Plan:
     edges: tuple[Proposed, ...]
     start: int
 
+    @property
+    def id_slug(self) -> str:
+        """The slug the identifier is minted with: the title's, or for a scheme without `{seq}` the
+        file's whole name where the layout writes the slug there, so the name and the id agree."""
+        if self.scheme is None or minting.has_sequence(self.scheme):
+            return self.slug
+        return placement.named_slug(self.placement.shelf.layout, _path(self, self.start)) or self.slug
+
 
 def pair(text: str, what: str) -> tuple[str, str]:
     """`left=right` with neither side empty (for `--relates` and `--facet`)."""
@@ -121,7 +129,7 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     if scheme is None:
         _refuse_owed_halves(plan)
     else:
-        _far_halves(plan, scheme.mint(start, slug), path)  # a dry run: refuses now rather than after writing
+        _far_halves(plan, scheme.mint(start, plan.id_slug), path)  # a dry run: refuses now rather than after writing
     return plan
 
 
@@ -200,7 +208,7 @@ def _on_shelf(plan: Plan, path: str) -> None:
     exclusion = excluded_by(path, snapshot.declaration.exclusions)
     if exclusion:
         raise Refusal(f"{path} is excluded by `{exclusion.pattern}`, so the census would never type it")
-    text = render(plan, plan.scheme.mint(plan.start, plan.slug) if plan.scheme else None)
+    text = render(plan, plan.scheme.mint(plan.start, plan.id_slug) if plan.scheme else None)
     row = Classifier(snapshot.taxonomy).classify(path, text, "")
     if row.outcome is not Outcome.TYPED or row.kind != plan.placement.kind:
         raise Refusal(f"{off}, so the census would not type it `{plan.placement.kind}` ({row.reason or row.label})")
@@ -252,7 +260,7 @@ def carry_out(plan: Plan) -> Written:
     """Write the plan; the caller holds the write lock, so the far halves' check-then-write is one step."""
     if plan.scheme is None:
         return _carry_out_unnamed(plan)
-    minted = minting.mint(plan.snapshot.root, plan.scheme, plan.start, plan.slug, _taken(plan),
+    minted = minting.mint(plan.snapshot.root, plan.scheme, plan.start, plan.id_slug, _taken(plan),
                           _unless_numbered_and_there(plan))
     artifact = render(plan, minted.identifier)
     taken_back = f"the document and its far halves were taken back, and {minted.identifier} stays claimed"

@@ -99,6 +99,18 @@ def document_path(placement: Placement, name: str) -> str:
     return f"{placement.directory}/{name}" if placement.directory else name
 
 
+def named_slug(layout: str | None, path: str) -> str | None:
+    """The file's whole name less `.md`, where the layout writes the slug into the file's own name
+    without a sequence and that name is itself a slug (`{entered:yyyymmdd}-{slug}.md` →
+    `20201016-use-slugs`): what a scheme without `{seq}` names the document by, as log4brains does.
+    None where the layout numbers the file, puts the slug in a folder (`{slug}/README.md`), or the
+    name is no slug."""
+    if not layout or "{seq" in layout or "{slug}" not in layout.rsplit("/", 1)[-1]:
+        return None
+    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
+    return stem if slug(stem) == stem else None
+
+
 def layout_sequence(layout: str | None, path: str) -> int | None:
     """The `{seq}` a file's own name carries under `layout` (`0007-x.md` → 7), or None.
 

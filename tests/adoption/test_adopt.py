@@ -296,3 +296,30 @@ def test_a_baseline_that_cannot_append_a_task_refuses_and_leaves_the_file_as_it_
     ran = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
     assert ran.status == 1 and "cannot append a task to it and wrote nothing" in ran.err
     assert (nygard / ".headwater/adoption.yml").read_text() == text
+
+
+@pytest.mark.parametrize(("text", "opens"), [
+    ("", "# Findings held while this repository adopts headwater"),
+    ("tasks:\n", "tasks:\n  - id: AD-1\n"),
+    ("# held findings\ntasks: ~\n", "# held findings\ntasks:\n  - id: AD-1\n")])
+def test_an_empty_adoption_file_holds_no_task_and_a_baseline_appends_the_first(nygard, hw, text, opens):
+    assert hw("adopt", "--root", str(nygard), *NOW).status == 0
+    (nygard / ".headwater/adoption.yml").write_text(text)
+    checked = hw("check", "--root", str(nygard), *NOW)
+    assert checked.status == 0 and checked.err == "" and "0098" not in checked.out
+    ran = hw("adopt", "--baseline", "--owner", "@docs", "--until", "2027-03-31", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and "the adoption task AD-1, owned by @docs" in ran.out, ran.err
+    written = (nygard / ".headwater/adoption.yml").read_text()
+    assert written.count("tasks:\n") == 1 and "tasks:\n  - id: AD-1\n" in written
+    assert written.startswith(opens)
+    assert hw("check", "--strict", "--root", str(nygard), *NOW).status == 0
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("tasks: [unclosed\n", ".headwater/adoption.yml line 2: did not find expected ',' or ']'"),
+    ('tasks: ""\n', ".headwater/adoption.yml holds a `tasks:` list, and this one does not"),
+    ("tasks: none\n", ".headwater/adoption.yml holds a `tasks:` list, and this one does not")])
+def test_a_malformed_adoption_file_is_refused_naming_it(nygard, hw, text, said):
+    (nygard / ".headwater/adoption.yml").write_text(text)
+    ran = hw("check", "--root", str(nygard), *NOW)
+    assert ran.status == 1 and ran.out == "" and said in ran.err, (ran.status, ran.err)

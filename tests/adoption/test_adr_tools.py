@@ -66,3 +66,26 @@ def test_records_adr_tools_does_not_read_get_no_word_about_it(tmp_path, layout):
     assert ran.status == 0 and adopted.status == 0, ran.err + adopted.err
     assert "wrote front matter into 3 records" in adopted.out
     assert "adr-tools" not in ran.out + adopted.out
+
+
+@pytest.mark.parametrize("mark", ["the team's template", ".adr-dir"])
+def test_a_team_whose_template_writes_no_number_is_known_by_adr_tools_other_marks(tmp_path, mark):
+    """`adr new` fills `templates/template.md` in the folder of records; one whose line 1 is `# TITLE`
+    writes records opening `# Use thing 1`, whose titles adr-tools still reads off line 1."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "doc/adr/templates").mkdir(parents=True)
+    for n in (1, 2, 3):
+        (tmp_path / f"doc/adr/000{n}-use-thing-{n}.md").write_text(
+            f"# Use thing {n}\n\nDate: 2024-01-0{n}\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n")
+    if mark == ".adr-dir":
+        (tmp_path / ".adr-dir").write_text("doc/adr\n")
+    else:
+        (tmp_path / "doc/adr/templates/template.md").write_text("# TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n")
+    ran = headwater(tmp_path, "init")
+    assert ran.status == 0, ran.err
+    written = ("front matter on line 1 of 3 records in `doc/adr`, so those commands then print `-` for their titles; "
+               "`adr new` without `-s`/`-l` and `adr list` keep working\n")
+    assert "\nadr-tools reads a record's title off its first line\n" in ran.out, ran.out
+    assert "  `headwater adopt` writes " + written + INSTEAD in ran.out, ran.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "  this run wrote " + written in adopted.out, adopted.out

@@ -308,10 +308,11 @@ def test_a_record_folder_at_the_top_keeps_the_other_shelves_outside_its_pattern(
 
 @pytest.mark.parametrize("corpus", [(), ("--corpus", "."), ("--corpus", "website")])
 def test_a_shelf_no_record_placed_claims_the_folder_the_tree_keeps_under_its_name(tmp_path, hw, corpus):
-    """One record is no numbering to read a shelf from, so the package's `docs/decisions/**` stands:
-    it goes on `website/docs/decisions`, where the record is, not beside it (`website/decisions`)."""
+    """A record without a number is no numbering to read a shelf from, so the package's
+    `docs/decisions/**` stands: it goes on `website/docs/decisions`, where the record is, not beside
+    it (`website/decisions`)."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    record = "website/docs/decisions/0001-use-postgres.md"
+    record = "website/docs/decisions/use-postgres.md"
     (tmp_path / "website/docs/decisions").mkdir(parents=True)
     (tmp_path / record).write_text("# 1. Use Postgres\n\nDate: 2024-02-12\n\n## Status\n\nAccepted\n\n"
                                    "## Context\n\nWe need a database.\n")
@@ -512,3 +513,79 @@ def test_a_team_template_below_the_records_is_excluded_not_numbered_as_a_record(
     assert template.read_text() == ADR_TOOLS_TEMPLATE
     checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
     assert checked.status == 0 and checked.json["findings"] == [], checked.out
+
+
+def test_a_page_in_a_folder_below_flat_records_is_not_numbered_as_a_record(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    records = tmp_path / "doc/adr"
+    (records / "notes").mkdir(parents=True)
+    for n in (1, 2, 3):
+        (records / f"000{n}-record-{n}.md").write_text(ADR_TOOLS_RECORD.format(n=n))
+    notes = records / "notes/meeting.md"
+    notes.write_text("# Meeting notes\n\nStatus: open questions\n")
+    init = headwater(tmp_path, "init", "--namespace", "ADR")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: `doc/adr/*`, the files directly in `doc/adr`, where the records lie: no shelf claims "
+            "`doc/adr/notes/meeting.md` in a folder below, so the census reports it untyped rather than `adopt` "
+            "numbering it as a record\n") in init.out, init.out
+    assert "front matter of 3 documents" in init.out
+    assert '  shelves.decisions.path: "doc/adr/*"\n' in (tmp_path / ".headwater/overlay.yml").read_text()
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "notes" not in adopted.out and "into 3 records\n" in adopted.out, adopted.out
+    assert notes.read_text() == "# Meeting notes\n\nStatus: open questions\n"
+    checked = headwater(tmp_path, "check", "--strict", "--now", NOW)
+    assert checked.status == 0 and "\n  0 findings" in checked.out, checked.out
+    assert "  doc/adr/notes/meeting.md untyped\n    no shelf pattern claims this path\n" in checked.out
+
+
+@pytest.mark.parametrize(("folder", "shelf"), [("doc/adr", "doc/adr/**"), ("adr", "adr/*")])
+def test_the_lone_record_adr_init_leaves_is_read_as_the_records_numbering(tmp_path, folder, shelf):
+    """`adr init` starts a repository with one record; the package's `doc/decisions/**` beside it
+    claimed none of it (`adr/decisions/**` for a top-level folder)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / folder).mkdir(parents=True)
+    record = f"{folder}/0001-record-architecture-decisions.md"
+    (tmp_path / record).write_text(ADR_TOOLS_RECORD.format(n=1))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert (f"  shelf decisions: 1 record in `{folder}`, numbered `NNNN-slug.md`, so `new` writes "
+            "`{seq:04d}-{slug}.md`\n") in init.out, init.out
+    assert f'  shelves.decisions.path: "{shelf}"\n' in (tmp_path / ".headwater/overlay.yml").read_text()
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and f"adopted {record}: " in adopted.out and ", id ADR-0001" in adopted.out
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith(f"wrote {folder}/0002-use-redis.md\n"), written.out
+
+
+LOG4BRAINS_RECORD = ("# {title}\n\n- Status: {status}\n- Date: {date}\n\n## Context and Problem Statement\n\n"
+                     "Why.\n{links}")
+
+
+def test_dated_records_are_known_by_their_names_as_log4brains_knows_them(tmp_path):
+    """log4brains names a record `YYYYMMDD-slug.md` and identifies it by that name, having dropped
+    numbers for the merge conflicts they caused; numbering the records in file order would undo that."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    adr = tmp_path / "docs/adr"
+    adr.mkdir(parents=True)
+    (adr / "20200926-use-numbers.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use numbers", date="2020-09-26", links="",
+        status="superseded by [20201016-use-slugs](20201016-use-slugs.md)"))
+    (adr / "20201016-use-slugs.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use slugs", status="accepted", date="2020-10-16",
+        links="\n## Links\n\n- Supersedes [20200926-use-numbers](20200926-use-numbers.md)\n"))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  identifiers decision_id: `{namespace}-{slug}`, the namespace and each record's file name less `.md` "
+            "(`20200926-use-numbers`): dated names carry no number, and a record is known by its name\n") in init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0, adopted.err
+    assert ("adopted docs/adr/20201016-use-slugs.md: status accepted, status_since 2020-10-16, title, "
+            "id ADR-20201016-use-slugs, supersedes ADR-20200926-use-numbers\n") in adopted.out, adopted.out
+    assert (tmp_path / ".headwater/ids/decision_id/ADR-20200926-use-numbers").read_text() == \
+        "docs/adr/20200926-use-numbers.md\n"
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/20261130-use-redis.md\n"), written.out
+    assert (adr / "20261130-use-redis.md").read_text().startswith("---\nid: ADR-20261130-use-redis\n")
+    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
+    found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
+    assert found == [("placeholder.unwritten", "docs/adr/20261130-use-redis.md")], checked.out  # `new`'s TODO

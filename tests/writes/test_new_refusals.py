@@ -177,3 +177,16 @@ def test_a_title_in_another_script_alone_is_refused_with_a_way_to_name_the_file(
 def test_a_refusal_quotes_a_long_title_by_its_start(quickstart, hw):
     ran = hw("new", "decision", "--title", "word " * 2000, "--root", str(quickstart))
     assert ran.status == 1 and len(ran.err) < 300 and "word word…` makes a file name longer" in ran.err, ran.err
+
+
+@pytest.mark.parametrize(("layout", "path", "named"), [
+    ("{status_since:yyyymmdd}-{slug}.md", "docs/adr/20201016-use-slugs.md", "20201016-use-slugs"),
+    ("{slug}.md", "docs/adr/use-slugs.md", "use-slugs"),
+    ("{seq:04d}-{slug}.md", "docs/adr/0007-use-slugs.md", None),  # a number names it: the scheme's sequence
+    ("{slug}/README.md", "docs/adr/use-slugs/README.md", None),
+    ("{status_since:yyyymmdd}-{slug}.md", "docs/adr/20201016-Use-Slugs.md", None)])
+def test_a_scheme_without_a_sequence_names_a_document_by_its_whole_file_name_where_the_layout_writes_it(
+        layout, path, named):
+    from headwater.writes.placement import named_slug
+
+    assert named_slug(layout, path) == named
