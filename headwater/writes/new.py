@@ -119,7 +119,8 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     decided = shape.decide(taxonomy, kind, where.shelf, title, summary, given, snapshot.today)
     proposed = tuple(edges_module.propose(snapshot, kind, relates))
     corpus_ids = [d.id for d in snapshot.census.parsed if d.id]
-    start = minting.first_candidate(snapshot.root, scheme, corpus_ids) if scheme else 0
+    start = max(minting.first_candidate(snapshot.root, scheme, corpus_ids), _highest_named(snapshot, scheme) + 1) \
+        if scheme else 0
     plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
     # a numbered path another run wrote since the snapshot only moves this one on, as in `carry_out`
     path = _unless_numbered_and_there(plan)(start) or _path(plan, start) if scheme else path_for(plan, None)
@@ -131,6 +132,19 @@ def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, 
     else:
         _far_halves(plan, scheme.mint(start, plan.id_slug), path)  # a dry run: refuses now rather than after writing
     return plan
+
+
+def _highest_named(snapshot: Snapshot, scheme: Scheme) -> int:
+    """The highest number the scheme's documents carry in their file names (`0007-x.md` → 7). Until
+    `adopt` writes a record's number into its front matter it is only in the name, and a number
+    `new` took from under it would be carried twice once `adopt` ran."""
+    if not minting.has_sequence(scheme):
+        return 0
+    classifier, taxonomy = Classifier(snapshot.taxonomy), snapshot.taxonomy
+    numbers = (placement.layout_sequence(shelf.layout, doc.path)
+               for doc in snapshot.census.documents if taxonomy.scheme_of(doc.kind) == scheme
+               for shelf in classifier.matching_shelves(doc.path))
+    return max((n for n in numbers if n is not None), default=0)
 
 
 def _refuse_owed_halves(plan: Plan) -> None:
@@ -378,7 +392,8 @@ def _identifier_line(kind: str, scheme: Scheme | None, minted: minting.Minted) -
 def _allocation(minted: minting.Minted) -> str:
     if minted.sequence is None:
         return "from the title's slug"
-    said = f"one more than the highest sequence among the corpus's identifiers and claims ({minted.highest})"
+    said = ("one more than the highest sequence among the corpus's identifiers, the numbers its file names "
+            f"carry, and claims ({minted.highest})")
     meanwhile = minted.sequence - minted.highest - 1
     return said + (f", after {meanwhile} number(s) above it were claimed meanwhile" if meanwhile else "")
 

@@ -161,6 +161,15 @@ def test_the_corpus_ids_count_even_where_the_claim_store_is_empty(hw, quickstart
     assert (quickstart / "docs/decisions/0004-next-one.md").is_file()
 
 
+def test_a_record_numbered_only_in_its_file_name_keeps_its_number_from_new(hw, quickstart):
+    # a record not yet adopted: its number is in its name, not yet in its front matter
+    (quickstart / "docs/decisions/0007-use-sqs.md").write_text("---\ntitle: Use SQS\n---\n\n# Use SQS\n")
+    ran = _new(hw, quickstart, "decision", "--title", "Next one")
+    assert ran.status == 0, ran.err
+    assert (quickstart / "docs/decisions/0008-next-one.md").read_text().startswith("---\nid: ACME-DR-0008\n")
+    assert "the numbers its file names carry, and claims (7)" in ran.out
+
+
 def test_a_heterogeneous_shelf_gets_its_discriminator_and_a_facet_from_the_command_line(hw, quickstart):
     declaration = quickstart / ".headwater/taxonomy.yml"
     declaration.write_text(declaration.read_text().replace("bundles: []", "bundles: [diataxis]"))
