@@ -48,6 +48,7 @@ HEARD = frozenset({"open", "os.listdir", "os.scandir", PROBE, READ, READS, LISTI
 ELSEWHERE = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})  # reads unheard
 END = "\0\0"  # the end of a note a forked worker spills
 UNCLEAN = re.compile(r"/\.\.?(?:/|$)|//|/$")  # what `os.path.normpath` would spell otherwise
+UNCLEAN_JOINED = re.compile(r"/\.\.?(?:/|\0)|//|/\0")  # the same, of paths each ended by NUL, which none holds
 Observation = tuple[str, str, str]  # (what was done, path, the state found)
 
 
@@ -161,11 +162,19 @@ class Scope:
 
     def held(self, paths: Iterable[str]) -> list[str]:
         """The paths it holds, sorted: a path that is clean, outside every ignored folder and no
-        bytecode is held without asking `holds` (most are)."""
+        bytecode is held without asking `holds` (most are). Most runs, every path is so, which one
+        scan of them all joined by NUL tells (a path ending in a newline, whose end `UNCLEAN`
+        reads otherwise, is asked alone): a run at 10,000 documents asks of 22,000 paths."""
+        ordered = sorted(paths)
+        joined = "\0" + "\0".join(ordered) + "\0"
         within, ignored = self.within, self.ignored
-        return sorted(path for path in paths if not (UNCLEAN.search(path) or "/__pycache__/" in path
-                                                     or path.startswith(within) or path in ignored)
-                      or self.holds(path))
+        if not (UNCLEAN_JOINED.search(joined) or "\n" in joined or "/__pycache__/" in joined
+                or any("\0" + folder in joined for folder in within)
+                or any(f"\0{path}\0" in joined for path in ignored)):
+            return ordered
+        return [path for path in ordered if not (UNCLEAN.search(path) or "/__pycache__/" in path
+                                                 or path.startswith(within) or path in ignored)
+                or self.holds(path)]
 
     @functools.cached_property
     def within(self) -> tuple[str, ...]:

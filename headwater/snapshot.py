@@ -49,6 +49,8 @@ class Snapshot:
     _derived: dict = field(default_factory=dict, compare=False, repr=False)
     # each scheme's claim store as the load read it (`claims`), where it did
     claims_read: Mapping[str, Claims] = field(default_factory=dict, compare=False, repr=False)
+    # what the caller's `beside` gave (`load`), where the corpus's forked reader read it; else None
+    read_beside: object = field(default=None, compare=False, repr=False)
 
     @property
     def taxonomy(self) -> Taxonomy:
@@ -80,37 +82,46 @@ class Snapshot:
 
 
 def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bool = False,
-         derive: Callable[[Taxonomy], Derivation] | None = None) -> Snapshot:
+         derive: Callable[[Taxonomy], Derivation] | None = None,
+         beside: Callable[[], object] | None = None) -> Snapshot:
     """`cache`: reads reuse parses an earlier `check` cached and never write; check passes
     `CacheUse.WRITE` (then `save_parses()` at its end), and `--no-cache` passes `CacheUse.OFF`.
     `spread`: parse what the cache lacks, bodies included, on every core (check reads every body).
-    `derive`: what a writing run keeps beside each body for a reader (route's stem counts)."""
+    `derive`: what a writing run keeps beside each body for a reader (route's stem counts).
+    `beside`: what the caller reads next that needs nothing the load makes (check's verdict
+    cache), made by the corpus's forked reader where there is one (`Snapshot.read_beside`)."""
     declaration = read_declaration(root)
     lock = read_lock(root)
     with collector_paused():
         federation = read_federation(root, declaration.pins)
         parses = ParseStore(root, cache, spread, derive(lock.taxonomy) if derive is not None else None)
         census, read_beside = census_module.take(root, declaration.corpus_root, declaration.exclusions,
-                                                 lock.taxonomy, parses, _beside(root, lock.taxonomy, parses))
+                                                 lock.taxonomy, parses, _beside(root, lock.taxonomy, parses, beside))
         tree = FederatedTree(root, declaration.exclusions, federation)
         graph = build(lock.taxonomy, census, tree, federation)
-        claims_read, first = read_beside()
+        claims_read, first, read_by_the_reader = read_beside()
         parses.saves_with(first)
     return Snapshot(root, declaration, lock, census, graph, tree, today, federation, parses, read_tasks(root),
-                    claims_read=claims_read)
+                    claims_read=claims_read, read_beside=read_by_the_reader)
 
 
-def _beside(root: Path, taxonomy: Taxonomy, parses: ParseStore) -> Callable[[], tuple[dict[str, Claims], bytes | None]]:
+Beside = tuple[dict[str, Claims], bytes | None, object]
+
+
+def _beside(root: Path, taxonomy: Taxonomy, parses: ParseStore, caller: Callable[[], object] | None
+            ) -> Callable[[], Beside]:
     """What a run reads later that the corpus's forked reader (`ParseStore.beside_the_fronts`),
     its core idle once the corpus is read, reads then, while this process classifies and builds
-    the graph: every claim store (check reads every claim) and what `save_parses` reads of the
-    parse cache. Nothing where this process read the corpus itself: each is read when asked."""
+    the graph: every claim store (check reads every claim), what `save_parses` reads of the
+    parse cache, and the caller's own (`load`'s `beside`). Nothing where this process read the
+    corpus itself: each is read when asked."""
     loading = os.getpid()
 
-    def beside() -> tuple[dict[str, Claims], bytes | None]:
+    def beside() -> Beside:
         if os.getpid() == loading:
-            return {}, None
-        return {scheme: read_claims(root, scheme) for scheme in sorted(taxonomy.schemes)}, parses.ahead_of_save()
+            return {}, None, None
+        claims = {scheme: read_claims(root, scheme) for scheme in sorted(taxonomy.schemes)}
+        return claims, parses.ahead_of_save(), caller() if caller is not None else None
 
     return beside
 

@@ -86,8 +86,14 @@ class Verdicts:
 
     @classmethod
     def load(cls, root: Path) -> Verdicts:
+        return cls(root, *cls.read(root))
+
+    @staticmethod
+    def read(root: Path) -> tuple[dict[str, str], dict[str, str] | None]:
+        """What the two files hold, each parsed (`NAME`, then `SINCE`): what a process that reads
+        them for another sends it (`snapshot.load`'s `beside`), the records not merged twice."""
         whole = _parse(cachedir.read(root, NAME, HEADER))
-        return cls(root, whole, _parse(cachedir.read(root, SINCE, HEADER)) if whole else None)
+        return whole, _parse(cachedir.read(root, SINCE, HEADER)) if whole else None
 
     def keep(self, key: str, record: str, fresh: bool) -> None:
         """Keep the subject's record: the stored one as it is, or (`fresh`) one made anew."""

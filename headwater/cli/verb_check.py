@@ -148,11 +148,14 @@ def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None, place
     recorder = recording(invocation.root) if run_key is not None else contextlib.nullcontext()
     with Progress(sys.stderr, shown, "reading the corpus") as progress:
         with recorder:
+            # the verdict cache read by the corpus's forked reader where there is one: its core is
+            # idle while this process classifies and builds the graph
+            verdicts = None if args.no_cache else functools.partial(Verdicts.read, invocation.root)
             snapshot = load(invocation.root, today, CacheUse.OFF if args.no_cache else CacheUse.WRITE,
-                            spread=True, derive=body_terms)
+                            spread=True, derive=body_terms, beside=verdicts)
             refuse_stale(snapshot)
             progress.phase(f"checking {len(snapshot.census.documents)} documents")
-            cache = None if args.no_cache else Verdicts.load(snapshot.root)
+            cache = None if verdicts is None else Verdicts(snapshot.root, *(snapshot.read_beside or verdicts()))
             # what the report shows of the snapshot, made while a forked worker serves verdicts
             aside = None if args.fix else functools.cache(functools.partial(Shown.of, snapshot))
             checks = lambda s: run_checks(s, change, cache, spread=True, meanwhile=aside)  # noqa: E731

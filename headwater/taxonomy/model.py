@@ -514,9 +514,14 @@ class Taxonomy:
     def write_when_of(self, kind: str) -> str | None:
         return self._nearest(kind, "write_when")
 
-    def expectations_of(self, kind: str) -> list[Expectation]:
+    def expectations_of(self, kind: str) -> tuple[Expectation, ...]:
         """Every expectation the kind declares or inherits, the root's first."""
-        return [e for link in reversed(self.chain(kind)) for e in link.expectations]
+        return self._expectations.get(kind, ())
+
+    @cached_property
+    def _expectations(self) -> dict[str, tuple[Expectation, ...]]:
+        """Every kind's expectations, gathered once: a rule asks for them of every document every run."""
+        return {kind: tuple(e for link in reversed(self.chain(kind)) for e in link.expectations) for kind in self.kinds}
 
     def required_facets(self, kind: str) -> list[str]:
         """Facets declared `required: true`, then each `require` root first; forbids removed."""

@@ -25,22 +25,27 @@ class Map:
     entries: tuple[tuple[Scalar, Node], ...]
     line: int
     column: int
-    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        for position, (key, _) in enumerate(self.entries):
-            self._index.setdefault(key.text, position)
+    # each key's first position, made on the first look-up: a warm run rebuilds tens of thousands
+    # of mappings from the fronts file, and nobody looks a key up in most of those nested in a front
+    _index: dict[str, int] | None = field(default=None, compare=False, repr=False)
 
     def get(self, key: str) -> Node | None:
-        position = self._index.get(key)
+        position = (self._index if self._index is not None else self._indexed()).get(key)
         return None if position is None else self.entries[position][1]
 
     def key(self, key: str) -> Scalar | None:
-        position = self._index.get(key)
+        position = (self._index if self._index is not None else self._indexed()).get(key)
         return None if position is None else self.entries[position][0]
 
     def __contains__(self, key: str) -> bool:
-        return key in self._index
+        return key in (self._index if self._index is not None else self._indexed())
+
+    def _indexed(self) -> dict[str, int]:
+        index: dict[str, int] = {}
+        for position, (key, _) in enumerate(self.entries):
+            index.setdefault(key.text, position)
+        object.__setattr__(self, "_index", index)  # a cache of `entries`, which stay as they are
+        return index
 
     def keys(self) -> list[str]:
         return [key.text for key, _ in self.entries]

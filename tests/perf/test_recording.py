@@ -162,3 +162,30 @@ def test_a_file_announced_with_the_digest_its_reader_took_is_observed_by_that_di
     observations = recorder.observations({})
     assert observations is not None
     assert (observed.OPENED, str(anchored), observed.state(observed.OPENED, str(anchored))) in observations
+
+
+class _Counted:
+    """`observed.UNCLEAN`, counting the paths asked of it alone."""
+
+    def __init__(self) -> None:
+        self.unclean = observed.UNCLEAN
+        self.asked = 0
+
+    def search(self, path: str):
+        self.asked += 1
+        return self.unclean.search(path)
+
+
+def test_the_paths_a_recording_keeps_are_told_in_one_scan_when_all_are_plain_and_asked_alone_otherwise(
+        tmp_path, monkeypatch):
+    ignored = str(tmp_path / "cache")
+    scope = observed.Scope((ignored,))
+    plain = {str(tmp_path / "docs" / f"{n}.md") for n in range(50)}
+    counted = _Counted()
+    monkeypatch.setattr(observed, "UNCLEAN", counted)
+    assert scope.held(plain) == sorted(plain) and counted.asked == 0
+    odd = ["/a/./b", "/a//b", "/a/b/", "/a/..", "/a/.", "/x/__pycache__/m.pyc", ignored, ignored + "/checks",
+           ignored + "x/y", "/r/a\n", "/r/a/\n", "", "/.hidden/x", "/a/.b", "/a/..b/c"]
+    for one in odd:
+        assert scope.held(plain | {one}) == sorted(path for path in plain | {one} if scope.holds(path)), one
+    assert counted.asked > 0

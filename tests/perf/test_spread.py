@@ -122,7 +122,7 @@ def _reader_dies(monkeypatch, worker_dies: str) -> None:
         def dying_reader(produce, spool, send):
             def dying(after):
                 for number, piece in enumerate(produce(after)):
-                    if number == 2 if worker_dies == "part way" else len(piece) != 3:  # not a piece
+                    if number == 2 if worker_dies == "part way" else type(piece[0]) is not bytes:  # not a piece
                         os._exit(1)
                     yield piece
 
@@ -200,6 +200,27 @@ def test_a_warm_load_s_forked_reader_reads_every_claim_store_and_the_rules_read_
     held = {scheme: read_claims(corpus, scheme) for scheme in schemes}
     assert sum(map(len, held.values())) > 100
     assert {scheme: snapshot.claims(scheme) for scheme in schemes} == held
+
+
+@pytest.mark.parametrize("worker_dies", ["never", "at once", "after the corpus"])
+def test_a_warm_load_s_forked_reader_reads_what_its_caller_reads_next_and_nothing_is_read_here_twice(
+        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file and the verdicts
+    record = tmp_path / "verdicts read"
+
+    def verdicts() -> tuple:
+        with record.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return Verdicts.read(corpus)
+
+    _reader_dies(monkeypatch, worker_dies)
+    snapshot = load(corpus, TODAY, CacheUse.WRITE, spread=True, beside=verdicts)
+    readers = record.read_text().split() if record.exists() else []
+    if worker_dies == "never":  # read beside the corpus, by the reader, and sent here whole
+        assert readers and str(os.getpid()) not in readers
+        assert snapshot.read_beside == Verdicts.read(corpus) and snapshot.read_beside[0] != {}
+    else:  # what a reader that died read is not taken, and the load never reads it here
+        assert snapshot.read_beside is None and str(os.getpid()) not in readers
 
 
 def test_a_recorded_warm_load_observes_each_claim_its_forked_reader_read_by_the_digest_of_its_bytes(

@@ -61,3 +61,14 @@ def test_loads_given_one_scalar_table_share_equal_scalars_and_build_the_nodes_of
     assert first.get("id") is not second.get("id")
     quoted = load("status: 'draft'\n", scalars=scalars)
     assert quoted.get("status").quoted and not first.get("status").quoted
+
+
+def test_a_mapping_indexes_its_keys_only_when_one_is_first_looked_up():
+    # a warm check rebuilds every front's mappings, and nobody looks a key up in most nested ones
+    first, second = Scalar("a", 1, 1), Scalar("a", 2, 1)
+    entries = ((first, Scalar("1", 1, 4)), (Scalar("b", 3, 1), Scalar("2", 3, 4)), (second, Scalar("3", 2, 4)))
+    mapping = Map(entries, 1, 1)
+    assert mapping._index is None
+    assert mapping.key("a") is first and mapping.get("a").text == "1" and "b" in mapping and "c" not in mapping
+    assert mapping._index == {"a": 0, "b": 1}
+    assert mapping == Map(mapping.entries, 1, 1) and hash(mapping) == hash(Map(mapping.entries, 1, 1))

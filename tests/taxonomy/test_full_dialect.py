@@ -141,3 +141,11 @@ def test_check_over_the_team_corpus_trips_every_rule(team):
     change = read_manifest(root / "change" / "manifest", root)
     fired = {f.rule for f in run(load(root, NOW), change).findings}
     assert {r.id for r in RULES} - fired == set()
+
+
+def test_a_kinds_expectations_are_gathered_once_and_a_kind_without_any_has_none(team):
+    # the rule asks for them of every document of every run
+    taxonomy = read_lock(team[0]).taxonomy
+    assert [e.id for e in taxonomy.expectations_of("specification")] == ["spec-constrained"]
+    assert taxonomy.expectations_of("specification") is taxonomy.expectations_of("specification")
+    assert taxonomy.expectations_of("decision") == () and taxonomy.expectations_of("no such kind") == ()
