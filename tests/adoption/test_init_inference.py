@@ -497,12 +497,18 @@ ADR_TOOLS_RECORD = ("# {n}. Record {n}\n\nDate: 2024-0{n}-01\n\n## Status\n\nAcc
 ADR_TOOLS_TEMPLATE = "# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n\n## Context\n\nThe issue.\n"
 
 
-def test_a_team_template_below_the_records_is_excluded_not_numbered_as_a_record(tmp_path):
+def _adr_tools_records(tmp_path, below: str):
+    """A git repository whose `doc/adr` holds three adr-tools records and a folder `below` them."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     records = tmp_path / "doc/adr"
-    (records / "templates").mkdir(parents=True)
+    (records / below).mkdir(parents=True)
     for n in (1, 2, 3):
         (records / f"000{n}-record-{n}.md").write_text(ADR_TOOLS_RECORD.format(n=n))
+    return records
+
+
+def test_a_team_template_below_the_records_is_excluded_not_numbered_as_a_record(tmp_path):
+    records = _adr_tools_records(tmp_path, "templates")
     template = records / "templates/template.md"
     template.write_text(ADR_TOOLS_TEMPLATE)
     init = headwater(tmp_path, "init", "--namespace", "ADR")
@@ -516,11 +522,7 @@ def test_a_team_template_below_the_records_is_excluded_not_numbered_as_a_record(
 
 
 def test_a_page_in_a_folder_below_flat_records_is_not_numbered_as_a_record(tmp_path):
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    records = tmp_path / "doc/adr"
-    (records / "notes").mkdir(parents=True)
-    for n in (1, 2, 3):
-        (records / f"000{n}-record-{n}.md").write_text(ADR_TOOLS_RECORD.format(n=n))
+    records = _adr_tools_records(tmp_path, "notes")
     notes = records / "notes/meeting.md"
     notes.write_text("# Meeting notes\n\nStatus: open questions\n")
     init = headwater(tmp_path, "init", "--namespace", "ADR")
