@@ -189,7 +189,7 @@ def test_the_check_tool_answers_a_summary_then_the_bytes_of_check_no_cache_at_th
 def test_the_check_tool_reads_the_verdicts_a_check_kept_writes_none_and_judges_a_session_once(quickstart, hw,
                                                                                               monkeypatch):
     from headwater.check import runner
-    from tests.mcp.conftest import Session
+    from tests.mcp.mcp_session import Session
 
     assert hw("check", "--now", "2026-11-01", "--root", str(quickstart)).status == 0  # keeps its verdicts
     cli = hw("check", "--format", "json", "--no-cache", "--now", "2026-11-01", "--root", str(quickstart)).out

@@ -11,7 +11,7 @@ import pytest
 from headwater.reads.governing import Targets
 from headwater.reads.route import ignored as ignored_module
 from headwater.snapshot import load
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 TODAY = dt.date(2026, 11, 1)
 RETRY = "src/queue/retry.py"
