@@ -92,13 +92,15 @@ def _read(answer_of: Callable[[], object], layout: Layout = UNFOLDED, *, fmt: st
           structured: bool = False, refused: dict | None = None) -> Outcome:
     """A read's rendering, never folded (spec 04: the text block is for display only), and its
     document when the tool declares an output schema; a refusal is its sentence as a normal
-    answer, with `refused` as the document."""
-    from headwater.errors import Refusal
+    answer, with `refused` as the document, but a refused argument is the protocol's error."""
+    from headwater.errors import ArgumentRefused, Refusal
     from headwater.render.reads import render
     from headwater.render.reads.answer_json import data
 
     try:
         answer = answer_of()
+    except ArgumentRefused:
+        raise
     except Refusal as refusal:
         return Outcome((refusal.sentence + "\n",), refused)
     return Outcome((render(fmt, answer, layout),), data(answer) if structured else None)
@@ -143,18 +145,14 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.cache import Verdicts
     from headwater.check.registry import rule_ids
     from headwater.check.runner import run as run_checks
-    from headwater.check.selection import FilterRefused, bounded, narrowed, refuse_naming_nothing, selection
+    from headwater.check.selection import bounded, narrowed, refuse_naming_nothing, selection
     from headwater.discovery import place_in_work_tree
-    from headwater.mcp.rpc_errors import invalid
     from headwater.render import Layout, format_named, render
 
     limit = CHECK_LIMIT if args["limit"] is None else args["limit"]
-    try:
-        chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
-                           {name: name for name in ("paths", "rules", "min_severity", "limit")})
-        refuse_naming_nothing(args["paths"], snapshot.root, "paths")
-    except FilterRefused as refusal:
-        raise invalid(refusal.sentence, refusal.flag) from None
+    chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
+                       {name: name for name in ("paths", "rules", "min_severity", "limit")})
+    refuse_naming_nothing(args["paths"], snapshot.root, "paths")
     # the bytes `--no-cache` writes, which a cached run writes too (a test holds it): the verdicts
     # the last check kept are read, never written, and the session's snapshot is judged once
     whole = snapshot.derived("check.report", lambda: run_checks(snapshot, cache=Verdicts.load(snapshot.root)))
@@ -182,12 +180,14 @@ def _kinds(snapshot: Snapshot, args: dict) -> Outcome:
 def _new(snapshot: Snapshot, args: dict) -> Outcome:
     """The same library call as `headwater new`: the account and the artifact as separate blocks."""
     from headwater.taxonomy.staleness import refuse_stale
+    from headwater.writes.inputs import TOOL_ARGUMENTS
     from headwater.writes.new import Aborted, new_document
 
     refuse_stale(snapshot)  # as `headwater new` refuses: a document shaped by a lock its sources moved past
     try:
         written = new_document(snapshot, args["kind"], args["title"], relates=args["relates"],
-                               summary=args["summary"], facets=args["facets"], directory=args["directory"])
+                               summary=args["summary"], facets=args["facets"], directory=args["directory"],
+                               spelling=TOOL_ARGUMENTS)
     except Aborted as aborted:
         return Outcome((aborted.sentence + "\n",), is_error=True, landed=bool(aborted.written))
     return Outcome((written.account, written.artifact), landed=written.landed)
