@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
+from headwater.reads.route.task import TASK_MOST
 from headwater.render import FORMAT_NAMES
 from headwater.render.reads import UNFOLDED, Layout
 from headwater.snapshot import Snapshot
@@ -28,6 +29,7 @@ class Argument:
     enum: tuple[str, ...] = ()
     array: bool = False
     integer: bool = False
+    most: int | None = None  # a string's greatest length, in characters
     example: str = ""  # an array's value as JSON, quoted when a call gives it in the wrong shape
 
     def schema(self) -> dict:
@@ -38,6 +40,8 @@ class Argument:
         out: dict = {"type": "string", "description": self.description}
         if self.enum:
             out["enum"] = list(self.enum)
+        if self.most is not None:
+            out["minLength"], out["maxLength"] = 1, self.most
         return out
 
 
@@ -109,9 +113,11 @@ def _read(answer_of: Callable[[], object], layout: Layout = UNFOLDED, *, fmt: st
 def _route(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.route.answer import route_answer
     from headwater.reads.route.kept import prime
+    from headwater.reads.route.task import checked_task
 
+    task = checked_task(args["task"], "task")  # refused as the command line refuses it: an error, not a route
     keep = prime(snapshot)  # the reader the last server kept, when it is this corpus's (HW-DR-0036)
-    outcome = _read(lambda: route_answer(snapshot, args["task"], read_tree=False), structured=True)
+    outcome = _read(lambda: route_answer(snapshot, task, read_tree=False), structured=True)
     return replace(outcome, after=keep)  # a reader built is kept once the answer is out (HW-DR-0052)
 
 
@@ -217,7 +223,8 @@ READS = (
          "Silent, with a reason, when nothing is confident: a wrong pointer "
          "costs more than a missing one. Read structuredContent.pointers, not the text; `unread_pins` names "
          "a pinned corpus that binds nothing and could govern a path the task names.",
-         (Argument("task", "what you are about to do, in your own words"),), _route, schemas.ROUTE),
+         (Argument("task", f"what you are about to do, in your own words (at most {TASK_MOST:,} characters)",
+                   most=TASK_MOST),), _route, schemas.ROUTE),
     Tool("explain", "Explain a document",
          "What a document is and why: its kind and how the shelf derived it, its purpose, summary and "
          "warrant, the facets and sections its kind requires, the relations it may declare, and its "

@@ -5,6 +5,7 @@ import os
 import pytest
 
 from headwater.mcp.protocol import SUPPORTED
+from headwater.reads.route.task import TASK_MOST
 
 QS_DECISION = "docs/decisions/0002-deliver-at-least-once.md"
 
@@ -157,6 +158,32 @@ def test_an_empty_path_is_refused_as_explain_refuses_an_empty_target_not_answere
         "the path is empty: name a file or a directory by its path from the repository root\n"
     assert session.text("explain", target=blank) == \
         "the target is empty: name a document by its identifier or its path\n"
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_task_is_refused_as_the_command_line_refuses_it_not_routed_for_no_terms(session, hw, quickstart,
+                                                                                         blank):
+    error = session.call("route", task=blank)["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
+    assert error["data"]["rejected_field"] == "task"
+    assert error["message"].startswith("`route` takes a task description, and `task` is empty")
+    cli = hw("route", blank, "--root", str(quickstart))
+    assert cli.status == 1 and cli.out == "" and "`route` takes a task description" in cli.err
+
+
+def test_a_task_longer_than_route_reads_is_refused_in_one_short_sentence_on_both_surfaces(session, hw, quickstart):
+    huge = "retry " * 20_000
+    error = session.call("route", task=huge)["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
+    assert error["data"]["rejected_field"] == "task"
+    sentence = "`route` reads a task of at most 10,000 characters, and this one has 120,000: give it in fewer words"
+    assert error["message"] == sentence
+    cli = hw("route", huge, "--root", str(quickstart))
+    assert (cli.status, cli.out, cli.err) == (1, "", f"headwater: {sentence}\n")
+    assert session.call("route", task="r" * TASK_MOST)["result"]["isError"] is False  # the bound itself is read
+    tools = session.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    task = next(t for t in tools if t["name"] == "route")["inputSchema"]["properties"]["task"]
+    assert (task["minLength"], task["maxLength"]) == (1, TASK_MOST) and "at most 10,000" in task["description"]
 
 
 def test_nothing_found_is_a_normal_answer(session):
