@@ -20,6 +20,7 @@ from headwater.check.finding import Finding, Severity
 from headwater.errors import ArgumentRefused
 from headwater.paths import OutsidePath, inside, normalize, quoted
 from headwater.patterns import compile_pattern
+from headwater.textsafe import shown
 
 RANK = {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2}
 SEVERITIES = tuple(s.value for s in Severity)
@@ -79,7 +80,7 @@ def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
 
 def _rule(text: str, known: frozenset[str], flag: str) -> str:
     if not any(_rule_matches(text, rule) for rule in known):
-        raise ArgumentRefused(flag, f"`{flag}` names `{quoted(text)}`, which is no rule and no family of rules "
+        raise ArgumentRefused(flag, f"`{flag}` names `{shown(text)}`, which is no rule and no family of rules "
                                     "this engine carries. `headwater rule --list` lists them")
     return text
 
@@ -88,7 +89,7 @@ def _severity(text: str | None, flag: str) -> Severity:
     if text is None:
         return Severity.INFO
     if text not in SEVERITIES:
-        raise ArgumentRefused(flag, f"`{flag}` takes {', '.join(SEVERITIES)}, and `{quoted(text)}` is not one of them")
+        raise ArgumentRefused(flag, f"`{flag}` takes {', '.join(SEVERITIES)}, and `{shown(text)}` is not one of them")
     return Severity(text)
 
 
@@ -101,7 +102,7 @@ def _limit(value: str | int | None, flag: str) -> int | None:
         number = -1
     if isinstance(value, bool) or number < 0:
         raise ArgumentRefused(flag, f"`{flag}` takes a whole number of findings, 0 or more, "
-                                    f"and `{quoted(str(value))}` is not one")
+                                    f"and `{shown(str(value))}` is not one")
     return number
 
 

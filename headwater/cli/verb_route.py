@@ -12,6 +12,7 @@ from headwater.reads.route.task import checked_task
 from headwater.render.palette import stdout_palette
 from headwater.render.reads import Layout, render
 from headwater.snapshot import load
+from headwater.textsafe import shown
 
 
 def budget_of(value: str | None) -> int:
@@ -20,7 +21,7 @@ def budget_of(value: str | None) -> int:
         return DEFAULT_BUDGET
     text = value.strip()
     if not text.lstrip("-").isdigit() or int(text) < 1:
-        raise Refusal(f"`--budget` takes a whole number of 1 or more, and `{value}` is not one")
+        raise Refusal(f"`--budget` takes a whole number of 1 or more, and `{shown(value)}` is not one")
     return int(text)
 
 

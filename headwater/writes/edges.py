@@ -11,7 +11,8 @@ from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Permitted
-from headwater.writes.inputs import COMMAND_LINE, Spelling, shown
+from headwater.textsafe import shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 
 @dataclass(frozen=True)

@@ -10,19 +10,12 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from headwater.errors import ArgumentRefused, Refusal
-from headwater.textsafe import by_its_start
 
 T = TypeVar("T")
 
 FLAGS = {"kind": "KIND", "title": "--title", "summary": "--summary", "relates": "--relates",
          "facets": "--facet", "directory": "--directory"}
 ARRAYS = frozenset({"relates", "facets"})  # the MCP tool takes these as arrays of strings
-SHOWN = 80  # characters of a typed value a refusal quotes
-
-
-def shown(text: str) -> str:
-    """A typed value as a refusal quotes it: whole up to `SHOWN` characters, else its start."""
-    return by_its_start(text, SHOWN)
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,12 @@ from headwater.inplace import read_regular
 from headwater.paths import NAME_MAX, inside
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
+from headwater.textsafe import shown
 from headwater.writes import edges as edges_module
 from headwater.writes import minting, placement, shape
 from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 from headwater.writes.edges import Proposed
-from headwater.writes.inputs import COMMAND_LINE, Spelling, shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 from headwater.writes.placement import Placement
 from headwater.writes.roundtrip import UnsafeEdit, add_to_list, edit_front_matter
 from headwater.writes.shape import Shape

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.model import Shelf, Taxonomy
-from headwater.writes.inputs import COMMAND_LINE, Spelling, shown
+from headwater.textsafe import shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d|:(yyyymmdd))?\}")
 

@@ -16,7 +16,8 @@ from headwater.clock import parse_date
 from headwater.errors import Refusal
 from headwater.taxonomy.canonical import scalar
 from headwater.taxonomy.model import Shelf, Taxonomy
-from headwater.writes.inputs import COMMAND_LINE, Spelling, shown
+from headwater.textsafe import shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 DATE_ROLES = ("state_entered", "created", "freshness")
 SCENT_TODO = "TODO one sentence: what a reader learns here, which is what routing reads"

@@ -186,6 +186,20 @@ def test_a_task_longer_than_route_reads_is_refused_in_one_short_sentence_on_both
     assert (task["minLength"], task["maxLength"]) == (1, TASK_MOST) and "at most 10,000" in task["description"]
 
 
+@pytest.mark.parametrize(("tool", "arguments"), [
+    ("resolve_identifier", {"id": "ACME-DR-" + "9" * 5000}),
+    ("check", {"format": "text", "rules": ["q" * 5000]}),
+    ("new", {"kind": "q" * 5000, "title": "x"}),
+    ("new", {"kind": "decision", "title": "x", "relates": ["supersedes=ACME-DR-" + "9" * 5000]}),
+    ("new", {"kind": "decision", "title": "x", "facets": ["q" * 5000 + "=1"]}),
+], ids=lambda value: value if isinstance(value, str) else "".join(value)[:30])
+def test_an_answer_or_refusal_quotes_a_long_argument_by_its_start(writer, tool, arguments):
+    response = writer.call(tool, **arguments)
+    said = response["error"]["message"] if "error" in response else \
+        "".join(block["text"] for block in response["result"]["content"])
+    assert "…" in said and len(said) < 400, said[:300]
+
+
 def test_nothing_found_is_a_normal_answer(session):
     result = session.call("governing_docs_for_path", path="src/elsewhere.py")["result"]
     assert result["isError"] is False
