@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 from headwater.errors import Refusal
+from headwater.textsafe import shown
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -23,9 +24,11 @@ def parse_date(text: str) -> dt.date | None:
 def run_date(now: str | None) -> dt.date:
     if now is None:
         return dt.date.today()
+    if not now.strip():  # quoted, it would read as empty backticks
+        raise Refusal("`--now` is empty; it takes a calendar date as YYYY-MM-DD, such as 2026-11-01")
     parsed = parse_date(now)
     if parsed is None:
-        raise Refusal(f"`--now` takes a calendar date as YYYY-MM-DD, and `{now}` is not one")
+        raise Refusal(f"`--now` takes a calendar date as YYYY-MM-DD, and `{shown(now)}` is not one")
     return parsed
 
 

@@ -13,3 +13,13 @@ class Refusal(Exception):
         super().__init__(sentence)
         self.sentence = sentence
         self.details = details
+
+
+class ArgumentRefused(Refusal):
+    """A refusal of one input, carrying that input as the caller names it (`--rule` on the command
+    line, `rules` over MCP): the MCP server reports it as the error's `rejected_field`, so a client
+    knows which argument to change without reading the sentence."""
+
+    def __init__(self, field: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.field = field

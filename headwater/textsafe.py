@@ -28,6 +28,14 @@ def by_its_start(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
+SHOWN = 80  # characters of a typed value (a flag, a verb, a name, a number) a sentence quotes
+
+
+def shown(text: str) -> str:
+    """A typed value as a sentence quotes it: by its start, `SHOWN` characters at most."""
+    return by_its_start(text, SHOWN)
+
+
 def markdown_text(text: str) -> str:
     """Inline Markdown text fit for a table cell: no control character, no raw `|`, `<` or `>`."""
     return MARKDOWN_SPECIAL.sub(r"\\\1", visible(text))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.conftest import copy_tree
@@ -69,3 +71,12 @@ def _selects(repo, test: str) -> bool:
     """A test file that exists, or one test of it named as pytest names it (`file::test`)."""
     path, _, name = test.partition("::")
     return (repo / path).exists() and (not name or f"def {name}(" in (repo / path).read_text(encoding="utf-8"))
+
+
+def test_the_mcp_and_federation_folders_collect_together_in_either_order():
+    """A bare `from conftest import …` finds whichever folder's conftest was imported first."""
+    for folders in (["tests/mcp", "tests/federation"], ["tests/federation", "tests/mcp"]):
+        ran = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
+                              *folders], cwd=TESTS.parent, capture_output=True, text=True, check=False)
+        assert ran.returncode == 0, ran.stdout[-2000:]
+        assert "error" not in ran.stdout.lower()

@@ -18,6 +18,7 @@ from headwater.taxonomy.declaration import DECLARATION, LOCK
 from headwater.taxonomy.overlay import apply_overlay
 from headwater.taxonomy.package import Package, find_package
 from headwater.taxonomy.resolve import _plain_of, bundle_order, package_source, resolve
+from headwater.textsafe import shown
 from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 
 OVERLAY = ".headwater/overlay.yml"
@@ -79,19 +80,19 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     _refuse_bound(root)
     if namespace is not None and not NAMESPACE.match(namespace):
         raise Refusal(f"`--namespace` takes ASCII letters and digits (A-Z, a-z, 0-9), starting with a letter, and "
-                      f"`{namespace}` is not that")
+                      f"`{shown(namespace)}` is not that")
     package = find_package(root, package_name or DEFAULT_PACKAGE)
     known = package.bundle_names()
     for bundle in bundles:
         if bundle not in known:
             listed = ", ".join(known) or "none"
-            raise Refusal(f"the package {package.name} has no bundle `{bundle}` (bundles: {listed})")
+            raise Refusal(f"the package {package.name} has no bundle `{shown(bundle)}` (bundles: {listed})")
     inference = infer(root)
     chosen, reason = (corpus, "given with `--corpus`") if corpus else (inference.corpus, inference.corpus_reason)
     try:
         chosen = normalize(chosen) or "."
     except OutsidePath:
-        raise Refusal(f"`--corpus {corpus}` leaves the repository") from None
+        raise Refusal(f"`--corpus {shown(corpus)}` leaves the repository") from None
     ordered = tuple(sorted(set(bundles)))
     shelf = inference.shelf
     inside = shelf is not None and (chosen in (".", shelf.folder) or shelf.folder.startswith(chosen + "/"))

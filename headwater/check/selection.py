@@ -17,9 +17,10 @@ from pathlib import Path
 
 from headwater.announcements import PROBE
 from headwater.check.finding import Finding, Severity
-from headwater.errors import Refusal
+from headwater.errors import ArgumentRefused
 from headwater.paths import OutsidePath, inside, normalize, quoted
 from headwater.patterns import compile_pattern
+from headwater.textsafe import shown
 
 RANK = {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2}
 SEVERITIES = tuple(s.value for s in Severity)
@@ -36,15 +37,6 @@ class Selection:
         return (RANK[finding.severity] <= RANK[self.min_severity]
                 and (not self.rules or any(_rule_matches(r, finding.rule) for r in self.rules))
                 and (not self.paths or any(_path_matches(p, finding.path) for p in self.paths)))
-
-
-class FilterRefused(Refusal):
-    """A filter refused, with the flag or argument it came by as the caller spells it: the MCP
-    server names it as the error's `rejected_field`, so a client knows which one to change."""
-
-    def __init__(self, flag: str, sentence: str) -> None:
-        super().__init__(sentence)
-        self.flag = flag
 
 
 def _rule_matches(selector: str, rule: str) -> bool:
@@ -69,7 +61,7 @@ def _path(text: str, flag: str) -> str:
     try:
         return normalize(text)
     except OutsidePath:
-        raise FilterRefused(flag, f"`{flag}` takes a path inside the repository, "
+        raise ArgumentRefused(flag, f"`{flag}` takes a path inside the repository, "
                                   f"and `{quoted(text)}` is not one") from None
 
 
@@ -82,14 +74,14 @@ def refuse_naming_nothing(paths: Iterable[str], root: Path, flag: str) -> None:
             continue
         sys.audit(PROBE, root / text)  # a look a replay makes again (HW-DR-0037)
         if not os.path.lexists(root / text):
-            raise FilterRefused(flag, f"`{flag}` names `{quoted(typed)}`, which is no file or folder of the "
+            raise ArgumentRefused(flag, f"`{flag}` names `{quoted(typed)}`, which is no file or folder of the "
                                       "repository, so it would select nothing")
 
 
 def _rule(text: str, known: frozenset[str], flag: str) -> str:
     if not any(_rule_matches(text, rule) for rule in known):
-        raise FilterRefused(flag, f"`{flag}` names `{text}`, which is no rule and no family of rules this engine "
-                                  "carries. `headwater rule --list` lists them")
+        raise ArgumentRefused(flag, f"`{flag}` names `{shown(text)}`, which is no rule and no family of rules "
+                                    "this engine carries. `headwater rule --list` lists them")
     return text
 
 
@@ -97,7 +89,7 @@ def _severity(text: str | None, flag: str) -> Severity:
     if text is None:
         return Severity.INFO
     if text not in SEVERITIES:
-        raise FilterRefused(flag, f"`{flag}` takes {', '.join(SEVERITIES)}, and `{text}` is not one of them")
+        raise ArgumentRefused(flag, f"`{flag}` takes {', '.join(SEVERITIES)}, and `{shown(text)}` is not one of them")
     return Severity(text)
 
 
@@ -109,7 +101,8 @@ def _limit(value: str | int | None, flag: str) -> int | None:
     except ValueError:
         number = -1
     if isinstance(value, bool) or number < 0:
-        raise FilterRefused(flag, f"`{flag}` takes a whole number of findings, 0 or more, and `{value}` is not one")
+        raise ArgumentRefused(flag, f"`{flag}` takes a whole number of findings, 0 or more, "
+                                    f"and `{shown(str(value))}` is not one")
     return number
 
 

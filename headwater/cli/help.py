@@ -10,6 +10,7 @@ from headwater.cli.output import Result, layout_width
 from headwater.cli.verbs import GLOBAL_FLAGS, GROUPS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.errors import Refusal
 from headwater.render.palette import stdout_palette
+from headwater.textsafe import shown
 
 EXAMPLES = (
     ("headwater check --strict", "run every check; exit 1 when a live error remains"),
@@ -32,7 +33,7 @@ def run(invocation) -> Result:
     if verb is None and words[0] in SECOND_WORDS and len(words) == 1:
         return Result(group_screen(words[0], width))
     if verb is None:
-        raise Refusal(f"`{' '.join(words)}` is not a verb. Run `headwater help` for the list")
+        raise Refusal(f"`{shown(' '.join(words))}` is not a verb. Run `headwater help` for the list")
     return Result(verb_screen(verb, width))
 
 

@@ -20,7 +20,8 @@ from headwater.cli.output import Result, write_whole
 from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
-from headwater.paths import is_text
+from headwater.paths import is_text, quoted
+from headwater.textsafe import shown
 
 VALUE_GLOBALS = {f.name for f in GLOBAL_FLAGS if f.metavar}
 ALL_FLAGS = GLOBAL_FLAGS + tuple(f for v in VERBS for f in v.flags)
@@ -79,12 +80,12 @@ class _Parser(argparse.ArgumentParser):
             values = given if isinstance(given, list) else [] if given is None else [given]
             blank = next((value for value in values if not value.strip()), None) if flag.names else None
             if blank is not None:
-                raise Refusal(f"`{flag.name}` names `{blank}`, which is no {flag.names}; give one, "
+                raise Refusal(f"`{flag.name}` names `{shown(blank)}`, which is no {flag.names}; give one, "
                               f"or leave `{flag.name}` out")
         if extra and extra[0].startswith("-"):
-            raise Refusal(f"`{extra[0]}` is not a flag `{self.verb.name}` reads. {self.see}")
+            raise Refusal(f"`{shown(extra[0])}` is not a flag `{self.verb.name}` reads. {self.see}")
         if extra:
-            raise Refusal(f"`{self.verb.name}` takes no operand `{extra[0]}`. {self.see}")
+            raise Refusal(f"`{self.verb.name}` takes no operand `{shown(extra[0])}`. {self.see}")
         return args
 
     def error(self, message: str):  # argparse would exit 2; we refuse with one sentence
@@ -109,7 +110,7 @@ def _one_of(flag: Flag) -> Callable[[str], str]:
     def chosen(value: str) -> str:
         if value not in flag.choices:
             listed = f"{', '.join(flag.choices[:-1])} or {flag.choices[-1]}"
-            raise Refusal(f"`{flag.name}` takes {listed}, and `{value}` is not one of them")
+            raise Refusal(f"`{flag.name}` takes {listed}, and `{shown(value)}` is not one of them")
         return value
 
     return chosen
@@ -146,7 +147,7 @@ def _find_verb(argv: list[str]) -> tuple[Verb | None, list[str]]:
     verb = verb_named(first)
     if verb is None:
         carried = ", ".join(f"`{v.name}`" for v in VERBS)
-        raise Refusal(f"`{first}` is not a verb this binary carries. It carries {carried}")
+        raise Refusal(f"`{shown(first)}` is not a verb this binary carries. It carries {carried}")
     return verb, argv[:first_index] + argv[first_index + 1 :]
 
 
@@ -155,10 +156,10 @@ def _undecodable(argv: list[str]) -> None:
     (the OS hands an undecodable byte over as a lone surrogate); the refusal shows it as `\\xff`."""
     for index, arg in enumerate(argv):
         if not is_text(arg):
-            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            escaped = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             named = f"the value of `{argv[index - 1]}`" if index and argv[index - 1] in VALUE_FLAGS \
                 else f"argument {index + 1}"
-            raise Refusal(f"{named} (`{shown}`) is not valid UTF-8; give it in UTF-8")
+            raise Refusal(f"{named} (`{shown(escaped)}`) is not valid UTF-8; give it in UTF-8")
 
 
 def _no_verb(argv: list[str]) -> Refusal:
@@ -169,7 +170,7 @@ def _no_verb(argv: list[str]) -> Refusal:
         if arg in VALUE_GLOBALS and (after is None or verb_named(after) or after in SECOND_WORDS):
             return Refusal(f"`{arg}` takes a value. See `headwater help`")
         if arg.startswith("-") and arg.split("=")[0] not in EVERY_FLAG:
-            return Refusal(f"`{arg}` is not a flag headwater reads. See `headwater help`")
+            return Refusal(f"`{shown(arg)}` is not a flag headwater reads. See `headwater help`")
     return Refusal("no verb. Try `headwater check`")
 
 
@@ -230,7 +231,7 @@ def _from_here(typed: str, root: Path, below: Path) -> str:
 def _root_of(verb: Verb, args: argparse.Namespace) -> Path:
     if args.root:
         if not Path(args.root).is_dir():  # a typo here is not a repository that needs `init`
-            raise Refusal(f"`--root {args.root}` is not a directory")
+            raise Refusal(f"`--root {shown(args.root)}` is not a directory")
         return Path(args.root)
     return init_root(Path.cwd()) if verb.name == "init" else discover(Path.cwd())
 
@@ -303,7 +304,7 @@ def _main(argv: list[str] | None) -> tuple[int, Result | None]:
         sys.stderr.write("headwater: interrupted, so nothing more was done\n")
         return 1, None
     except OSError as error:  # the file system refused what no check foresaw: say what and where
-        where = f"`{error.filename}`: " if error.filename else ""
+        where = f"`{quoted(str(error.filename))}`: " if error.filename else ""
         sys.stderr.write(f"headwater: {where}{error.strerror or error}, so nothing more was done\n")
         return 1, None
     except Exception as error:  # noqa: BLE001 — the last resort that keeps tracebacks from users

@@ -11,6 +11,7 @@ from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.reads.target import find_row
 from headwater.snapshot import load
+from headwater.textsafe import shown
 from headwater.writes.change_capture import Manifest, collect, write
 
 
@@ -20,7 +21,7 @@ def _once(values: list[str], flag: str) -> None:
         if not value.strip():
             raise Refusal(f"`{flag}` takes a value, and one was empty")
         if value in seen:
-            raise Refusal(f"`{flag} {value}` is named twice")
+            raise Refusal(f"`{flag} {shown(value)}` is named twice")
         seen.add(value)
 
 
@@ -33,7 +34,7 @@ def _documents(root: Path, arguments: list[str]) -> dict[str, str]:
     for argument in arguments:
         row = find_row(snapshot, argument, "change")
         if row.outcome is not Outcome.TYPED:
-            raise Refusal(f"`{argument}` is not a document ({row.label}), so there is no re-read to state")
+            raise Refusal(f"`{shown(argument)}` is not a document ({row.label}), so there is no re-read to state")
         found[argument] = row.path
     return found
 
@@ -43,7 +44,7 @@ def _target(text: str) -> str:
     try:
         return normalize(text)
     except OutsidePath:
-        raise Refusal(f"`--verified-edge` target `{text}` leaves the repository") from None
+        raise Refusal(f"`--verified-edge` target `{shown(text)}` leaves the repository") from None
 
 
 def run(invocation) -> Result:

@@ -15,6 +15,7 @@ from headwater.discovery import place_in_work_tree
 from headwater.errors import Refusal
 from headwater.render import MARKDOWN_MAX_BYTES, Layout, format_named, render_shown
 from headwater.render.palette import Palette, stdout_palette
+from headwater.textsafe import shown
 
 FILTER_FLAGS = {"paths": "--path", "rules": "--rule", "min_severity": "--min-severity", "limit": "--limit"}
 MIN_MARKDOWN_BYTES = 1024  # room for the heading, the summary, coverage and the note of what was left out
@@ -38,7 +39,7 @@ def max_bytes(args) -> int:
         return MARKDOWN_MAX_BYTES
     if not args.max_bytes.isdigit() or int(args.max_bytes) < MIN_MARKDOWN_BYTES:
         raise Refusal(f"`--max-bytes` takes a number of bytes, {MIN_MARKDOWN_BYTES} or more, "
-                      f"and `{args.max_bytes}` is not one")
+                      f"and `{shown(args.max_bytes)}` is not one")
     return int(args.max_bytes)
 
 

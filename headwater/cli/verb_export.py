@@ -18,6 +18,7 @@ from headwater.reads import export
 from headwater.snapshot import load
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
 from headwater.taxonomy.staleness import refuse_stale
+from headwater.textsafe import shown
 
 
 def run(invocation) -> Result:
@@ -49,16 +50,16 @@ def _anchors(root: Path, raws: list[str]) -> list[tuple[str, bytes]]:
     tree = SourceTree(root, exclusions)
     for raw, pattern in zip(raws, patterns, strict=True):
         if not tree.matches(pattern):
-            raise Refusal(f"`--anchors {raw}` matches nothing in this repository, so no snapshot is written")
+            raise Refusal(f"`--anchors {shown(raw)}` matches nothing in this repository, so no snapshot is written")
     return [(formats.ANCHORS_PATH, formats.encode(export.anchors_document(tree, patterns)))]
 
 
 def _pattern(raw: str) -> str:
     pattern = inside(raw)
     if not pattern:
-        raise Refusal(f"`--anchors {raw}` is not a pattern inside this repository")
+        raise Refusal(f"`--anchors {shown(raw)}` is not a pattern inside this repository")
     if opening_wildcard(pattern):
-        raise Refusal(f"`--anchors {raw}` opens with a wildcard, and no literal segment bounds it")
+        raise Refusal(f"`--anchors {shown(raw)}` opens with a wildcard, and no literal segment bounds it")
     return pattern
 
 

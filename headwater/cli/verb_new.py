@@ -14,8 +14,8 @@ def run(invocation) -> Result:
     args = invocation.args
     if args.title is None or not args.title.strip():
         raise Refusal(f'`new` takes a title. Try `headwater new {args.kind} --title "Adopt an overlay"`')
-    relates = [pair(text, "--relates") for text in args.relates]
-    facets = [pair(text, "--facet") for text in args.facet]
+    relates = [pair(text, "relates") for text in args.relates]
+    facets = [pair(text, "facets") for text in args.facet]
     today = run_date(args.now)
     snapshot = load(invocation.root, today)
     refuse_stale(snapshot)  # a document shaped by a lock its sources moved past would be shaped wrong

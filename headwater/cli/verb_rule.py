@@ -7,6 +7,7 @@ from headwater.check.registry import RULES
 from headwater.cli.output import Result
 from headwater.errors import Refusal
 from headwater.jsonout import dumps
+from headwater.textsafe import shown
 
 
 def run(invocation) -> Result:
@@ -22,5 +23,5 @@ def run(invocation) -> Result:
         return Result(dumps(reference.document(RULES)) if args.json else reference.page(RULES))
     chosen = next((r for r in RULES if r.id == args.rule), None)
     if chosen is None:
-        raise Refusal(f"`{args.rule}` is not a rule this engine carries. `headwater rule --list` lists them")
+        raise Refusal(f"`{shown(args.rule)}` is not a rule this engine carries. `headwater rule --list` lists them")
     return Result(dumps(reference.document((chosen,))) if args.json else reference.section(chosen))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from headwater.reads.route.task import TASK_MOST
 from headwater.render import FORMAT_NAMES, MARKDOWN_MAX_BYTES
 
 GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxonomy", "Getting help")
@@ -139,7 +140,7 @@ VERBS: tuple[Verb, ...] = (
         "each with its lifecycle state and the evidence that reached it.",
         "verb_route:run",
         (Flag("--budget", "how many pointers at most (default 5)", "N"), JSON),
-        (Operand("task", "the task, in words", many=True,
+        (Operand("task", f"the task, in words (at most {TASK_MOST:,} characters)", many=True,
                  missing='`route` takes a task description. '
                          'Try `headwater route "add rate limiting to the ingest API"`'),),
         lays_out=True,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from headwater import __version__
-from headwater.errors import Refusal
+from headwater.errors import ArgumentRefused, Refusal
 from headwater.jsonout import prune
 from headwater.mcp.rpc_errors import (
     INTERNAL_ERROR,
@@ -134,6 +134,8 @@ class Server:
         arguments = _arguments(tool, params.get("arguments"))
         try:
             outcome = tool.run(self.snapshot, arguments)
+        except ArgumentRefused as refusal:  # one argument refused, named as this tool names it
+            raise invalid(("nothing was written. " if tool.writes else "") + refusal.sentence, refusal.field) from None
         except Refusal as refusal:
             raise RpcError(INVALID_PARAMS if tool.name == "new" else SERVER_ERROR,
                            f"nothing was written. {refusal.sentence}", ErrorCode.WRITE_REFUSED,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
+from headwater.reads.route.task import TASK_MOST
 from headwater.render import FORMAT_NAMES
 from headwater.render.reads import UNFOLDED, Layout
 from headwater.snapshot import Snapshot
@@ -28,6 +29,7 @@ class Argument:
     enum: tuple[str, ...] = ()
     array: bool = False
     integer: bool = False
+    most: int | None = None  # a string's greatest length, in characters
     example: str = ""  # an array's value as JSON, quoted when a call gives it in the wrong shape
 
     def schema(self) -> dict:
@@ -38,6 +40,8 @@ class Argument:
         out: dict = {"type": "string", "description": self.description}
         if self.enum:
             out["enum"] = list(self.enum)
+        if self.most is not None:
+            out["minLength"], out["maxLength"] = 1, self.most
         return out
 
 
@@ -92,13 +96,15 @@ def _read(answer_of: Callable[[], object], layout: Layout = UNFOLDED, *, fmt: st
           structured: bool = False, refused: dict | None = None) -> Outcome:
     """A read's rendering, never folded (spec 04: the text block is for display only), and its
     document when the tool declares an output schema; a refusal is its sentence as a normal
-    answer, with `refused` as the document."""
-    from headwater.errors import Refusal
+    answer, with `refused` as the document, but a refused argument is the protocol's error."""
+    from headwater.errors import ArgumentRefused, Refusal
     from headwater.render.reads import render
     from headwater.render.reads.answer_json import data
 
     try:
         answer = answer_of()
+    except ArgumentRefused:
+        raise
     except Refusal as refusal:
         return Outcome((refusal.sentence + "\n",), refused)
     return Outcome((render(fmt, answer, layout),), data(answer) if structured else None)
@@ -107,9 +113,11 @@ def _read(answer_of: Callable[[], object], layout: Layout = UNFOLDED, *, fmt: st
 def _route(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.reads.route.answer import route_answer
     from headwater.reads.route.kept import prime
+    from headwater.reads.route.task import checked_task
 
+    task = checked_task(args["task"], "task")  # refused as the command line refuses it: an error, not a route
     keep = prime(snapshot)  # the reader the last server kept, when it is this corpus's (HW-DR-0036)
-    outcome = _read(lambda: route_answer(snapshot, args["task"], read_tree=False), structured=True)
+    outcome = _read(lambda: route_answer(snapshot, task, read_tree=False), structured=True)
     return replace(outcome, after=keep)  # a reader built is kept once the answer is out (HW-DR-0052)
 
 
@@ -143,18 +151,14 @@ def _check(snapshot: Snapshot, args: dict) -> Outcome:
     from headwater.check.cache import Verdicts
     from headwater.check.registry import rule_ids
     from headwater.check.runner import run as run_checks
-    from headwater.check.selection import FilterRefused, bounded, narrowed, refuse_naming_nothing, selection
+    from headwater.check.selection import bounded, narrowed, refuse_naming_nothing, selection
     from headwater.discovery import place_in_work_tree
-    from headwater.mcp.rpc_errors import invalid
     from headwater.render import Layout, format_named, render
 
     limit = CHECK_LIMIT if args["limit"] is None else args["limit"]
-    try:
-        chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
-                           {name: name for name in ("paths", "rules", "min_severity", "limit")})
-        refuse_naming_nothing(args["paths"], snapshot.root, "paths")
-    except FilterRefused as refusal:
-        raise invalid(refusal.sentence, refusal.flag) from None
+    chosen = selection(args["paths"], args["rules"], args["min_severity"], limit, rule_ids(),
+                       {name: name for name in ("paths", "rules", "min_severity", "limit")})
+    refuse_naming_nothing(args["paths"], snapshot.root, "paths")
     # the bytes `--no-cache` writes, which a cached run writes too (a test holds it): the verdicts
     # the last check kept are read, never written, and the session's snapshot is judged once
     whole = snapshot.derived("check.report", lambda: run_checks(snapshot, cache=Verdicts.load(snapshot.root)))
@@ -182,12 +186,14 @@ def _kinds(snapshot: Snapshot, args: dict) -> Outcome:
 def _new(snapshot: Snapshot, args: dict) -> Outcome:
     """The same library call as `headwater new`: the account and the artifact as separate blocks."""
     from headwater.taxonomy.staleness import refuse_stale
+    from headwater.writes.inputs import TOOL_ARGUMENTS
     from headwater.writes.new import Aborted, new_document
 
     refuse_stale(snapshot)  # as `headwater new` refuses: a document shaped by a lock its sources moved past
     try:
         written = new_document(snapshot, args["kind"], args["title"], relates=args["relates"],
-                               summary=args["summary"], facets=args["facets"], directory=args["directory"])
+                               summary=args["summary"], facets=args["facets"], directory=args["directory"],
+                               spelling=TOOL_ARGUMENTS)
     except Aborted as aborted:
         return Outcome((aborted.sentence + "\n",), is_error=True, landed=bool(aborted.written))
     return Outcome((written.account, written.artifact), landed=written.landed)
@@ -217,7 +223,8 @@ READS = (
          "Silent, with a reason, when nothing is confident: a wrong pointer "
          "costs more than a missing one. Read structuredContent.pointers, not the text; `unread_pins` names "
          "a pinned corpus that binds nothing and could govern a path the task names.",
-         (Argument("task", "what you are about to do, in your own words"),), _route, schemas.ROUTE),
+         (Argument("task", f"what you are about to do, in your own words (at most {TASK_MOST:,} characters)",
+                   most=TASK_MOST),), _route, schemas.ROUTE),
     Tool("explain", "Explain a document",
          "What a document is and why: its kind and how the shelf derived it, its purpose, summary and "
          "warrant, the facets and sections its kind requires, the relations it may declare, and its "

@@ -78,7 +78,10 @@ def near_identifiers(graph: Graph, taxonomy: Taxonomy, text: str) -> tuple[str, 
     near = {known for known in graph.ids if known.casefold() == text.casefold()}
     numbers = _NUMBER.findall(text)
     letters = _SEPARATORS.sub("", text).casefold()
-    for scheme in taxonomy.schemes.values() if len(numbers) == 1 else ():
+    # a number with more digits than any carried identifier has characters mints none of them
+    # (and Python's `int` refuses a string past 4,300 digits)
+    readable = len(numbers) == 1 and len(numbers[0].lstrip("0")) <= max(map(len, graph.ids), default=0)
+    for scheme in taxonomy.schemes.values() if readable else ():
         if "{seq" not in scheme.pattern or "{slug" in scheme.pattern:
             continue  # a slug is no number to read, and a scheme with no sequence has none
         candidate = scheme.mint(int(numbers[0]))

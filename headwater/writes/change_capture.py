@@ -26,6 +26,7 @@ from pathlib import Path
 
 from headwater.errors import Refusal
 from headwater.manifest import ADDED, HEADER, PRIOR, VERIFIED, line
+from headwater.textsafe import shown
 
 OURS = {"manifest", "prior"}  # what an out-dir holds after a run: all a rerun may replace
 
@@ -118,7 +119,7 @@ def collect(root: Path, base: str, out_dir: Path, verified: Sequence[str],
     try:
         _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{base}^{{commit}}")
     except GitFailed:
-        raise Refusal(f"`{base}` names no commit of this repository (a shallow clone may lack it)") from None
+        raise Refusal(f"`{shown(base)}` names no commit of this repository (a shallow clone may lack it)") from None
     added, prior = _moves(root, base)
     added += _fields(_git(root, "ls-files", "-z", "--others", "--exclude-standard"))
     own = _own_dir(root, out_dir)

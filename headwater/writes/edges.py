@@ -11,6 +11,8 @@ from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Permitted
+from headwater.textsafe import shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 
 @dataclass(frozen=True)
@@ -23,17 +25,18 @@ class Proposed:
     symmetric: bool
 
 
-def propose(snapshot: Snapshot, kind: str, relates: list[tuple[str, str]]) -> list[Proposed]:
+def propose(snapshot: Snapshot, kind: str, relates: list[tuple[str, str]],
+            spelling: Spelling = COMMAND_LINE) -> list[Proposed]:
     permitted = {p.written_as: p for p in snapshot.taxonomy.permitted(kind)}
     out: list[Proposed] = []
     for name, raw in relates:
         allowed = permitted.get(name)
         if allowed is None:
             names = ", ".join(permitted) or "none"
-            raise Refusal(f"a `{kind}` may not declare `{name}`; the relations it may declare are {names}")
+            raise Refusal(f"a `{kind}` may not declare `{shown(name)}`; the relations it may declare are {names}")
         proposed = _bind(snapshot, kind, allowed, raw.strip())
         if any(p.written_as == name and p.target == proposed.target for p in out):
-            raise Refusal(f"`--relates {name}={raw}` is given twice")
+            raise Refusal(f"`{spelling.giving('relates', shown(f'{name}={raw}'))}` is given twice")
         out.append(proposed)
     return out
 
@@ -63,26 +66,26 @@ def _bind(snapshot: Snapshot, kind: str, allowed: Permitted, raw: str) -> Propos
         if document is not None and document.kind:
             if not taxonomy.end_admits(document_ends, document.kind):
                 raise Refusal(f"`{allowed.written_as}` from a `{kind}` reaches {', '.join(allowed.far_kinds)}, "
-                              f"and `{raw}` is a `{document.kind}`")
+                              f"and `{shown(raw)}` is a `{document.kind}`")
             return Proposed(allowed.written_as, raw, document.path, f"{raw} ({document.path})",
                             _far_half(allowed), symmetric)
         if raw in graph.near_miss:
-            raise Refusal(f"`{raw}` is carried by {graph.near_miss[raw]}, which is untyped, so "
+            raise Refusal(f"`{shown(raw)}` is carried by {graph.near_miss[raw]}, which is untyped, so "
                           f"`{allowed.written_as}` cannot reach it")
     if anchor_ends:
         return _anchor(snapshot, allowed, raw, symmetric)
-    raise Refusal(f"no document carries `{raw}`, so `{allowed.written_as}` has nothing to reach")
+    raise Refusal(f"no document carries `{shown(raw)}`, so `{allowed.written_as}` has nothing to reach")
 
 
 def _anchor(snapshot: Snapshot, allowed: Permitted, raw: str, symmetric: bool) -> Proposed:
     try:
         pattern = normalize(raw)
     except OutsidePath:
-        raise Refusal(f"`{raw}` climbs above the repository or is absolute, so `{allowed.written_as}` "
+        raise Refusal(f"`{shown(raw)}` climbs above the repository or is absolute, so `{allowed.written_as}` "
                       "cannot reach it") from None
     if not pattern or opening_wildcard(pattern):
-        raise Refusal(f"`{raw}` opens with a wildcard, and no literal segment bounds the search")
+        raise Refusal(f"`{shown(raw)}` opens with a wildcard, and no literal segment bounds the search")
     matched = snapshot.tree.matches(pattern)
     if not matched:
-        raise Refusal(f"no document carries `{raw}`, and as a path pattern it matches nothing in the repository")
+        raise Refusal(f"no document carries `{shown(raw)}`, and as a path pattern it matches nothing in the repository")
     return Proposed(allowed.written_as, pattern, None, f"{pattern} ({len(matched)} path(s))", None, symmetric)

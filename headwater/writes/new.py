@@ -28,11 +28,12 @@ from headwater.inplace import read_regular
 from headwater.paths import NAME_MAX, inside
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
-from headwater.textsafe import by_its_start
+from headwater.textsafe import shown
 from headwater.writes import edges as edges_module
 from headwater.writes import minting, placement, shape
 from headwater.writes.batch import BatchFailed, FileWrite, put_back, write_all
 from headwater.writes.edges import Proposed
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 from headwater.writes.placement import Placement
 from headwater.writes.roundtrip import UnsafeEdit, add_to_list, edit_front_matter
 from headwater.writes.shape import Shape
@@ -67,6 +68,7 @@ class Plan:
     shape: Shape
     edges: tuple[Proposed, ...]
     start: int
+    spelling: Spelling  # how the caller names the inputs a refusal concerns
 
     @property
     def id_slug(self) -> str:
@@ -77,24 +79,26 @@ class Plan:
         return placement.named_slug(self.placement.shelf.layout, _path(self, self.start)) or self.slug
 
 
-def pair(text: str, what: str) -> tuple[str, str]:
-    """`left=right` with neither side empty (for `--relates` and `--facet`)."""
+def pair(text: str, field: str, spelling: Spelling = COMMAND_LINE) -> tuple[str, str]:
+    """`left=right` with neither side empty (for `relates` and `facets`)."""
     left, sep, right = text.partition("=")
     if not sep or not left.strip() or not right.strip():
-        metavar = "REL=TARGET" if what == "--relates" else "FACET=VALUE"
-        raise Refusal(f"`{what}` takes {metavar} with neither side empty, and `{text}` is not that")
+        metavar = "REL=TARGET" if field == "relates" else "FACET=VALUE"
+        raise spelling.refused(field, f"`{spelling.name(field)}` takes {metavar} with neither side empty, "
+                                      f"and `{shown(text)}` is not that")
     return left.strip(), right.strip()
 
 
-def _pairs(items: Iterable[tuple[str, str] | str], what: str) -> list[tuple[str, str]]:
-    return [pair(item, what) if isinstance(item, str) else (item[0], item[1]) for item in items]
+def _pairs(items: Iterable[tuple[str, str] | str], field: str, spelling: Spelling) -> list[tuple[str, str]]:
+    return [pair(item, field, spelling) if isinstance(item, str) else (item[0], item[1]) for item in items]
 
 
 def new_document(snapshot: Snapshot, kind: str, title: str,
                  relates: Iterable[tuple[str, str] | str] = (), summary: str | None = None,
-                 facets: Iterable[tuple[str, str] | str] = (), directory: str | None = None) -> Written:
-    plan = prepare(snapshot, kind, title, _pairs(relates, "--relates"), summary,
-                   _pairs(facets, "--facet"), directory)
+                 facets: Iterable[tuple[str, str] | str] = (), directory: str | None = None,
+                 spelling: Spelling = COMMAND_LINE) -> Written:
+    plan = prepare(snapshot, kind, title, _pairs(relates, "relates", spelling), summary,
+                   _pairs(facets, "facets", spelling), directory, spelling)
     with writelock.held(snapshot.root):
         return carry_out(plan)
 
@@ -103,30 +107,33 @@ def new_document(snapshot: Snapshot, kind: str, title: str,
 
 
 def prepare(snapshot: Snapshot, kind: str, title: str, relates: list[tuple[str, str]],
-            summary: str | None, facets: list[tuple[str, str]], directory: str | None) -> Plan:
+            summary: str | None, facets: list[tuple[str, str]], directory: str | None,
+            spelling: Spelling = COMMAND_LINE) -> Plan:
     taxonomy = snapshot.taxonomy
-    title = _one_line(title, "--title")
-    summary = _one_line(summary, "--summary") if summary is not None and summary.strip() else None
-    where = placement.place(taxonomy, kind, directory)
+    title = _one_line(title, "title", spelling)
+    summary = _one_line(summary, "summary", spelling) if summary is not None and summary.strip() else None
+    where = spelling.about("kind", lambda: placement.place(taxonomy, kind, directory, spelling))
     scheme = _scheme(snapshot, kind)
     slug = placement.slug(title)
     if not slug:
-        raise Refusal(f"the title `{_shown(title)}` has no Latin letters or digits to make a file name from: "
-                      "add a few, as in `--title \"Привет мир (hello world)\"`")
+        raise spelling.refused("title", f"the title `{shown(title)}` has no Latin letters or digits to make a file "
+                                        f"name from: add a few, as in "
+                                        f"`{spelling.giving('title', 'Привет мир (hello world)')}`")
     given = dict(facets)
     if len(given) != len(facets):
-        raise Refusal("`--facet` names one facet twice")
-    decided = shape.decide(taxonomy, kind, where.shelf, title, summary, given, snapshot.today)
-    proposed = tuple(edges_module.propose(snapshot, kind, relates))
+        raise spelling.refused("facets", f"`{spelling.name('facets')}` names one facet twice")
+    decided = spelling.about("facets", lambda: shape.decide(taxonomy, kind, where.shelf, title, summary, given,
+                                                            snapshot.today, spelling))
+    proposed = tuple(spelling.about("relates", lambda: edges_module.propose(snapshot, kind, relates, spelling)))
     corpus_ids = [d.id for d in snapshot.census.parsed if d.id]
     start = max(minting.first_candidate(snapshot.root, scheme, corpus_ids), _highest_named(snapshot, scheme) + 1) \
         if scheme else 0
-    plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start)
+    plan = Plan(snapshot, title, slug, where, scheme, decided, proposed, start, spelling)
     # a numbered path another run wrote since the snapshot only moves this one on, as in `carry_out`
     path = _unless_numbered_and_there(plan)(start) or _path(plan, start) if scheme else path_for(plan, None)
     if len(path.rpartition("/")[2].encode("utf-8")) > NAME_MAX - 20:  # room for a later, longer number
-        raise Refusal(f"the title `{_shown(title)}` makes a file name longer than a file system holds; "
-                      "give a shorter one")
+        raise spelling.refused("title", f"the title `{shown(title)}` makes a file name longer than a file system "
+                                        "holds; give a shorter one")
     if scheme is None:
         _refuse_owed_halves(plan)
     else:
@@ -155,16 +162,11 @@ def _refuse_owed_halves(plan: Plan) -> None:
                           f"name the new document, and `{edge.written_as}` owes one in {edge.path}")
 
 
-def _shown(title: str) -> str:
-    """A title as a refusal quotes it: whole up to 80 characters, else its start and an ellipsis."""
-    return by_its_start(title, 80)
-
-
-def _one_line(text: str, flag: str) -> str:
+def _one_line(text: str, field: str, spelling: Spelling) -> str:
     if not text.strip():
-        raise Refusal(f"`{flag}` takes text, and it is empty")
+        raise spelling.refused(field, f"`{spelling.name(field)}` takes text, and it is empty")
     if "\n" in text.strip() or "\r" in text.strip():
-        raise Refusal(f"`{flag}` takes one line of text")
+        raise spelling.refused(field, f"`{spelling.name(field)}` takes one line of text")
     return text.strip()
 
 
@@ -192,7 +194,7 @@ def path_for(plan: Plan, sequence: int | None) -> str:
 def _path(plan: Plan, sequence: int | None) -> str:
     """Where the layout puts the document for a sequence, refused unless a plain path in the repository."""
     facets = {f.name: f.value for f in plan.shape.facets}
-    name = placement.file_name(plan.placement, plan.slug, sequence, facets)
+    name = placement.file_name(plan.placement, plan.slug, sequence, facets, plan.spelling)
     path = placement.document_path(plan.placement, name)
     if inside(path) != path:  # a facet's value written into the layout (`--facet team=../..`)
         raise Refusal(f"the shelf `{plan.placement.shelf.name}` names this document `{path}`, which is not a plain "
@@ -249,7 +251,7 @@ def _far_halves(plan: Plan, identifier: str, source: str) -> dict[str, tuple[byt
         except UnsafeEdit as unsafe:
             raise Refusal(f"the far half `{edge.far_half}` cannot go into {edge.path} ({unsafe}); "
                           f"add `{edge.far_half}: [{identifier}]` under `relations:` there by hand, then "
-                          f"write {source} without `--relates {edge.written_as}`") from None
+                          f"write {source} without `{plan.spelling.name('relates')} {edge.written_as}`") from None
         original = out[edge.path][0] if edge.path in out else before
         out[edge.path] = (original, (bom + edited).encode("utf-8"))
     return out

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.model import Shelf, Taxonomy
+from headwater.textsafe import shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d|:(yyyymmdd))?\}")
 
@@ -42,7 +44,7 @@ def _listed(names: list[str]) -> str:
 def check_kind(taxonomy: Taxonomy, kind: str) -> None:
     declared = taxonomy.kinds.get(kind)
     if declared is None:
-        raise Refusal(f"`{kind}` is not a kind this taxonomy declares; the kinds are "
+        raise Refusal(f"`{shown(kind)}` is not a kind this taxonomy declares; the kinds are "
                       f"{_listed(taxonomy.concrete_kinds)}")
     if declared.abstract:
         below = [k for k in taxonomy.concrete_kinds if taxonomy.is_a(k, kind)]
@@ -50,7 +52,7 @@ def check_kind(taxonomy: Taxonomy, kind: str) -> None:
                       f"({_listed(below)})")
 
 
-def place(taxonomy: Taxonomy, kind: str, directory: str | None) -> Placement:
+def place(taxonomy: Taxonomy, kind: str, directory: str | None, spelling: Spelling = COMMAND_LINE) -> Placement:
     check_kind(taxonomy, kind)
     shelves = taxonomy.shelves_carrying(kind)
     if not shelves:
@@ -66,11 +68,13 @@ def place(taxonomy: Taxonomy, kind: str, directory: str | None) -> Placement:
     try:
         chosen = normalize(directory)
     except OutsidePath:
-        raise Refusal(f"`--directory {directory}` leaves the repository") from None
+        raise spelling.refused("directory", f"`{spelling.name('directory')}` takes a folder inside the repository, "
+                                            f"and `{shown(directory)}` is not one") from None
     return Placement(kind, shelf, chosen)
 
 
-def file_name(placement: Placement, title_slug: str, sequence: int | None, facets: dict[str, str]) -> str:
+def file_name(placement: Placement, title_slug: str, sequence: int | None, facets: dict[str, str],
+              spelling: Spelling = COMMAND_LINE) -> str:
     """The shelf's layout filled in (`{seq:04d}`, `{slug}`, or a facet's value), else `<slug>.md`."""
     layout = placement.shelf.layout
     if not layout:
@@ -83,7 +87,8 @@ def file_name(placement: Placement, title_slug: str, sequence: int | None, facet
         value: int | str | None = sequence if name == "seq" else facets.get(name)
         if value is None:
             raise Refusal(f"the shelf `{placement.shelf.name}` names files `{layout}`, and nothing here gives "
-                          f"`{name}`" + (f"; pass `--facet {name}=<value>`" if name != "seq" else ""))
+                          f"`{name}`" + (f"; pass `{spelling.giving('facets', f'{name}=<value>')}`"
+                                         if name != "seq" else ""))
         if match.group(3):  # a date facet written compactly, as records named YYYYMMDD-slug.md are
             return str(value).replace("-", "")
         if width:

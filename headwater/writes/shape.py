@@ -16,6 +16,8 @@ from headwater.clock import parse_date
 from headwater.errors import Refusal
 from headwater.taxonomy.canonical import scalar
 from headwater.taxonomy.model import Shelf, Taxonomy
+from headwater.textsafe import shown
+from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 DATE_ROLES = ("state_entered", "created", "freshness")
 SCENT_TODO = "TODO one sentence: what a reader learns here, which is what routing reads"
@@ -41,9 +43,9 @@ class Shape:
 
 
 def decide(taxonomy: Taxonomy, kind: str, shelf: Shelf, title: str, summary: str | None,
-           given: dict[str, str], today: dt.date) -> Shape:
+           given: dict[str, str], today: dt.date, spelling: Spelling = COMMAND_LINE) -> Shape:
     chain_forbids = {f for link in taxonomy.chain(kind) for f in link.forbid}
-    _check_given(taxonomy, kind, shelf, given, chain_forbids)
+    _check_given(taxonomy, kind, shelf, given, chain_forbids, spelling)
     names = list(taxonomy.required_facets(kind))
     names += [f.name for f in taxonomy.facets.values()
               if f.role and f.name not in names and f.name not in chain_forbids]
@@ -51,7 +53,7 @@ def decide(taxonomy: Taxonomy, kind: str, shelf: Shelf, title: str, summary: str
     if discriminator and discriminator not in names:
         names.append(discriminator)
     names += [f.name for f in taxonomy.facets.values() if f.name in given and f.name not in names]
-    values = [_value(taxonomy, kind, name, discriminator, title, summary, given, today) for name in names]
+    values = [_value(taxonomy, kind, name, discriminator, title, summary, given, today, spelling) for name in names]
     dates = {f.name for f in taxonomy.facets.values() if f.type == "date"}
     return Shape(tuple(replace(v, text=v.name not in dates) for v in values if v is not None),
                  tuple(taxonomy.required_sections(kind)))
@@ -70,37 +72,41 @@ def undecided(taxonomy: Taxonomy, kind: str, shelf: Shelf) -> tuple[str, ...]:
     return tuple(needed)
 
 
-def _check_given(taxonomy: Taxonomy, kind: str, shelf: Shelf, given: dict[str, str], forbids: set[str]) -> None:
+def _check_given(taxonomy: Taxonomy, kind: str, shelf: Shelf, given: dict[str, str], forbids: set[str],
+                 spelling: Spelling) -> None:
+    flag = spelling.name("facets")
     for name, value in given.items():
         facet = taxonomy.facets.get(name)
+        typed = shown(value)  # the value as a refusal quotes it
         if facet is None:
-            raise Refusal(f"`{name}` is not a facet this taxonomy declares; the facets are "
+            raise Refusal(f"`{shown(name)}` is not a facet this taxonomy declares; the facets are "
                           f"{', '.join(taxonomy.facets)}")
         if name in forbids:
-            raise Refusal(f"the kind `{kind}` forbids the facet `{name}`, so `--facet {name}` cannot set it")
+            raise Refusal(f"the kind `{kind}` forbids the facet `{name}`, so `{flag}` cannot set it")
         decided = facet.role and (facet.role != "state" or taxonomy.lifecycle_of(kind) is not None)
         if decided or (not shelf.homogeneous and name == shelf.discriminator):
-            raise Refusal(f"`{name}` is decided by the taxonomy, not by `--facet`; "
-                          f"{_decided_by(facet.role)}")
+            raise Refusal(f"`{name}` is decided by the taxonomy, not by `{flag}`; "
+                          f"{_decided_by(facet.role, spelling)}")
         admitted = taxonomy.admitted_values(kind, name)
         if admitted is not None and value not in admitted:
-            raise Refusal(f"`{value}` is not a value `{name}` admits for `{kind}`; it admits {', '.join(admitted)}")
+            raise Refusal(f"`{typed}` is not a value `{name}` admits for `{kind}`; it admits {', '.join(admitted)}")
         if facet.type == "date" and parse_date(value) is None:
-            raise Refusal(f"`{name}` takes a date as YYYY-MM-DD, and `{value}` is not one")
+            raise Refusal(f"`{name}` takes a date as YYYY-MM-DD, and `{typed}` is not one")
         if facet.type == "integer" and not value.lstrip("-").isdigit():
-            raise Refusal(f"`{name}` takes a whole number, and `{value}` is not one")
+            raise Refusal(f"`{name}` takes a whole number, and `{typed}` is not one")
 
 
-def _decided_by(role: str | None) -> str:
+def _decided_by(role: str | None, spelling: Spelling) -> str:
     return {
         "state": "a new document starts at its lifecycle's initial state",
-        "name": "give it with `--title`",
-        "scent": "give it with `--summary`",
+        "name": f"give it with `{spelling.name('title')}`",
+        "scent": f"give it with `{spelling.name('summary')}`",
     }.get(role or "", "it is the run date" if role in DATE_ROLES else "the shelf's discriminator names the kind")
 
 
 def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, title: str,
-           summary: str | None, given: dict[str, str], today: dt.date) -> FacetValue | None:
+           summary: str | None, given: dict[str, str], today: dt.date,
+           spelling: Spelling = COMMAND_LINE) -> FacetValue | None:
     role = taxonomy.facets[name].role if name in taxonomy.facets else None
     lifecycle = taxonomy.lifecycle_of(kind)
     if role == "state" and lifecycle is not None:
@@ -123,13 +129,12 @@ def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, 
     if name not in taxonomy.required_facets(kind):
         return None
     admitted = taxonomy.admitted_values(kind, name)
+    unset = (f"the kind `{kind}` requires the facet `{name}` and nothing decides it; pass "
+             f"`{spelling.giving('facets', f'{name}=<value>')}`")
     if admitted:
-        raise Refusal(f"the kind `{kind}` requires the facet `{name}` and nothing decides it; pass "
-                      f"`--facet {name}=<value>`, one of {', '.join(admitted)}")
+        raise Refusal(f"{unset}, one of {', '.join(admitted)}")
     declared = taxonomy.facets.get(name)
-    kind_of_value = f"a {declared.type}" if declared else "a value"
-    raise Refusal(f"the kind `{kind}` requires the facet `{name}` and nothing decides it; pass "
-                  f"`--facet {name}=<value>` with {kind_of_value}")
+    raise Refusal(f"{unset} with {f'a {declared.type}' if declared else 'a value'}")
 
 
 def front_matter(identifier: str | None, shape: Shape, relations: list[tuple[str, list[str]]],

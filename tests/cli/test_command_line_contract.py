@@ -93,6 +93,35 @@ def test_route_with_a_blank_task_is_refused_as_a_missing_operand(hw, quickstart,
                    '`route` takes a task description. Try `headwater route "add rate limiting to the ingest API"`')
 
 
+@pytest.mark.parametrize("verb", [["check"], ["new", "decision", "--title", "x"], ["mcp"]])
+def test_an_empty_now_says_it_is_empty_and_what_it_takes(hw, quickstart, verb):
+    assert refused(hw(*at(quickstart, [*verb, "--now", ""])),
+                   "`--now` is empty; it takes a calendar date as YYYY-MM-DD, such as 2026-11-01")
+
+
+LONG = "q" * 5000
+
+
+@pytest.mark.parametrize("args", [
+    [LONG],
+    ["check", LONG],
+    ["check", f"--{LONG}"],
+    ["check", "--format", LONG],
+    ["check", "--max-bytes", LONG, "--format", "markdown"],
+    ["check", "--now", LONG],
+    ["route", "x", "--budget", LONG],
+    ["rule", LONG],
+    ["help", LONG],
+    ["check", "--root", LONG],
+    ["new", "decision", "--title", "x", "--facet", f"{LONG}=1"],
+    ["new", LONG, "--title", "x"],
+], ids=lambda args: " ".join(a[:12] for a in args))
+def test_a_refusal_quotes_a_long_argument_by_its_start(hw, quickstart, args):
+    ran = hw(*at(quickstart, args))
+    assert ran.status == 1 and ran.out == "" and ran.err.count("\n") == 1, ran.err[:300]
+    assert "q" * 60 + "…" in ran.err and len(ran.err) < 700, ran.err[:300]  # by its start
+
+
 @pytest.mark.parametrize(("words", "usage"), [
     (["taxonomy", "vendor"], "Usage: headwater taxonomy vendor <directory> --expect <DIGEST>\n"),
     (["rule"], "Usage: headwater rule [<rule>] [--list] [--all] [--json]\n"),

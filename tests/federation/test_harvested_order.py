@@ -10,7 +10,7 @@ import jsonschema
 from headwater.mcp.schemas import POINTERS, ROUTE
 from tests.check.fixtures import IMPORTED, NEXT, decision, fixture, import_pin, write
 from tests.federation.conftest import DECISION, pinned_service
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 GOVERNS = "  governs: svc:src/app.py\n"
 SUPERSEDES = GOVERNS + "  supersedes: ACME-DR-0001\n"

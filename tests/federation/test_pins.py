@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.check.fixtures import HARVESTED, IMPORTED, harvest_pin, import_pin, pins_with_digests, write
 from tests.federation.conftest import DATE, pinned_service, platform_spec
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 HEADWATER = [sys.executable, "-m", "headwater"]
 INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

@@ -11,7 +11,7 @@ from headwater.mcp.schemas import POINTERS, ROUTE
 from tests.check.fixtures import HARVESTED, harvest_pin, import_pin
 from tests.federation.conftest import DATE
 from tests.federation.test_pins import WRONG, pinned_platform
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 HARVEST = "`harvests.decisions` binds nothing, so what the documents of `decisions` govern cannot be read here: "
 IMPORT = "`imports.svc` binds nothing, so the files of `svc` cannot be read here: "

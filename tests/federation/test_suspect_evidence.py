@@ -9,7 +9,7 @@ import jsonschema
 from headwater.mcp.schemas import ROUTE
 from tests.check.fixtures import APP, fixture, suspect, write
 from tests.federation.conftest import DECISION, refresh_import
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 TASK = "fix svc:src/app.py"
 

@@ -18,7 +18,7 @@ from tests.federation.conftest import (
     platform_spec,
     refresh_import,
 )
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 
 def findings(hw, root) -> list[tuple[str, str]]:

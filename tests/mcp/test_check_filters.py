@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import DATE, Session
 
 from headwater.mcp import tools
 from tests.conftest import check_all_tally
+from tests.mcp.mcp_session import DATE, Session
 
 
 @pytest.fixture

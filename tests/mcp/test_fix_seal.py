@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 FIRST = "docs/decisions/0001-store-attempts-in-postgres.md"
 FAR_HALF = "relations:\n  superseded_by:\n    - ACME-DR-0002\n"

@@ -5,6 +5,7 @@ import os
 import pytest
 
 from headwater.mcp.protocol import SUPPORTED
+from headwater.reads.route.task import TASK_MOST
 
 QS_DECISION = "docs/decisions/0002-deliver-at-least-once.md"
 
@@ -159,6 +160,46 @@ def test_an_empty_path_is_refused_as_explain_refuses_an_empty_target_not_answere
         "the target is empty: name a document by its identifier or its path\n"
 
 
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_task_is_refused_as_the_command_line_refuses_it_not_routed_for_no_terms(session, hw, quickstart,
+                                                                                         blank):
+    error = session.call("route", task=blank)["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
+    assert error["data"]["rejected_field"] == "task"
+    assert error["message"].startswith("`route` takes a task description, and `task` is empty")
+    cli = hw("route", blank, "--root", str(quickstart))
+    assert cli.status == 1 and cli.out == "" and "`route` takes a task description" in cli.err
+
+
+def test_a_task_longer_than_route_reads_is_refused_in_one_short_sentence_on_both_surfaces(session, hw, quickstart):
+    huge = "retry " * 20_000
+    error = session.call("route", task=huge)["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
+    assert error["data"]["rejected_field"] == "task"
+    sentence = "`route` reads a task of at most 10,000 characters, and this one has 120,000: give it in fewer words"
+    assert error["message"] == sentence
+    cli = hw("route", huge, "--root", str(quickstart))
+    assert (cli.status, cli.out, cli.err) == (1, "", f"headwater: {sentence}\n")
+    assert session.call("route", task="r" * TASK_MOST)["result"]["isError"] is False  # the bound itself is read
+    tools = session.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    task = next(t for t in tools if t["name"] == "route")["inputSchema"]["properties"]["task"]
+    assert (task["minLength"], task["maxLength"]) == (1, TASK_MOST) and "at most 10,000" in task["description"]
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [
+    ("resolve_identifier", {"id": "ACME-DR-" + "9" * 5000}),
+    ("check", {"format": "text", "rules": ["q" * 5000]}),
+    ("new", {"kind": "q" * 5000, "title": "x"}),
+    ("new", {"kind": "decision", "title": "x", "relates": ["supersedes=ACME-DR-" + "9" * 5000]}),
+    ("new", {"kind": "decision", "title": "x", "facets": ["q" * 5000 + "=1"]}),
+], ids=lambda value: value if isinstance(value, str) else "".join(value)[:30])
+def test_an_answer_or_refusal_quotes_a_long_argument_by_its_start(writer, tool, arguments):
+    response = writer.call(tool, **arguments)
+    said = response["error"]["message"] if "error" in response else \
+        "".join(block["text"] for block in response["result"]["content"])
+    assert "…" in said and len(said) < 400, said[:300]
+
+
 def test_nothing_found_is_a_normal_answer(session):
     result = session.call("governing_docs_for_path", path="src/elsewhere.py")["result"]
     assert result["isError"] is False
@@ -189,7 +230,7 @@ def test_the_check_tool_answers_a_summary_then_the_bytes_of_check_no_cache_at_th
 def test_the_check_tool_reads_the_verdicts_a_check_kept_writes_none_and_judges_a_session_once(quickstart, hw,
                                                                                               monkeypatch):
     from headwater.check import runner
-    from tests.mcp.conftest import Session
+    from tests.mcp.mcp_session import Session
 
     assert hw("check", "--now", "2026-11-01", "--root", str(quickstart)).status == 0  # keeps its verdicts
     cli = hw("check", "--format", "json", "--no-cache", "--now", "2026-11-01", "--root", str(quickstart)).out

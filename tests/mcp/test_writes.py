@@ -1,5 +1,7 @@
 """The write tools and the one-write seal."""
 
+import pytest
+
 NEW = {"kind": "decision", "title": "Deliver in order per tenant"}
 
 
@@ -18,8 +20,9 @@ def test_a_landed_new_spends_the_server_for_every_later_call(writer):
 
 def test_a_refused_new_writes_nothing_and_does_not_spend(writer):
     error = writer.call("new", kind="memo", title="x")["error"]
-    assert error["code"] == -32602 and error["data"]["error_code"] == "write_refused"
-    assert error["message"].startswith("nothing was written. ")
+    assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
+    assert error["data"]["rejected_field"] == "kind"
+    assert error["message"].startswith("nothing was written. `memo` is not a kind")
     assert not list((writer.root / "docs/decisions").glob("0004-*"))
     assert writer.text("resolve_identifier", id="ACME-DR-0001").startswith("docs/")
 
@@ -37,6 +40,33 @@ def test_each_array_argument_of_new_is_shown_an_example_of_its_own(writer):
         assert error["code"] == -32602 and error["data"]["rejected_field"] == field
         assert error["message"] == f"`new` takes `{field}` as an array of strings, such as {example}"
     assert not list((writer.root / "docs/decisions").glob("0004-*"))
+
+
+REFUSED_ARGUMENTS = [
+    ("title", {"title": "   "}, "`title` takes text, and it is empty"),
+    ("title", {"title": "!!!"}, 'add a few, as in `"title": "Привет мир (hello world)"`'),
+    ("summary", {"summary": "one\ntwo"}, "`summary` takes one line of text"),
+    ("directory", {"directory": "/tmp"}, "`directory` takes a folder inside the repository, and `/tmp` is not one"),
+    ("facets", {"facets": ["=low"]}, "`facets` takes FACET=VALUE with neither side empty, and `=low` is not that"),
+    ("facets", {"facets": ["risk=low", "risk=high"]}, "`facets` names one facet twice"),
+    ("facets", {"facets": ["status=current"]}, "`status` is decided by the taxonomy, not by `facets`"),
+    ("relates", {"relates": ["supersedes="]}, "`relates` takes REL=TARGET with neither side empty"),
+    ("relates", {"relates": ["supersedes=ACME-DR-0099"]}, "no document carries `ACME-DR-0099`"),
+    ("relates", {"relates": ["supersedes=ACME-DR-0002", "supersedes=ACME-DR-0002"]},
+     '`"relates": ["supersedes=ACME-DR-0002"]` is given twice'),
+]
+
+
+@pytest.mark.parametrize(("field", "arguments", "sentence"), REFUSED_ARGUMENTS,
+                         ids=[f"{r[0]}: {r[2][:30]}" for r in REFUSED_ARGUMENTS])
+def test_a_refused_argument_of_new_is_named_as_the_tool_names_it(writer, field, arguments, sentence):
+    error = writer.call("new", **{**NEW, **arguments})["error"]
+    assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument", error
+    assert error["data"]["rejected_field"] == field
+    assert error["message"].startswith("nothing was written. ") and sentence in error["message"]
+    assert "--" not in error["message"]  # no command-line flag in a tool's answer
+    assert not list((writer.root / "docs/decisions").glob("0004-*"))
+    assert writer.text("resolve_identifier", id="ACME-DR-0001").startswith("docs/")  # the server is not spent
 
 
 def test_the_read_only_server_registers_no_write_tool(session):

@@ -14,7 +14,7 @@ from headwater.reads.related import related
 from headwater.render.reads import render
 from headwater.render.reads.answer_json import data
 from headwater.snapshot import load
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 TODAY = dt.date(2026, 11, 1)
 SPEC = "docs/specifications/ingest-api.md"

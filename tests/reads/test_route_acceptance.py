@@ -136,7 +136,7 @@ def test_the_text_names_a_terminal_state_and_the_successor_to_read_first(quickst
                                   "why do we keep delivery attempts in postgres", "x y",
                                   "add rate limiting to src/ingest/rate_limit.py"])
 def test_route_json_validates_against_the_mcp_output_schema_and_equals_its_structured_content(quickstart, hw, task):
-    from tests.mcp.conftest import Session
+    from tests.mcp.mcp_session import Session
 
     data = _route(hw, quickstart, task)
     data.pop("text")
@@ -154,7 +154,7 @@ def test_a_real_shaped_task_routed_in_another_process_with_another_hash_seed_is_
 
 
 def test_governing_pointers_carry_the_lifecycle_state(quickstart):
-    from tests.mcp.conftest import Session
+    from tests.mcp.mcp_session import Session
 
     pointers = Session(quickstart).call("governing_docs_for_path", path="src/queue/retry.py")[
         "result"]["structuredContent"]["pointers"]
@@ -163,7 +163,7 @@ def test_governing_pointers_carry_the_lifecycle_state(quickstart):
 
 
 def test_a_terminal_governing_document_names_its_live_successor(quickstart):
-    from tests.mcp.conftest import Session
+    from tests.mcp.mcp_session import Session
 
     dr1 = quickstart / DR1
     dr1.write_text(dr1.read_text().replace("relations:\n", "relations:\n  governs:\n    - src/queue/worker.py\n", 1))

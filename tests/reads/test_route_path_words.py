@@ -11,7 +11,7 @@ import pytest
 from headwater.reads.governing import Targets
 from headwater.reads.route import ignored as ignored_module
 from headwater.snapshot import load
-from tests.mcp.conftest import Session
+from tests.mcp.mcp_session import Session
 
 TODAY = dt.date(2026, 11, 1)
 RETRY = "src/queue/retry.py"
@@ -154,9 +154,14 @@ def test_a_deep_path_a_task_names_is_judged_against_each_real_folders_gitignore_
     assert set(asked) == {"", "src"}
 
 
-def test_a_task_word_of_200000_segments_routes_and_names_nothing(routing, hw, counted):
+def test_a_task_word_of_200000_segments_routes_and_names_nothing(routing, counted):
+    """Below the verb's bound on a task (`TASK_MOST`, which refuses this one), the router itself
+    reads any length in bounded work."""
+    from headwater.reads.route.answer import route_answer
+    from headwater.render.reads.answer_json import data
+
     word = "src/" + "a/" * 200_000 + "x.py"  # far over the 4096 bytes a path can hold
-    answer = _routed(hw, routing, f"tidy {word}")
+    answer = data(route_answer(load(routing, TODAY), f"tidy {word}"))
     assert answer["anchors"] == [] and answer["ungoverned"] == []
     assert answer["task"] == f"tidy {word}"
 

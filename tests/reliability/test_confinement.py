@@ -37,7 +37,7 @@ def test_explain_and_show_never_follow_a_path_out(escape, hw, verb, argument):
 
 @pytest.mark.parametrize("argument", [*OUTSIDE, "docs/out/plans.md", "docs/in/out/plans.md", "a\x00b"])
 def test_mcp_path_tools_answer_outside_and_read_nothing(escape, argument):
-    from tests.mcp.conftest import Session
+    from tests.mcp.mcp_session import Session
 
     session = Session(escape)
     if "\udcff" in argument:  # JSON carries it as a lone surrogate: not text, so not a request

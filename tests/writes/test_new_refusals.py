@@ -91,6 +91,8 @@ REFUSALS = [
      "declares no identifier scheme, so no far half can name the new document"),
     ("a directory off the shelf", None, ["decision", "--title", "x", "--directory", "docs/notes"],
      "is not on the shelf `decisions`"),
+    ("a directory outside the repository", None, ["decision", "--title", "x", "--directory", "/tmp"],
+     "`--directory` takes a folder inside the repository, and `/tmp` is not one"),
     ("a missing title", None, ["decision"], "`new` takes a title"),
     ("a relates without a target", None, ["decision", "--title", "x", "--relates", "supersedes="],
      "`--relates` takes REL=TARGET with neither side empty"),

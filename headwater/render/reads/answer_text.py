@@ -18,7 +18,7 @@ from headwater.render.reads.impact_lines import headline, how_to_reverify, shown
 from headwater.render.reads.pointer import pointer_line, remote_pointer_line
 from headwater.render.reads.route_text import fold, route_text
 from headwater.render.reads.unread import unread_pin_line, unread_pin_note
-from headwater.textsafe import visible
+from headwater.textsafe import shown, visible
 
 GOVERNS_NOTE = {"source": " [this document governs the reading]",
                 "target": " [that document governs the reading]", "neither": ""}
@@ -64,7 +64,8 @@ def _resolution(answer: Resolution, layout: Layout = FOLDED) -> str:
     if answer.carrier is not None:
         return f"no typed document carries {answer.identifier}; {answer.carrier} carries it, untyped\n"
     asked = f"; did you mean {' or '.join(answer.near)}?" if answer.near else ""
-    return _lines([f"no document carries {answer.identifier}{asked}"] + [unread_pin_line(u) for u in answer.unread])
+    missed = f"no document carries {shown(answer.identifier)}{asked}"  # by its start: what was typed
+    return _lines([missed] + [unread_pin_line(u) for u in answer.unread])
 
 
 @text.register(Governing)
