@@ -76,6 +76,12 @@ def _folder(root: Path) -> tuple[str, str, bool] | None:
     return folder, f"`{ADR_DIR}` names `{folder}`, adr-tools' folder of records", True
 
 
+def named_folder(root: Path) -> str | None:
+    """The folder a `.adr-dir` names, where one does: a folder of records whatever it is called."""
+    found = _folder(root)
+    return found[0] if found is not None and found[2] else None
+
+
 def _template(root: Path, folder: str) -> bool:
     """Whether the folder keeps a template `adr new` fills in: a team's own, with its `TITLE`."""
     try:

@@ -88,10 +88,10 @@ def _markdown_under(root: Path) -> list[str]:
     return found
 
 
-def _record_folders(paths: list[str]) -> list[tuple[str, int, int]]:
+def _record_folders(paths: list[str], named: str | None) -> list[tuple[str, int, int]]:
     """(folder, numbering index, how many records) for every folder holding two or more records, or
-    one in a folder named for records: `adr init` starts `doc/adr` with a single record, while one
-    `2024-roadmap.md` elsewhere is no numbering."""
+    one in a folder named for records or the folder `named` by adr-tools' `.adr-dir`: `adr init`
+    starts its folder with a single record, while one `2024-roadmap.md` elsewhere is no numbering."""
     counts: Counter[tuple[str, int]] = Counter()
     for path in paths:
         for index, (pattern, _, _) in enumerate(NUMBERINGS):
@@ -101,7 +101,7 @@ def _record_folders(paths: list[str]) -> list[tuple[str, int, int]]:
                 counts["/".join(parts[:-depth]), index] += 1
                 break
     return sorted(((folder, index, n) for (folder, index), n in counts.items()
-                   if n >= 2 or folder.rsplit("/", 1)[-1].lower() in RECORD_FOLDERS),
+                   if n >= 2 or folder == named or folder.rsplit("/", 1)[-1].lower() in RECORD_FOLDERS),
                   key=lambda item: (-item[2], item[0]))
 
 
@@ -153,7 +153,7 @@ def _common(folders: list[str]) -> str:
 def infer(root: Path) -> Inference:
     paths = _markdown_under(root)
     site = site_root(root, paths)
-    folders = _record_folders(paths)
+    folders = _record_folders(paths, adr_tools.named_folder(root))
     if not folders:
         corpus, reason = corpus_root.choose(paths, None)
         return Inference(corpus, reason, None, tuple(paths), site)

@@ -559,6 +559,20 @@ def test_the_lone_record_adr_init_leaves_is_read_as_the_records_numbering(tmp_pa
     assert written.status == 0 and written.out.startswith(f"wrote {folder}/0002-use-redis.md\n"), written.out
 
 
+def test_the_lone_record_in_the_folder_adr_dir_names_is_read_as_the_records_numbering(tmp_path):
+    """`adr init architecture/log` writes `.adr-dir` and one record there, in a folder not named for records."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "architecture/log").mkdir(parents=True)
+    (tmp_path / ".adr-dir").write_text("architecture/log\n")
+    record = "architecture/log/0001-record-architecture-decisions.md"
+    (tmp_path / record).write_text(ADR_TOOLS_RECORD.format(n=1))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert "  shelf decisions: 1 record in `architecture/log`, numbered `NNNN-slug.md`" in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and f"adopted {record}: " in adopted.out and ", id ADR-0001" in adopted.out
+
+
 LOG4BRAINS_RECORD = ("# {title}\n\n- Status: {status}\n- Date: {date}\n\n## Context and Problem Statement\n\n"
                      "Why.\n{links}")
 
