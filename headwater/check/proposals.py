@@ -14,7 +14,7 @@ from headwater.corpus.document import Document
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Scheme
 from headwater.writes.minting import has_sequence, highest_sequence
-from headwater.writes.placement import layout_sequence, named_slug, slug
+from headwater.writes.placement import named_slug, own_number, slug
 from headwater.yaml.nodes import Scalar
 
 
@@ -81,16 +81,8 @@ def own_identifier(classifier: Classifier, scheme: Scheme, path: str) -> str | N
     if not has_sequence(scheme):
         named = next(filter(None, (named_slug(s.layout, path) for s in classifier.matching_shelves(path))), None)
         return scheme.mint(0, named) if named else None
-    own = _own_number(classifier, path)
+    own = own_number(classifier.matching_shelves(path), path)
     return scheme.mint(own, _slug_of(path)) if own is not None else None
-
-
-def _own_number(classifier: Classifier, path: str) -> int | None:
-    for shelf in classifier.matching_shelves(path):
-        number = layout_sequence(shelf.layout, path)
-        if number is not None:
-            return number
-    return None
 
 
 def _slug_of(path: str) -> str:

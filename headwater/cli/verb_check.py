@@ -58,8 +58,9 @@ def read_change(args, root: Path):
 
 
 def run(invocation) -> Result:
-    # read off the root itself: the folder `--staged` writes the index out to lies in no work tree
-    place = place_in_work_tree(invocation.root)
+    # read off the root itself: the folder `--staged` writes the index out to lies in no work tree;
+    # only the formats GitHub reads write it
+    place = place_in_work_tree(invocation.root) if format_named(chosen_format(invocation.args)).from_top else ""
     if not invocation.args.staged:
         return _checked(invocation, place)
     if invocation.args.fix:
@@ -123,8 +124,7 @@ def replayed_run(args, fmt: str, layout_bytes: int, replayed, place: str) -> Res
 def layout(args, fmt: str, layout_bytes: int, rows: int | None, place: str) -> Layout:
     chosen = format_named(fmt)
     palette = stdout_palette(args.no_color) if chosen.human else Palette(False)
-    return Layout(layout_width(args.wide), palette, layout_bytes, rows,
-                  place if chosen.from_top else "")
+    return Layout(layout_width(args.wide), palette, layout_bytes, rows, place)
 
 
 def full_run(invocation, fmt: str, layout_bytes: int, run_key: str | None, place: str) -> Result:

@@ -148,9 +148,8 @@ def _highest_named(snapshot: Snapshot, scheme: Scheme) -> int:
     if not minting.has_sequence(scheme):
         return 0
     classifier, taxonomy = Classifier(snapshot.taxonomy), snapshot.taxonomy
-    numbers = (placement.layout_sequence(shelf.layout, doc.path)
-               for doc in snapshot.census.documents if taxonomy.scheme_of(doc.kind) == scheme
-               for shelf in classifier.matching_shelves(doc.path))
+    numbers = (placement.own_number(classifier.matching_shelves(doc.path), doc.path)
+               for doc in snapshot.census.documents if taxonomy.scheme_of(doc.kind) == scheme)
     return max((n for n in numbers if n is not None), default=0)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from headwater.errors import Refusal
@@ -114,6 +115,12 @@ def named_slug(layout: str | None, path: str) -> str | None:
         return None
     stem = path.rsplit("/", 1)[-1].removesuffix(".md")
     return stem if slug(stem) == stem else None
+
+
+def own_number(shelves: Iterable[Shelf], path: str) -> int | None:
+    """The number the file's own name carries under the first of `shelves` (those matching it)
+    whose layout numbers it: what `adopt` and `--fix` give it, and what `new` steps past."""
+    return next((n for shelf in shelves if (n := layout_sequence(shelf.layout, path)) is not None), None)
 
 
 def layout_sequence(layout: str | None, path: str) -> int | None:
