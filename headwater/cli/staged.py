@@ -11,6 +11,7 @@ are. Nothing of the working tree is written, and the folder is removed whatever 
 from __future__ import annotations
 
 import os
+import posixpath
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from pathlib import Path
 from headwater.cachedir import CACHE_DIR
 from headwater.discovery import git_top
 from headwater.errors import Refusal
+from headwater.paths import symlink_on_the_way
 from headwater.statefolder import DECLARATION
 from headwater.taxonomy.declaration import LOCK
 from headwater.writes.change_capture import GitFailed, run_git
@@ -61,9 +63,12 @@ def _refuse_an_unstaged_binding(root: Path, staged: Path) -> None:
 
 
 def _remove(folder: Path, names: bytes) -> None:
-    """The files git named (NUL-separated, from the top) removed from the written-out index."""
+    """The files git named (NUL-separated, from the top) removed from the written-out index, never
+    through a linked folder (git keeps no entry below a link, and a removal must not trust that)."""
     for name in filter(None, names.split(b"\0")):
-        (folder / os.fsdecode(name)).unlink(missing_ok=True)
+        relative = os.fsdecode(name)
+        if symlink_on_the_way(posixpath.dirname(relative), folder) is None:
+            (folder / relative).unlink(missing_ok=True)
 
 
 def _copy_cache(source: Path, target: Path) -> None:

@@ -150,3 +150,17 @@ def test_the_guide_s_baseline_lets_a_corpus_with_errors_commit_and_a_new_error_s
     _git(root, "add", "docs/decisions/0099-copy.md")
     again = _gate(hw, root)
     assert again.status == 1 and "identifier.claimed_twice" in again.out and "0099-copy.md" in again.out
+
+
+def test_removing_an_intended_file_from_the_written_out_index_never_reaches_through_a_link(tmp_path):
+    from headwater.cli.staged import _remove
+
+    outside, folder = tmp_path / "outside", tmp_path / "index"
+    outside.mkdir()
+    (outside / "keep.md").write_text("kept\n")
+    (folder / "docs").mkdir(parents=True)
+    (folder / "docs/draft.md").write_text("")
+    (folder / "linked").symlink_to(outside)
+    _remove(folder, b"docs/draft.md\0linked/keep.md\0")
+    assert not (folder / "docs/draft.md").exists()
+    assert (outside / "keep.md").read_text() == "kept\n"
