@@ -358,10 +358,6 @@ class Taxonomy:
         return self._section("purposes")
 
     @cached_property
-    def vocabularies(self) -> dict[str, list]:
-        return self._section("vocabularies")
-
-    @cached_property
     def facets(self) -> dict[str, Facet]:
         return {n: Facet.of(n, r or {}) for n, r in self._section("facets").items()}
 

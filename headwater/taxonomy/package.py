@@ -50,10 +50,6 @@ class Package:
             return []
         return sorted(p.parent.name for p in directory.glob("*/bundle.yml"))
 
-    @property
-    def embedded(self) -> bool:
-        return self.label.startswith(EMBEDDED_LABEL)
-
     def read(self, relative: str) -> bytes:
         return package_file(self.directory, self.label, relative)
 
