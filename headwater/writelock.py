@@ -24,7 +24,8 @@ from headwater.errors import Refusal
 from headwater.statefolder import CACHE
 
 DIRECTORY = CACHE  # disposable, and it ignores itself
-LOCK = f"{DIRECTORY}/lock"
+LOCK_NAME = "lock"
+LOCK = f"{DIRECTORY}/{LOCK_NAME}"
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 

@@ -5,11 +5,14 @@ A commit gate must judge what is committed: an unstaged edit that fixes a staged
 untracked draft with errors of its own, is not in the commit. The index is written out whole
 (the graph reads the corpus and every path its anchors name), with the cache the last check left
 copied beside it, so the run reuses every verdict and parse whose inputs the index holds as they
-are. Nothing of the working tree is written, and the folder is removed whatever happens.
+are. The cache files the run rewrote are carried back, so the next commit starts warm where a
+team only ever commits (HW-DR-0073); nothing else of the working tree is written, and the folder
+is removed whatever happens.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import shutil
@@ -18,7 +21,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from headwater import atomic, writelock
 from headwater.cachedir import CACHE_DIR
+from headwater.check.replay import MEMO as REPLAY
 from headwater.discovery import git_top
 from headwater.errors import Refusal
 from headwater.paths import symlink_on_the_way
@@ -27,6 +32,8 @@ from headwater.taxonomy.declaration import LOCK
 from headwater.writes.change_capture import GitFailed, run_git
 
 WHO = "`--staged`"
+# each folder's own: the write lock, and the replay, whose key names the folder the run read
+NOT_CARRIED = frozenset({writelock.LOCK_NAME, REPLAY})
 
 
 @contextmanager
@@ -47,8 +54,11 @@ def staged_root(root: Path) -> Iterator[Path]:
         _remove(Path(folder), unadded)
         staged = Path(folder) / Path(root).absolute().relative_to(top)
         _refuse_an_unstaged_binding(Path(root), staged)
+        left = _stamps(Path(root) / CACHE_DIR)  # before the copy: a run writing meanwhile shows
         _copy_cache(Path(root) / CACHE_DIR, staged / CACHE_DIR)
+        copied = _stamps(staged / CACHE_DIR)
         yield staged
+        _carry_back(staged / CACHE_DIR, copied, Path(root), left)
 
 
 def _refuse_an_unstaged_binding(root: Path, staged: Path) -> None:
@@ -75,4 +85,37 @@ def _copy_cache(source: Path, target: Path) -> None:
     """The cache the last check left, copied as it is (never through a symlink: a linked folder
     or file is copied as the link, which the cache then refuses to read); none is no loss."""
     if source.is_dir() and not source.is_symlink():
-        shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("lock"))
+        shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(writelock.LOCK_NAME))
+
+
+def _stamps(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Each cache file's (inode, size, modification time): a cache file is only ever replaced whole
+    (`atomic.write_bytes`), so a file rewritten since shows a new inode."""
+    try:
+        entries = list(os.scandir(folder)) if not folder.is_symlink() else []
+    except OSError:
+        return {}
+    found = {}
+    for entry in entries:
+        if entry.name not in NOT_CARRIED and not entry.name.startswith(".") and entry.is_file(follow_symlinks=False):
+            held = entry.stat(follow_symlinks=False)
+            found[entry.name] = (held.st_ino, held.st_size, held.st_mtime_ns)
+    return found
+
+
+def _carry_back(staged: Path, copied: dict[str, tuple[int, int, int]], root: Path,
+                left: dict[str, tuple[int, int, int]]) -> None:
+    """The cache files the gate's run rewrote, written over the root's under its write lock, each
+    in one rename. Nothing is carried when another run holds the lock or rewrote the root's cache
+    since the copy (its files are at least as new as the gate's), or when a write fails: every cache
+    file is keyed by what it was made from and verified when read, so a file not carried costs the
+    next run its warmth and nothing else."""
+    rewritten = sorted(name for name, stamp in _stamps(staged).items() if copied.get(name) != stamp)
+    if not rewritten:
+        return
+    with (contextlib.suppress(writelock.Unavailable, atomic.Unconfined, OSError),
+          writelock.held(root, sweep=False, wait=False)):
+        if _stamps(root / CACHE_DIR) != left:
+            return
+        for name in rewritten:
+            atomic.write_bytes(root / CACHE_DIR / name, (staged / name).read_bytes(), root=root, durable=False)

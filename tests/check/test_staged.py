@@ -164,3 +164,39 @@ def test_removing_an_intended_file_from_the_written_out_index_never_reaches_thro
     _remove(folder, b"docs/draft.md\0linked/keep.md\0")
     assert not (folder / "docs/draft.md").exists()
     assert (outside / "keep.md").read_text() == "kept\n"
+
+
+def test_the_gate_carries_the_cache_it_wrote_back_so_the_next_commit_starts_warm(hw, committed):
+    """A team that only ever commits runs no plain check: each gate would start cold."""
+    first = _gate(hw, committed, "--verbose")
+    assert first.status == 0 and ", 0 misses" not in first.err and "headwater: cache: " in first.err
+    second = _gate(hw, committed, "--verbose")
+    assert second.status == 0 and "headwater: cache: " in second.err and ", 0 misses" in second.err
+    assert {p.name for p in (committed / ".headwater/cache").iterdir()} >= {"checks", "fronts", "parsed"}
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=committed,
+                            capture_output=True, text=True, check=True)
+    assert status.stdout == ""  # the cache ignores itself; no tracked file moved
+
+
+def test_a_cache_another_run_rewrote_during_the_gate_is_left_as_that_run_wrote_it(committed):
+    from headwater import atomic
+    from headwater.cli.staged import staged_root
+
+    cache = committed / ".headwater/cache"
+    with staged_root(committed) as staged:
+        (staged / ".headwater/cache").mkdir(parents=True, exist_ok=True)
+        (staged / ".headwater/cache/parsed").write_bytes(b"the gate's\n")
+        atomic.write_bytes(cache / "parsed", b"a plain check's, meanwhile\n", root=committed, durable=False)
+    assert (cache / "parsed").read_bytes() == b"a plain check's, meanwhile\n"
+    with staged_root(committed) as staged:
+        (staged / ".headwater/cache/parsed").write_bytes(b"the gate's\n")
+    assert (cache / "parsed").read_bytes() == b"the gate's\n"  # nobody wrote meanwhile: carried back
+
+
+def test_the_gate_carries_nothing_back_through_a_linked_cache_folder(hw, committed, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (committed / ".headwater/cache").symlink_to(outside, target_is_directory=True)
+    gate = _gate(hw, committed)
+    assert gate.status == 0, gate.err
+    assert list(outside.iterdir()) == []
