@@ -66,6 +66,7 @@ class Tool:
     run: Callable[[Snapshot, dict], Outcome]
     output_schema: dict | None = None
     writes: bool = False
+    destructive: bool = False  # rewrites what is there, where a write that only adds is not
     annotations: dict = field(default_factory=dict)
 
     def listing(self) -> dict:
@@ -85,7 +86,7 @@ class Tool:
         entry["annotations"] = {
             "title": self.title,
             "readOnlyHint": not self.writes,
-            "destructiveHint": False,
+            "destructiveHint": self.destructive,
             "idempotentHint": not self.writes,
             "openWorldHint": False,
         }
@@ -284,7 +285,8 @@ WRITES = (
     Tool("fix", "Apply mechanical fixes",
          "Apply every mechanical patch `check` proposes, all or nothing, and report the corpus after "
          "the writes. A write that lands ends this server's usable session.",
-         (Argument("format", "the report format", enum=FORMAT_NAMES),), _fix, writes=True),
+         (Argument("format", "the report format", enum=FORMAT_NAMES),), _fix, writes=True,
+         destructive=True),  # a patch sets a value or replaces a span an author wrote
 )
 
 

@@ -171,6 +171,13 @@ def test_the_write_server_registers_new_and_fix_after_the_reads(writer):
     assert listed[-1]["annotations"]["readOnlyHint"] is False
 
 
+def test_fix_is_announced_as_destructive_since_its_patches_rewrite_what_an_author_wrote_and_new_as_additive(writer):
+    listed = writer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    hints = {tool["name"]: tool["annotations"] for tool in listed}
+    assert hints["fix"]["readOnlyHint"] is False and hints["fix"]["destructiveHint"] is True
+    assert hints["new"]["readOnlyHint"] is False and hints["new"]["destructiveHint"] is False
+
+
 @pytest.mark.parametrize("spelling", ["./" + QS_DECISION, "docs/x/../decisions/0002-deliver-at-least-once.md",
                                       "ABSOLUTE"])
 @pytest.mark.parametrize("tool", ["explain", "related"])
