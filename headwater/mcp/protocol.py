@@ -105,6 +105,8 @@ class Server:
                                          ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
         if "id" not in message:
             return None  # a notification: never answered, never executed
+        if "method" not in message and ("result" in message or "error" in message):
+            return None  # a response: this server asks nothing, and answering one could echo back and forth
         ident = message["id"]
         if not _valid_id(ident):
             return _error(None, RpcError(INVALID_REQUEST, "`id` must be a string or an integer",

@@ -29,6 +29,13 @@ def test_notifications_and_blank_lines_get_no_answer(session):
     assert session.raw(b"   \n") is None
 
 
+@pytest.mark.parametrize("response", [{"jsonrpc": "2.0", "id": 1, "result": {}},
+                                      {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "?"}}])
+def test_a_response_sent_to_the_server_gets_no_answer(session, response):
+    assert session.send(response) is None
+    assert session.send({"jsonrpc": "2.0", "id": 2, "method": "ping"}) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+
+
 @pytest.mark.parametrize("ident", ["abc", 7, 0, -3])
 def test_ids_are_echoed_in_their_own_type(session, ident):
     assert session.send({"jsonrpc": "2.0", "id": ident, "method": "ping"}) == \

@@ -27,8 +27,9 @@ requests = st.fixed_dictionaries(
 
 
 def well_formed(response, message) -> None:
-    if response is None:
-        assert isinstance(message, dict) and "id" not in message
+    if response is None:  # a notification, or a response (no method, a result or an error)
+        assert isinstance(message, dict)
+        assert "id" not in message or ("method" not in message and ("result" in message or "error" in message))
         return
     assert response["jsonrpc"] == "2.0" and "id" in response
     assert ("result" in response) != ("error" in response)
