@@ -26,6 +26,7 @@ from headwater.statefolder import CACHE
 DIRECTORY = CACHE  # disposable, and it ignores itself
 LOCK = f"{DIRECTORY}/lock"
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_arrived: list[int] = []  # the signals that cut write runs short, for a process that outlives its runs
 
 
 class Unavailable(Refusal):
@@ -86,6 +87,7 @@ def _interruptible() -> Iterator[None]:
     def interrupt(number: int, _frame) -> None:
         if not raised:  # once: a second signal must not cut the putting back short
             raised.append(number)
+            _arrived.append(number)
             raise Interrupted(f"the run was interrupted ({signal.Signals(number).name})")
 
     previous = {number: signal.signal(number, interrupt) for number in SIGNALS}
@@ -94,6 +96,14 @@ def _interruptible() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def arrived() -> int | None:
+    """The signal that cut a write run short since the last look, taken: a process that answers
+    the run's refusal and goes on (the MCP server) still owes that signal the ending it asks for."""
+    number = _arrived[-1] if _arrived else None
+    _arrived.clear()
+    return number
 
 
 @contextlib.contextmanager

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from headwater import __version__
+from headwater import __version__, writelock
 from headwater.errors import ArgumentRefused, Refusal
 from headwater.jsonout import prune
 from headwater.mcp.rpc_errors import (
@@ -48,6 +48,7 @@ class Server:
         self.write = write
         self.spent_by: str | None = None
         self.protocol: str | None = None  # the revision the last initialize settled on
+        self.interrupted: int | None = None  # a signal that cut a write short: it ends the server once answered
         self.pending: list[Callable[[], None]] = []  # what the tools left for after their answers
 
     # -- lines ---------------------------------------------------------------------------
@@ -169,6 +170,8 @@ class Server:
             raise RpcError(INVALID_PARAMS if tool.name == "new" else SERVER_ERROR,
                            f"nothing was written. {refusal.sentence}", ErrorCode.WRITE_REFUSED,
                            Retry.WITH_CHANGES) from None
+        finally:  # the write lock turned the signal into the run's refusal, and put back what it wrote
+            self.interrupted = writelock.arrived()
         if outcome.landed:
             self.spent_by = tool.name
         if outcome.after is not None:
