@@ -51,6 +51,21 @@ def test_any_json_value_gets_a_well_formed_answer_or_none(session, message):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(json_values | requests, min_size=1, max_size=5))
+def test_any_batch_under_2025_03_26_gets_one_well_formed_answer_per_request_or_none(session, batch):
+    session.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}})
+    answers = session.raw(json.dumps(batch).encode())
+    if answers is None:
+        for member in batch:
+            well_formed(None, member)
+        return
+    assert isinstance(answers, list) and answers
+    for answer in answers:
+        assert answer["jsonrpc"] == "2.0" and "id" in answer and ("result" in answer) != ("error" in answer)
+        assert answer.get("error", {}).get("code") != -32603, answer
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(line=st.binary(max_size=200))
 def test_any_bytes_get_a_well_formed_answer_or_none(session, line):
     response = session.raw(line)
