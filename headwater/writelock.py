@@ -38,7 +38,12 @@ class Unavailable(Refusal):
 
 
 class Interrupted(Refusal):
-    """SIGINT or SIGTERM arrived while a write run held the lock."""
+    """SIGINT or SIGTERM arrived while a write run held the lock; `number` names it, for a process
+    that answers the run's refusal and goes on (the MCP server) still owes it the ending it asks for."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"the run was interrupted ({signal.Signals(number).name})")
+        self.number = number
 
 
 @contextlib.contextmanager
@@ -87,7 +92,7 @@ def _interruptible() -> Iterator[None]:
     def interrupt(number: int, _frame) -> None:
         if not raised:  # once: a second signal must not cut the putting back short
             raised.append(number)
-            raise Interrupted(f"the run was interrupted ({signal.Signals(number).name})")
+            raise Interrupted(number)
 
     previous = {number: signal.signal(number, interrupt) for number in SIGNALS}
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 from headwater.cli.output import Result, write_whole
@@ -32,6 +33,8 @@ def serve(server: Server, stdin, stdout) -> None:
             write_whole(stdout, response.encode("utf-8") + b"\n")
         except OSError as error:
             raise Refusal(f"cannot write to standard output ({error.strerror or error})") from None
+        if server.interrupted:  # the call it cut short is answered; now the signal ends the server, as when idle
+            signal.raise_signal(server.interrupted)
         server.settle()
 
 

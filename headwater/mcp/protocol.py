@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from headwater import __version__
+from headwater import __version__, writelock
 from headwater.errors import ArgumentRefused, Refusal
 from headwater.jsonout import prune
 from headwater.mcp.rpc_errors import (
@@ -31,6 +31,7 @@ from headwater.paths import is_text
 from headwater.snapshot import Snapshot
 
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+BATCHING = "2025-03-26"  # the one revision whose servers must read JSON-RPC batches (2025-06-18 removed them)
 INSTRUCTIONS = (
     "headwater answers from the governed documentation of this repository. Before a task, call "
     "`route` with the task in your own words; then `explain` a pointer you will rely on. "
@@ -46,6 +47,8 @@ class Server:
         self.tools = {tool.name: tool for tool in registered(write)}
         self.write = write
         self.spent_by: str | None = None
+        self.protocol: str | None = None  # the revision the last initialize settled on
+        self.interrupted: int | None = None  # a signal that cut a write short: it ends the server once answered
         self.pending: list[Callable[[], None]] = []  # what the tools left for after their answers
 
     # -- lines ---------------------------------------------------------------------------
@@ -62,13 +65,38 @@ class Server:
         except (UnicodeDecodeError, ValueError, RecursionError):
             return _error_line(None, RpcError(PARSE_ERROR, "the line is not a JSON object",
                                               ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
+        if isinstance(message, list) and message:
+            return self.handle_batch(message)
+        response = self.handle_text(message)
+        return None if response is None else _line(response)
+
+    def handle_batch(self, batch: list) -> str | None:
+        """A JSON-RPC batch: under 2025-03-26 each member is answered in turn (notifications not
+        at all) and the answers go out as one array; no other revision has batches."""
+        if self.protocol != BATCHING:
+            return _error_line(None, RpcError(
+                INVALID_REQUEST, f"a JSON-RPC batch is read only under protocol {BATCHING}, and this session "
+                + (f"speaks {self.protocol}" if self.protocol else "has not been initialized")
+                + ": send one message per line", ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
+        answers = [self.in_batch(member) for member in batch]
+        answered = [answer for answer in answers if answer is not None]
+        return _line(answered) if answered else None
+
+    def in_batch(self, member: Any) -> dict | None:
+        if isinstance(member, dict) and member.get("method") == "initialize" and _valid_id(member.get("id")):
+            return _error(member["id"], RpcError(
+                INVALID_REQUEST, "`initialize` is never part of a batch: send it alone",
+                ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES, "method"))
+        return self.handle_text(member)
+
+    def handle_text(self, message: Any) -> dict | None:
+        """One message, answered once every string in it is Unicode text."""
         if not _all_text(message):
             ident = message.get("id") if isinstance(message, dict) else None
-            return _error_line(ident if _valid_id(ident) else None, RpcError(
+            return _error(ident if _valid_id(ident) else None, RpcError(
                 INVALID_REQUEST, "a string in the message holds a lone surrogate, which is not Unicode text",
                 ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
-        response = self.handle(message)
-        return None if response is None else _line(response)
+        return self.handle(message)
 
     # -- messages ------------------------------------------------------------------------
 
@@ -78,6 +106,8 @@ class Server:
                                          ErrorCode.INVALID_ARGUMENT, Retry.WITH_CHANGES))
         if "id" not in message:
             return None  # a notification: never answered, never executed
+        if "method" not in message and ("result" in message or "error" in message):
+            return None  # a response: this server asks nothing, and answering one could echo back and forth
         ident = message["id"]
         if not _valid_id(ident):
             return _error(None, RpcError(INVALID_REQUEST, "`id` must be a string or an integer",
@@ -108,9 +138,9 @@ class Server:
 
     def initialize(self, params: Any) -> dict:
         asked = params.get("protocolVersion") if isinstance(params, dict) else None
-        version = asked if asked in SUPPORTED else SUPPORTED[-1]
+        self.protocol = asked if asked in SUPPORTED else SUPPORTED[-1]
         return {
-            "protocolVersion": version,
+            "protocolVersion": self.protocol,
             "capabilities": {"tools": {"listChanged": False}},
             "serverInfo": {"name": "headwater", "version": __version__},
             "instructions": INSTRUCTIONS,
@@ -137,6 +167,8 @@ class Server:
         except ArgumentRefused as refusal:  # one argument refused, named as this tool names it
             raise invalid(("nothing was written. " if tool.writes else "") + refusal.sentence, refusal.field) from None
         except Refusal as refusal:
+            if isinstance(refusal, writelock.Interrupted):  # what it wrote was put back; answered, then it ends
+                self.interrupted = refusal.number
             raise RpcError(INVALID_PARAMS if tool.name == "new" else SERVER_ERROR,
                            f"nothing was written. {refusal.sentence}", ErrorCode.WRITE_REFUSED,
                            Retry.WITH_CHANGES) from None
@@ -229,7 +261,7 @@ def _error_line(ident: Any, error: RpcError) -> str:
     return _line(_error(ident, error))
 
 
-def _line(response: dict) -> str:
+def _line(response: dict | list[dict]) -> str:
     """Compact JSON on one line; the envelope keeps `id: null` where JSON-RPC asks for it. Text that
     UTF-8 cannot carry (an echoed lone surrogate) goes out as `\\u` escapes: always an answer."""
     text = json.dumps(response, ensure_ascii=False, separators=(",", ":"))

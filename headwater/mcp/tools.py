@@ -8,7 +8,7 @@ registered has no handler at all.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from headwater.check.selection import SEVERITIES
 from headwater.mcp import schemas
@@ -66,7 +66,7 @@ class Tool:
     run: Callable[[Snapshot, dict], Outcome]
     output_schema: dict | None = None
     writes: bool = False
-    annotations: dict = field(default_factory=dict)
+    destructive: bool = False  # rewrites what is there, where a write that only adds is not
 
     def listing(self) -> dict:
         entry = {
@@ -85,7 +85,7 @@ class Tool:
         entry["annotations"] = {
             "title": self.title,
             "readOnlyHint": not self.writes,
-            "destructiveHint": False,
+            "destructiveHint": self.destructive,
             "idempotentHint": not self.writes,
             "openWorldHint": False,
         }
@@ -284,7 +284,8 @@ WRITES = (
     Tool("fix", "Apply mechanical fixes",
          "Apply every mechanical patch `check` proposes, all or nothing, and report the corpus after "
          "the writes. A write that lands ends this server's usable session.",
-         (Argument("format", "the report format", enum=FORMAT_NAMES),), _fix, writes=True),
+         (Argument("format", "the report format", enum=FORMAT_NAMES),), _fix, writes=True,
+         destructive=True),  # a patch sets a value or replaces a span an author wrote
 )
 
 

@@ -25,6 +25,10 @@ class Spelling:
     def name(self, field: str) -> str:
         return FLAGS[field] if self.flags else field
 
+    def mention(self, field: str) -> str:
+        """`field` in an account's running text: a flag bare (--title), an argument quoted (`title`)."""
+        return FLAGS[field] if self.flags else f"`{field}`"
+
     def giving(self, field: str, value: str) -> str:
         """`value` given for `field`, as this caller would write it (`--facet risk=low`,
         `"facets": ["risk=low"]`)."""

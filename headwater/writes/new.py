@@ -370,7 +370,7 @@ def report(plan: Plan, minted: minting.Minted, edited: list[str]) -> str:
     lines += [f"  section `{section}` — the kind requires it" for section in plan.shape.sections]
     lines += ["", "the edges it proposed"]
     if not plan.edges:
-        lines.append("  none; `--relates rel=target` declares one")
+        lines.append(f"  none; `{plan.spelling.giving('relates', 'rel=target')}` declares one")
     for edge in plan.edges:
         lines.append(f"  {edge.written_as} {edge.reached}")
         if edge.far_half and edge.path and not edge.symmetric:

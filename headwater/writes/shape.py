@@ -117,15 +117,16 @@ def _value(taxonomy: Taxonomy, kind: str, name: str, discriminator: str | None, 
     if role in DATE_ROLES:
         return FacetValue(name, today.isoformat(), f"{today.isoformat()}, the run date", True)
     if role == "name":
-        return FacetValue(name, title, "from --title", False)
+        return FacetValue(name, title, f"from {spelling.mention('title')}", False)
     if role == "scent":
         if summary:
-            return FacetValue(name, summary, "from --summary", False)
-        return FacetValue(name, SCENT_TODO, "a TODO: pass --summary, or write the sentence", False)
+            return FacetValue(name, summary, f"from {spelling.mention('summary')}", False)
+        return FacetValue(name, SCENT_TODO, f"a TODO: pass {spelling.mention('summary')}, or write the sentence",
+                          False)
     if name == discriminator:
         return FacetValue(name, kind, f"{kind}, the shelf's discriminator naming the kind", True)
     if name in given:
-        return FacetValue(name, given[name], "from --facet", False)
+        return FacetValue(name, given[name], f"from {spelling.mention('facets')}", False)
     if name not in taxonomy.required_facets(kind):
         return None
     admitted = taxonomy.admitted_values(kind, name)

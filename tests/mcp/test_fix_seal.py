@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import signal
+
 import pytest
 
 from tests.mcp.mcp_session import Session
@@ -48,3 +53,38 @@ def test_a_refused_fix_writes_nothing_and_does_not_spend(broken):
     assert error["message"].startswith("nothing was written. ") and FIRST in error["message"]
     assert target.read_bytes() == kept
     assert writer.text("resolve_identifier", id="ACME-DR-0001").startswith("docs/")
+
+
+class _Ended(Exception):
+    """What the test's own SIGTERM handler raises, where the default would end the process."""
+
+
+def test_a_sigterm_that_cuts_a_fix_short_is_answered_then_ends_the_server(broken, monkeypatch):
+    from headwater.check import fix
+    from headwater.cli.verb_mcp import serve
+
+    def signalled(*args, **kwargs):  # the signal arrives as the batch is about to write
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*args, **kwargs)
+
+    def ended(number, frame):
+        raise _Ended
+
+    real = fix.write
+    monkeypatch.setattr(fix, "write", signalled)
+    server = Session(broken, write=True).server
+    calls = [{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+              "params": {"name": "fix", "arguments": {"format": "text"}}},
+             {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
+    sink = io.BytesIO()
+    before = signal.signal(signal.SIGTERM, ended)
+    try:
+        with pytest.raises(_Ended):
+            serve(server, io.BytesIO(b"".join(json.dumps(c).encode() + b"\n" for c in calls)), sink)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    answers = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert [answer["id"] for answer in answers] == [1]  # the ping after it is never read
+    assert answers[0]["error"]["data"]["error_code"] == "write_refused"
+    assert "interrupted (SIGTERM)" in answers[0]["error"]["message"]
+    assert FAR_HALF not in (broken / FIRST).read_text()

@@ -1,5 +1,6 @@
 """The JSON-RPC handler: what the SDK never sends, errors with structured data, the path rule."""
 
+import json
 import os
 
 import pytest
@@ -28,6 +29,13 @@ def test_notifications_and_blank_lines_get_no_answer(session):
     assert session.raw(b"   \n") is None
 
 
+@pytest.mark.parametrize("response", [{"jsonrpc": "2.0", "id": 1, "result": {}},
+                                      {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "?"}}])
+def test_a_response_sent_to_the_server_gets_no_answer(session, response):
+    assert session.send(response) is None
+    assert session.send({"jsonrpc": "2.0", "id": 2, "method": "ping"}) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+
+
 @pytest.mark.parametrize("ident", ["abc", 7, 0, -3])
 def test_ids_are_echoed_in_their_own_type(session, ident):
     assert session.send({"jsonrpc": "2.0", "id": ident, "method": "ping"}) == \
@@ -42,6 +50,59 @@ def test_initialize_negotiates_the_protocol_version(session, asked, answered):
     assert result["protocolVersion"] == answered
     assert result["capabilities"] == {"tools": {"listChanged": False}}
     assert result["serverInfo"]["name"] == "headwater" and "route" in result["instructions"]
+
+
+def _initialize(session, version: str) -> None:
+    session.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": version}})
+
+
+def test_under_2025_03_26_a_batch_is_answered_member_by_member_in_one_array(session):
+    _initialize(session, "2025-03-26")
+    answers = session.raw(json.dumps([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "r", "method": "tools/call",
+         "params": {"name": "resolve_identifier", "arguments": {"id": "ACME-DR-0003"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "resources/list"},
+        7,
+    ]).encode())
+    assert [answer["id"] for answer in answers] == [1, "r", 3, None]
+    assert answers[0]["result"] == {}
+    assert answers[1]["result"]["content"][0]["text"].startswith("docs/decisions/0003-")
+    assert answers[2]["error"]["code"] == -32601 and answers[3]["error"]["code"] == -32600
+
+
+def test_under_2025_03_26_a_batch_of_notifications_alone_gets_no_answer(session):
+    _initialize(session, "2025-03-26")
+    assert session.raw(json.dumps([{"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                   {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                    "params": {"requestId": 1}}]).encode()) is None
+
+
+def test_initialize_in_a_batch_is_refused_and_the_session_keeps_its_revision(session):
+    _initialize(session, "2025-03-26")
+    answers = session.raw(json.dumps([
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"}]).encode())
+    assert answers[0]["error"]["code"] == -32600 and answers[0]["id"] == 1
+    assert answers[1] == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert isinstance(session.raw(b'[{"jsonrpc": "2.0", "id": 3, "method": "ping"}]'), list)
+
+
+@pytest.mark.parametrize("version", [None, "2024-11-05", "2025-06-18", "2025-11-25"])
+def test_a_batch_outside_2025_03_26_is_one_invalid_request(session, version):
+    if version:
+        _initialize(session, version)
+    answer = session.raw(b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]')
+    assert answer["id"] is None and answer["error"]["code"] == -32600
+    assert answer["error"]["message"].startswith("a JSON-RPC batch is read only under protocol 2025-03-26")
+    assert (version or "has not been initialized") in answer["error"]["message"]
+
+
+def test_an_empty_batch_is_one_invalid_request_whatever_the_revision(session):
+    _initialize(session, "2025-03-26")
+    answer = session.raw(b"[]")
+    assert answer["id"] is None and answer["error"]["code"] == -32600
 
 
 def test_tools_answer_before_any_initialize(session):
@@ -115,6 +176,13 @@ def test_the_write_server_registers_new_and_fix_after_the_reads(writer):
     listed = writer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
     assert [t["name"] for t in listed][-2:] == ["new", "fix"]
     assert listed[-1]["annotations"]["readOnlyHint"] is False
+
+
+def test_fix_is_announced_as_destructive_since_its_patches_rewrite_what_an_author_wrote_and_new_as_additive(writer):
+    listed = writer.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]
+    hints = {tool["name"]: tool["annotations"] for tool in listed}
+    assert hints["fix"]["readOnlyHint"] is False and hints["fix"]["destructiveHint"] is True
+    assert hints["new"]["readOnlyHint"] is False and hints["new"]["destructiveHint"] is False
 
 
 @pytest.mark.parametrize("spelling", ["./" + QS_DECISION, "docs/x/../decisions/0002-deliver-at-least-once.md",

@@ -27,8 +27,9 @@ requests = st.fixed_dictionaries(
 
 
 def well_formed(response, message) -> None:
-    if response is None:
-        assert isinstance(message, dict) and "id" not in message
+    if response is None:  # a notification, or a response (no method, a result or an error)
+        assert isinstance(message, dict)
+        assert "id" not in message or ("method" not in message and ("result" in message or "error" in message))
         return
     assert response["jsonrpc"] == "2.0" and "id" in response
     assert ("result" in response) != ("error" in response)
@@ -47,6 +48,21 @@ def test_any_json_value_gets_a_well_formed_answer_or_none(session, message):
     well_formed(response, message)
     assert response is None or response.get("error", {}).get("code") != -32603, response
     assert session.send({"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"] == {}
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(json_values | requests, min_size=1, max_size=5))
+def test_any_batch_under_2025_03_26_gets_one_well_formed_answer_per_request_or_none(session, batch):
+    session.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-03-26"}})
+    answers = session.raw(json.dumps(batch).encode())
+    if answers is None:
+        for member in batch:
+            well_formed(None, member)
+        return
+    assert isinstance(answers, list) and answers
+    for answer in answers:
+        assert answer["jsonrpc"] == "2.0" and "id" in answer and ("result" in answer) != ("error" in answer)
+        assert answer.get("error", {}).get("code") != -32603, answer
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

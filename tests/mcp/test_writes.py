@@ -18,6 +18,14 @@ def test_a_landed_new_spends_the_server_for_every_later_call(writer):
     assert writer.send({"jsonrpc": "2.0", "id": 98, "method": "initialize", "params": {}})["result"]
 
 
+def test_the_account_of_a_landed_new_names_the_tools_arguments_never_a_command_line_flag(writer):
+    account = writer.call("new", **NEW)["result"]["content"][0]["text"]
+    assert "  title — from `title`\n" in account
+    assert "  summary — a TODO: pass `summary`, or write the sentence\n" in account
+    assert '  none; `"relates": ["rel=target"]` declares one\n' in account
+    assert "--" not in account
+
+
 def test_a_refused_new_writes_nothing_and_does_not_spend(writer):
     error = writer.call("new", kind="memo", title="x")["error"]
     assert error["code"] == -32602 and error["data"]["error_code"] == "invalid_argument"
