@@ -4,7 +4,8 @@ ruamel.yaml loads the text as a comment-keeping tree, the edit is made on that t
 tree is dumped with the indentation the text already uses. Of the dump, only the changed lines
 inside the edited entry are kept (ruamel normalises spacing elsewhere, and those lines stay as
 the author wrote them); the spliced text must then load to exactly the edited tree, or the edit
-is refused rather than written. So an author's comments, key order and quoting never move.
+is refused rather than written. So an author's comments, key order, quoting, tabs and line ends
+(CRLF or LF, line by line) never move.
 
 Addresses are tuples of mapping keys from the top: `("relations", "superseded_by")`.
 """
@@ -24,6 +25,10 @@ from headwater.corpus.frontmatter import split
 from headwater.taxonomy.canonical import SAFE
 
 Address = tuple[str, ...]
+# What `str.splitlines` (and YAML, for U+000D, U+0085, U+2028 and U+2029) ends a line at and a
+# split on "\n" does not: where one stands, readers disagree about which line is which.
+STRAY_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+LONE_CR = re.compile("\r(?!\n)")  # a file's first line ending so: front matter would open with `---\r`
 KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:(\s|$)")
 DASH_LINE = re.compile(r"^( *)- ")
@@ -69,18 +74,39 @@ def set_scalar(text: str, address: Address, value: str) -> str:
 def edit_front_matter(document: str, edit: Callable[[str], str]) -> str:
     """Apply a text edit (e.g. `lambda t: add_to_list(t, address, value)`) to a Markdown file's
     front matter; the body and the fences are kept as they are. A file without front matter
-    gets one."""
-    newline = "\r\n" if document.split("\n", 1)[0].endswith("\r") else "\n"
-    lines = document.splitlines(keepends=True)
+    gets one, its lines ended as the file's first line is."""
+    lines = document.split("\n")
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
     if split(document).front is None:
+        _refuse_stray_break(lines[0] if lines else "", 1, LONE_CR)
         return f"---{newline}" + _with_newline(edit(""), newline) + f"---{newline}" + document
-    close = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---")
-    block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:close])
-    return lines[0] + _with_newline(edit(block), newline) + "".join(lines[close:])
+    # where a stray line end closes it for the reader, no "\n" line does: the block runs on, and is refused
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---"), len(lines))
+    block = "".join(lines[1:close])
+    _refuse_stray_break(block, 2)
+    edited = edit(block) if block else _with_newline(edit(""), newline)  # an empty block shows no line end
+    return lines[0] + edited + "".join(lines[close:])
 
 
 def _with_newline(text: str, newline: str) -> str:
     return text.replace("\n", newline) if newline != "\n" else text
+
+
+def _refuse_stray_break(text: str, first_line: int, stray: re.Pattern[str] = STRAY_BREAK) -> None:
+    """Refuse text holding a line end only some readers see: lines would be counted, and kept, wrong."""
+    found = stray.search(text)
+    if found:
+        line = first_line + text.count("\n", 0, found.start())
+        raise UnsafeEdit(f"line {line} holds U+{ord(found.group()):04X}, which some readers take for a line end and "
+                         "others do not; replace it with a space, or end the line with LF or CRLF there")
+
+
+def _as_ruamel_reads(text: str) -> str:
+    """The text ruamel is given: LF line ends, and a tab as a space (ruamel's scanner refuses a tab
+    after a value, `status: current\t# why`, which YAML and headwater's reader take). Lines outside
+    the edit keep their tabs; `_edit` refuses to lose one in a line it rewrites."""
+    return text.replace("\r\n", "\n").replace("\t", " ")
 
 
 def _scalar(value: str):
@@ -96,7 +122,8 @@ def _block_list(items: list) -> CommentedSeq:
 def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]) -> str:
     if not address:
         raise UnsafeEdit("an edit needs the address of a key")
-    plain_text = text.replace("\r\n", "\n")
+    _refuse_stray_break(text, 1)
+    plain_text = _as_ruamel_reads(text)
     yaml = _yaml(plain_text)
     tree = _load(yaml, plain_text)
     lines = plain_text.splitlines()
@@ -112,10 +139,12 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     edit(parent, address[-1])
     out = io.StringIO()
     yaml.dump(tree, out)
-    result = _only_in_zone(plain_text, out.getvalue(), zone)
-    if _load(yaml, result) != tree:
+    result = _only_in_zone(text, out.getvalue(), zone)
+    if _load(yaml, _as_ruamel_reads(result)) != tree:
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
-    return result.replace("\n", "\r\n") if "\r\n" in text else result
+    if result.count("\t") < text.count("\t"):  # ruamel writes none: a line holding one was rewritten
+        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting a line that holds a tab")
+    return result
 
 
 def _load(yaml: YAML, text: str) -> CommentedMap:
@@ -195,11 +224,14 @@ def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
     """`before`, with only the changes ruamel made inside the zone carried over from `after`.
 
     Lines are aligned with their spacing collapsed, so a line ruamel merely respaced counts as
-    unchanged and keeps the author's bytes.
+    unchanged and keeps the author's bytes, its line end with them; a line ruamel wrote ends as
+    the text's first line does.
     """
     old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    newline = "\r\n" if old and old[0].endswith("\r\n") else "\n"
     if old and not old[-1].endswith("\n"):
-        old[-1] += "\n"
+        old[-1] += newline
+    new = [_with_newline(line, newline) for line in new]
     start, end = zone
     out: list[str] = []
     import difflib  # here, not at the top: every check imports this module, few edit a front
