@@ -23,13 +23,19 @@ class Split:
     body_line: int  # 1-based line of the file where the body starts
 
 
+def is_fence(line: str) -> bool:
+    """`---` alone on its line: spaces or tabs after it too, as Jekyll and Hugo read a fence, so a
+    site's front matter opened by `--- ` is read as one (and never gets a second above it)."""
+    return line.rstrip("\r\n").rstrip(" \t") == "---"
+
+
 def split(text: str, scalars: dict[tuple, Scalar] | None = None) -> Split:
     """`text` is decoded, BOM already stripped. CRLF is tolerated. `scalars`: as `strict.load`'s."""
-    if not (text.startswith("---\n") or text.startswith("---\r\n") or text.rstrip("\r\n") == "---"):
+    if not is_fence(text.split("\n", 1)[0]):
         return Split(None, text, 1)
     lines = text.splitlines(keepends=True)
     for index in range(1, len(lines)):
-        if lines[index].rstrip("\r\n") == "---":
+        if is_fence(lines[index]):
             block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:index])
             body = "".join(lines[index + 1 :])
             return Split(_mapping(block, scalars), body, index + 2)
@@ -40,7 +46,7 @@ def foreign(text: str) -> str | None:
     """The language of a front matter headwater does not read, when the file opens with one: TOML
     between `+++` lines or a JSON object, as Hugo and Zola write them; None otherwise."""
     first = text.split("\n", 1)[0].rstrip("\r")
-    if first == "+++":
+    if first.rstrip(" \t") == "+++":
         return "TOML (between `+++` lines)"
     return "JSON (an object opening on line 1)" if first.strip() == "{" else None
 
