@@ -173,6 +173,11 @@ def github_slug(text: str) -> str:
     return kept.replace(" ", "-")
 
 
+# The line ends CommonMark (and so markdown-it) knows; `str.splitlines` knows U+2028, U+0085 and a
+# form feed too, and a body holding one had its lines read one off from where the parser put them.
+LINE_END = re.compile(r"\r\n?|\n")
+
+
 def parse(body: str, first_line: int) -> Body:
     env: dict = {}  # the block parse's link reference definitions, which each inline parse reads
     tokens = _parser().parse(body, env)
@@ -182,7 +187,7 @@ def parse(body: str, first_line: int) -> Body:
     code: list[Code] = []
     anchors: list[str] = []
     seen: dict[str, int] = {}
-    source_lines = body.splitlines()
+    source_lines = LINE_END.split(body)  # the lines markdown-it's `map` counts, never U+2028's
     defined = cache(lambda: _definitions(source_lines))  # read only if a reference link is found
     quoted = 0  # block-quote depth: quoted prose is someone else's words
     for index, token in enumerate(tokens):

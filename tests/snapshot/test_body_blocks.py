@@ -35,6 +35,14 @@ def test_a_code_span_is_at_the_line_of_its_block_that_holds_it():
     assert parsed.code == (Code("span", "", 5, "x"), Code("span", "", 8, "x"))
 
 
+def test_a_line_separator_or_form_feed_inside_a_line_leaves_every_block_on_its_own_lines():
+    # the lines were split where Python splits them, U+2028 and U+000C too, so each block after one read
+    # its neighbour's text: the retired term below went unseen, and `--fix` left it
+    parsed = parse("## Context\u2028\n\nA\x0cB.\n\nPass the whitelist.\r\nAnd\rmore.\n", 5)
+    assert parsed.prose == (Prose(5, ("## Context\u2028",)), Prose(7, ("A\x0cB.",)),
+                            Prose(9, ("Pass the whitelist.", "And", "more.")))
+
+
 def test_a_code_span_over_two_lines_is_at_its_block_s_first_line():
     parsed = parse("Before.\n\nText `one\ntwo` end\n", 5)
     assert parsed.code == (Code("span", "", 7, "one two"),)
