@@ -29,6 +29,7 @@ Address = tuple[str, ...]
 # split on "\n" does not: where one stands, readers disagree about which line is which.
 STRAY_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 LONE_CR = re.compile("\r(?!\n)")  # a file's first line ending so: front matter would open with `---\r`
+TAB_PAST_INDENT = re.compile(r"(?<=[^ \t\n])[^\n]*")  # a line's rest, from its first character that is no blank
 KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:(\s|$)")
 DASH_LINE = re.compile(r"^( *)- ")
@@ -103,10 +104,11 @@ def _refuse_stray_break(text: str, first_line: int, stray: re.Pattern[str] = STR
 
 
 def _as_ruamel_reads(text: str) -> str:
-    """The text ruamel is given: LF line ends, and a tab as a space (ruamel's scanner refuses a tab
-    after a value, `status: current\t# why`, which YAML and headwater's reader take). Lines outside
-    the edit keep their tabs; `_edit` refuses to lose one in a line it rewrites."""
-    return text.replace("\r\n", "\n").replace("\t", " ")
+    """The text ruamel is given: LF line ends, and a tab past a line's indentation as a space:
+    ruamel's scanner refuses `status: current\t# why`, which YAML and headwater's reader take. A tab
+    that indents stays, and is refused as YAML refuses it. Lines outside the edit keep their tabs;
+    `_edit` refuses to lose one in a line it rewrites."""
+    return TAB_PAST_INDENT.sub(lambda found: found.group().replace("\t", " "), text.replace("\r\n", "\n"))
 
 
 def _scalar(value: str):

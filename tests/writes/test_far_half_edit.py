@@ -153,6 +153,8 @@ def test_a_line_holding_a_tab_is_refused_rather_than_rewritten_with_a_space():
     before = '---\nrelations:\n  traced_by: "X-0\tdraft"\n---\n'
     with pytest.raises(UnsafeEdit, match="rewriting a line that holds a tab"):
         edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    with pytest.raises(UnsafeEdit, match="does not load"):  # a tab that indents is no YAML, and never guessed at
+        set_scalar("taxonomy:\n\tpackage: p\n", ("taxonomy", "digest"), "sha256:ab")
 
 
 @pytest.mark.parametrize(("before", "line", "point"), [
