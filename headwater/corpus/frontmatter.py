@@ -23,10 +23,11 @@ class Split:
     body_line: int  # 1-based line of the file where the body starts
 
 
-def is_fence(line: str) -> bool:
+def is_fence(line: str, closing: bool = False) -> bool:
     """`---` alone on its line: spaces or tabs after it too, as Jekyll and Hugo read a fence, so a
-    site's front matter opened by `--- ` is read as one (and never gets a second above it)."""
-    return line.rstrip("\r\n").rstrip(" \t") == "---"
+    site's front matter opened by `--- ` is read as one (and never gets a second above it). A block
+    may close with `...` too, YAML's own end of a document, as Jekyll and Pandoc close one."""
+    return line.rstrip("\r\n").rstrip(" \t") in (("---", "...") if closing else ("---",))
 
 
 def split(text: str, scalars: dict[tuple, Scalar] | None = None) -> Split:
@@ -35,7 +36,7 @@ def split(text: str, scalars: dict[tuple, Scalar] | None = None) -> Split:
         return Split(None, text, 1)
     lines = text.splitlines(keepends=True)
     for index in range(1, len(lines)):
-        if is_fence(lines[index]):
+        if is_fence(lines[index], closing=True):
             block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:index])
             body = "".join(lines[index + 1 :])
             return Split(_mapping(block, scalars), body, index + 2)

@@ -83,7 +83,7 @@ def edit_front_matter(document: str, edit: Callable[[str], str]) -> str:
         _refuse_stray_break(lines[0] if lines else "", 1, LONE_CR)
         return f"---{newline}" + _with_newline(edit(""), newline) + f"---{newline}" + document
     # where a stray line end closes it for the reader, no "\n" line does: the block runs on, and is refused
-    close = next((i for i in range(1, len(lines)) if is_fence(lines[i])), len(lines))
+    close = next((i for i in range(1, len(lines)) if is_fence(lines[i], closing=True)), len(lines))
     block = "".join(lines[1:close])
     _refuse_stray_break(block, 2)
     edited = edit(block) if block else _with_newline(edit(""), newline)  # an empty block shows no line end

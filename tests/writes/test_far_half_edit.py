@@ -175,3 +175,10 @@ def test_a_line_end_only_some_readers_see_is_refused_and_named_rather_than_split
 def test_a_line_separator_in_the_body_or_the_first_line_is_no_bar_to_new_front_matter():
     before = "# Title\u2028more\n\nBody\x85text\u2029\n"
     assert edit_front_matter(before, lambda t: set_scalar(t, ("id",), "X-1")) == "---\nid: X-1\n---\n" + before
+
+
+def test_a_front_matter_closed_by_yaml_s_own_end_marker_is_edited_above_it():
+    # Pandoc and Jekyll close a block with `...`; headwater read the file as never closed, so no write could reach it
+    before = "---\nid: X-1\n... \n# T\n\n---\n\nA rule above.\n"
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    assert after == "---\nid: X-1\nrelations:\n  traced_by:\n    - X-2\n... \n# T\n\n---\n\nA rule above.\n"
