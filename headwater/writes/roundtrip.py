@@ -130,6 +130,8 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     tree = _load(yaml, plain_text)
     lines = plain_text.splitlines()
     zone = _widened(_zone(tree, address, len(lines)), lines)
+    # comments and blank lines alone: ruamel loads no mapping, so it has no entry to keep them by
+    blank = all(not line.strip() or line.lstrip().startswith("#") for line in lines)
     parent = tree
     for depth, key in enumerate(address[:-1]):
         child = parent.get(key)
@@ -141,7 +143,7 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     edit(parent, address[-1])
     out = io.StringIO()
     yaml.dump(tree, out)
-    result = _only_in_zone(text, out.getvalue(), zone)
+    result = _after_all(text, out.getvalue()) if blank else _only_in_zone(text, out.getvalue(), zone)
     if _load(yaml, _as_ruamel_reads(result)) != tree:
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
     if result.count("\t") < text.count("\t"):  # ruamel writes none: a line holding one was rewritten
@@ -229,11 +231,8 @@ def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
     unchanged and keeps the author's bytes, its line end with them; a line ruamel wrote ends as
     the text's first line does.
     """
-    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
-    newline = "\r\n" if old and old[0].endswith("\r\n") else "\n"
-    if old and not old[-1].endswith("\n"):
-        old[-1] += newline
-    new = [_with_newline(line, newline) for line in new]
+    old, newline = _lines_of(before)
+    new = [_with_newline(line, newline) for line in after.splitlines(keepends=True)]
     start, end = zone
     out: list[str] = []
     import difflib  # here, not at the top: every check imports this module, few edit a front
@@ -244,6 +243,22 @@ def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
         inside = (start <= i1 <= end) if tag == "insert" else (start <= i1 and i2 <= end)
         out.extend(new[j1:j2] if tag != "equal" and inside else old[i1:i2])
     return "".join(out)
+
+
+def _after_all(before: str, after: str) -> str:
+    """`before` whole, then `after`: the text held comments and blank lines alone, which ruamel,
+    loading no mapping, would have dropped."""
+    old, newline = _lines_of(before)
+    return "".join(old) + _with_newline(after, newline)
+
+
+def _lines_of(text: str) -> tuple[list[str], str]:
+    """`text`'s lines, the last one ended too, and the line end a new line takes: the first line's."""
+    lines = text.splitlines(keepends=True)
+    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += newline
+    return lines, newline
 
 
 def _spacing(line: str) -> str:

@@ -182,3 +182,12 @@ def test_a_front_matter_closed_by_yaml_s_own_end_marker_is_edited_above_it():
     before = "---\nid: X-1\n... \n# T\n\n---\n\nA rule above.\n"
     after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
     assert after == "---\nid: X-1\nrelations:\n  traced_by:\n    - X-2\n... \n# T\n\n---\n\nA rule above.\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("---\n# owner: docs team\n---\n# T\n", "---\n# owner: docs team\nid: X-1\n---\n# T\n"),
+    ("---\r\n# kept\r\n\r\n---\r\n", "---\r\n# kept\r\n\r\nid: X-1\r\n---\r\n"),
+])
+def test_a_front_matter_of_comments_alone_keeps_them_and_gets_its_keys_after_them(before, after):
+    # it loads as no mapping, so ruamel's dump held none of the comments, and the edit wrote the keys over them
+    assert edit_front_matter(before, lambda t: set_scalar(t, ("id",), "X-1")) == after
