@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from ruamel.yaml import YAML
@@ -30,6 +31,8 @@ Address = tuple[str, ...]
 STRAY_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 LONE_CR = re.compile("\r(?!\n)")  # a file's first line ending so: front matter would open with `---\r`
 TAB_PAST_INDENT = re.compile(r"(?<=[^ \t\n])[^\n]*")  # a line's rest, from its first character that is no blank
+COMMENT = re.compile(r"(?:^|[ \t])(#[^\r\n]*)", re.MULTILINE)  # or a `#` in a quoted value: counted alike
+NULL_SPELLED = re.compile(r":[ \t]+(?:~|null|Null|NULL)(?=[ \t]*(?:#|$))")  # what ruamel dumps as `key:`
 KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:(\s|$)")
 DASH_LINE = re.compile(r"^( *)- ")
@@ -148,6 +151,9 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
     if result.count("\t") < text.count("\t"):  # ruamel writes none: a line holding one was rewritten
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting a line that holds a tab")
+    lost = Counter(COMMENT.findall(text)) - Counter(COMMENT.findall(result))
+    if lost:  # ruamel drops a comment inside a flow mapping it rewrites (`{a: 1,  # why`)
+        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without dropping the comment `{min(lost)}`")
     return result
 
 
@@ -262,4 +268,4 @@ def _lines_of(text: str) -> tuple[list[str], str]:
 
 
 def _spacing(line: str) -> str:
-    return " ".join(line.split())
+    return " ".join(NULL_SPELLED.sub(":", line).split())

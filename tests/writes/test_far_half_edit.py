@@ -191,3 +191,20 @@ def test_a_front_matter_closed_by_yaml_s_own_end_marker_is_edited_above_it():
 def test_a_front_matter_of_comments_alone_keeps_them_and_gets_its_keys_after_them(before, after):
     # it loads as no mapping, so ruamel's dump held none of the comments, and the edit wrote the keys over them
     assert edit_front_matter(before, lambda t: set_scalar(t, ("id",), "X-1")) == after
+
+
+def test_a_comment_inside_a_flow_mapping_the_edit_rewrites_is_refused_rather_than_dropped():
+    # ruamel writes a flow mapping back on one line without the comments inside it; the edit wrote that
+    before = "---\nid: X-1\nrelations: {supersedes: [X-0],   # the old one\n  governs: [src/**]}\n---\n"
+    with pytest.raises(UnsafeEdit) as refused:
+        edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2"))
+    assert str(refused.value) == ("`relations.superseded_by` cannot be written without dropping the comment "
+                                  "`# the old one`")
+
+
+@pytest.mark.parametrize("spelled", ["~", "null", "NULL  # not yet"])
+def test_a_null_spelled_out_before_the_insertion_point_stays_as_written_and_the_key_lands(spelled):
+    # ruamel writes it back as `title:`, the line no longer matched, and the key after it was refused
+    before = f"---\nid: X-1\ntitle: {spelled}\n---\n"
+    after = edit_front_matter(before, lambda t: set_scalar(t, ("status",), "draft"))
+    assert after == f"---\nid: X-1\ntitle: {spelled}\nstatus: draft\n---\n"
