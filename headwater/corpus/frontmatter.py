@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from headwater.errors import Refusal
 from headwater.yaml.nodes import Map, Scalar
 from headwater.yaml.strict import YamlRefusal, load
+
+# After each line end a Markdown reader and an editor see (LF, CRLF, a lone CR), never U+2028's or a
+# form feed's, which `str.splitlines` splits at too: the body's first line is counted as they count it.
+LINE = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
 class FrontMatterRefusal(Refusal):
@@ -34,7 +39,7 @@ def split(text: str, scalars: dict[tuple, Scalar] | None = None) -> Split:
     """`text` is decoded, BOM already stripped. CRLF is tolerated. `scalars`: as `strict.load`'s."""
     if not is_fence(text.split("\n", 1)[0]):
         return Split(None, text, 1)
-    lines = text.splitlines(keepends=True)
+    lines = LINE.split(text)
     for index in range(1, len(lines)):
         if is_fence(lines[index], closing=True):
             block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:index])

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from headwater.corpus.body import Code, Heading, Prose, parse
+from headwater.corpus.frontmatter import split
 
 
 def test_each_heading_keeps_its_level_and_file_line():
@@ -41,6 +42,12 @@ def test_a_line_separator_or_form_feed_inside_a_line_leaves_every_block_on_its_o
     parsed = parse("## Context\u2028\n\nA\x0cB.\n\nPass the whitelist.\r\nAnd\rmore.\n", 5)
     assert parsed.prose == (Prose(5, ("## Context\u2028",)), Prose(7, ("A\x0cB.",)),
                             Prose(9, ("Pass the whitelist.", "And", "more.")))
+
+
+def test_a_line_separator_inside_the_front_matter_leaves_the_body_on_the_line_an_editor_shows():
+    # the split counted U+2028 as a line end, so every finding in such a body was a line below its place
+    parts = split('---\nsummary: "One\u2028two"\nnote: "a\x85b"\n---\n# T\n')
+    assert (parts.body_line, parts.body, parts.front.get("summary").text) == (5, "# T\n", "One\u2028two")
 
 
 def test_a_code_span_over_two_lines_is_at_its_block_s_first_line():
