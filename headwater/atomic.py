@@ -49,6 +49,23 @@ def parts_under(root: Path, path: Path | str) -> list[str]:
     return parts
 
 
+class Unwritable(Refusal):
+    """A file its owner keeps read-only, or one with a second name: replacing it is refused, never made."""
+
+
+def _refuse_to_replace(status: os.stat_result, relative: str) -> None:
+    """A rename puts a new file under this one name: a read-only file (kept so on purpose, or by a
+    version control that wants an edit opened first) would be written regardless, and a file's
+    other names (hard links) would keep the old text while this one moved on."""
+    if not status.st_mode & stat.S_IWUSR:
+        raise Unwritable(f"{relative} is read-only, and headwater writes no file its owner keeps read-only; "
+                         "make it writable (`chmod u+w`) and run it again")
+    if status.st_nlink > 1:
+        raise Unwritable(f"{relative} has {status.st_nlink} names (hard links), and a write replaces it under this "
+                         "one alone, the others keeping the old text; make it a file of its own (copy it, then "
+                         "move the copy over it) and run it again")
+
+
 def _symlink_refusal(parts: list[str]) -> Unconfined:
     return Unconfined(f"`{'/'.join(parts)}` is a symlink, and headwater writes nothing through a symlink")
 
@@ -122,16 +139,21 @@ def _staged(directory: int, name: str, data: bytes, mode: int, durable: bool = T
 
 def write_bytes(path: Path, data: bytes, *, root: Path, durable: bool = True) -> None:
     """Replace (or create) `path` under `root` with `data` in one rename, keeping an existing file's
-    mode; synced first unless `durable` is false (a cache file: the module's docstring says why)."""
+    mode; synced first unless `durable` is false (a cache file: the module's docstring says why).
+    A durable write refuses a file that is read-only or has a second name (`_refuse_to_replace`);
+    a cache file is headwater's own to replace."""
     with directory_of(root, path) as (directory, name):
         try:
-            found = os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode
+            status = os.stat(name, dir_fd=directory, follow_symlinks=False)
+            found = status.st_mode
         except FileNotFoundError:
-            found = stat.S_IFREG | _default_mode()
+            status, found = None, stat.S_IFREG | _default_mode()
         if not stat.S_ISREG(found):  # a rename would replace a folder or a special file: refused in its words
             number = errno.EISDIR if stat.S_ISDIR(found) else errno.EEXIST
             raise OSError(number, os.strerror(number) if stat.S_ISDIR(found) else "not a regular file",
                           "/".join(parts_under(root, path)))
+        if status is not None and durable:
+            _refuse_to_replace(status, "/".join(parts_under(root, path)))
         mode = found & 0o7777
         with _staged(directory, name, data, mode, durable) as tmp:
             os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)

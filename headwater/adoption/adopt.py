@@ -25,7 +25,7 @@ from headwater.check.patches import AddToList, Create, Edit, Patch, SetScalar
 from headwater.check.proposals import own_identifier, propose
 from headwater.check.superseded_since import superseded_since
 from headwater.corpus.adoption_file import Task, tasks_in
-from headwater.corpus.census import Classifier, Outcome
+from headwater.corpus.census import Classifier, Outcome, is_markdown
 from headwater.corpus.claims import claim_text
 from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.errors import Refusal
@@ -67,14 +67,19 @@ class Adoption:
 
 
 def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
-    """The records adopt may edit, and a sentence for each it leaves alone for its foreign front matter."""
+    """The records adopt may edit, and a sentence for each it leaves alone: a record the census could
+    not read (or would not follow) and one with foreign front matter."""
     classifier = Classifier(snapshot.taxonomy)
     found, left = [], []
     for row in snapshot.census.rows:
-        if row.outcome not in (Outcome.TYPED, Outcome.UNTYPED):
+        unread = row.outcome is Outcome.UNREADABLE or (row.outcome is Outcome.UNWALKABLE and is_markdown(row.path))
+        if row.outcome not in (Outcome.TYPED, Outcome.UNTYPED) and not unread:
             continue
         shelves = classifier.matching_shelves(row.path)
         if len(shelves) != 1 or not shelves[0].homogeneous or not shelves[0].kind:
+            continue
+        if unread:  # said, or "nothing to migrate" would vouch for a record nobody read
+            left.append(f"left {row.path} alone: {row.reason}")
             continue
         try:
             data = read_regular(snapshot.root / row.path)

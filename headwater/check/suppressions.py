@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from headwater.check.finding import Escape, Finding, Hidden
 from headwater.clock import parse_date
+from headwater.corpus.body import parser_lines
 from headwater.corpus.document import Document
 
 DIRECTIVE = re.compile(r"<!--\s*headwater\s+(?P<body>.*?)\s*-->")
@@ -87,7 +88,7 @@ def directives(document: Document, known_rules: frozenset[str]) -> list[Directiv
     if text.find("<", body) < 0 or text.find("<!--", body) < 0 or text.find("headwater", body) < 0:
         return []  # most bodies: no comment naming headwater, so no directive
     found, fenced = [], False
-    lines = document.body_text.splitlines()
+    lines = parser_lines(document.body_text)  # counted as the finding lines are, never at a U+2028
     for offset, text in enumerate(lines):
         if FENCE.match(text):
             fenced = not fenced

@@ -46,7 +46,8 @@ def run(invocation) -> Result:
     out = [visible(line.replace("adopted ", "would adopt ", 1) if args.dry_run else line) for line in lines]
     out += [visible(line) for line in adopted.left]
     out.append(f"{verb} front matter into {len(lines)} record{'s' if len(lines) != 1 else ''}" if lines else
-               "nothing to migrate: every record on a shelf already carries what its body says")
+               "nothing to migrate: every record on a shelf already carries what its body says" if not adopted.left
+               else "nothing else to migrate: every other record on a shelf already carries what its body says")
     if adopted.title_readers is not None:
         out += said(adopted.title_readers, f"this run {verb}", snapshot.taxonomy.facet_for_role("name"))
     if until is not None:

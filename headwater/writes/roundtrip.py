@@ -4,7 +4,8 @@ ruamel.yaml loads the text as a comment-keeping tree, the edit is made on that t
 tree is dumped with the indentation the text already uses. Of the dump, only the changed lines
 inside the edited entry are kept (ruamel normalises spacing elsewhere, and those lines stay as
 the author wrote them); the spliced text must then load to exactly the edited tree, or the edit
-is refused rather than written. So an author's comments, key order and quoting never move.
+is refused rather than written. So an author's comments, key order, quoting, tabs and line ends
+(CRLF or LF, line by line) never move.
 
 Addresses are tuples of mapping keys from the top: `("relations", "superseded_by")`.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from ruamel.yaml import YAML
@@ -20,10 +22,17 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from headwater.corpus.frontmatter import split
+from headwater.corpus.frontmatter import is_fence, split
 from headwater.taxonomy.canonical import SAFE
 
 Address = tuple[str, ...]
+# What `str.splitlines` (and YAML, for U+000D, U+0085, U+2028 and U+2029) ends a line at and a
+# split on "\n" does not: where one stands, readers disagree about which line is which.
+STRAY_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+LONE_CR = re.compile("\r(?!\n)")  # a file's first line ending so: front matter would open with `---\r`
+TAB_PAST_INDENT = re.compile(r"(?<=[^ \t\n])[^\n]*")  # a line's rest, from its first character that is no blank
+COMMENT = re.compile(r"(?:^|[ \t])(#[^\r\n]*)", re.MULTILINE)  # or a `#` in a quoted value: counted alike
+NULL_SPELLED = re.compile(r":[ \t]+(?:~|null|Null|NULL)(?=[ \t]*(?:#|$))")  # what ruamel dumps as `key:`
 KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:(\s|$)")
 DASH_LINE = re.compile(r"^( *)- ")
@@ -69,18 +78,40 @@ def set_scalar(text: str, address: Address, value: str) -> str:
 def edit_front_matter(document: str, edit: Callable[[str], str]) -> str:
     """Apply a text edit (e.g. `lambda t: add_to_list(t, address, value)`) to a Markdown file's
     front matter; the body and the fences are kept as they are. A file without front matter
-    gets one."""
-    newline = "\r\n" if document.split("\n", 1)[0].endswith("\r") else "\n"
-    lines = document.splitlines(keepends=True)
+    gets one, its lines ended as the file's first line is."""
+    lines = document.split("\n")
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
     if split(document).front is None:
+        _refuse_stray_break(lines[0] if lines else "", 1, LONE_CR)
         return f"---{newline}" + _with_newline(edit(""), newline) + f"---{newline}" + document
-    close = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---")
-    block = "".join(line.rstrip("\r\n") + "\n" for line in lines[1:close])
-    return lines[0] + _with_newline(edit(block), newline) + "".join(lines[close:])
+    # where a stray line end closes it for the reader, no "\n" line does: the block runs on, and is refused
+    close = next((i for i in range(1, len(lines)) if is_fence(lines[i], closing=True)), len(lines))
+    block = "".join(lines[1:close])
+    _refuse_stray_break(block, 2)
+    edited = edit(block) if block else _with_newline(edit(""), newline)  # an empty block shows no line end
+    return lines[0] + edited + "".join(lines[close:])
 
 
 def _with_newline(text: str, newline: str) -> str:
     return text.replace("\n", newline) if newline != "\n" else text
+
+
+def _refuse_stray_break(text: str, first_line: int, stray: re.Pattern[str] = STRAY_BREAK) -> None:
+    """Refuse text holding a line end only some readers see: lines would be counted, and kept, wrong."""
+    found = stray.search(text)
+    if found:
+        line = first_line + text.count("\n", 0, found.start())
+        raise UnsafeEdit(f"line {line} holds U+{ord(found.group()):04X}, which some readers take for a line end and "
+                         "others do not; replace it with a space, or end the line with LF or CRLF there")
+
+
+def _as_ruamel_reads(text: str) -> str:
+    """The text ruamel is given: LF line ends, and a tab past a line's indentation as a space:
+    ruamel's scanner refuses `status: current\t# why`, which YAML and headwater's reader take. A tab
+    that indents stays, and is refused as YAML refuses it. Lines outside the edit keep their tabs;
+    `_edit` refuses to lose one in a line it rewrites."""
+    return TAB_PAST_INDENT.sub(lambda found: found.group().replace("\t", " "), text.replace("\r\n", "\n"))
 
 
 def _scalar(value: str):
@@ -96,11 +127,14 @@ def _block_list(items: list) -> CommentedSeq:
 def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]) -> str:
     if not address:
         raise UnsafeEdit("an edit needs the address of a key")
-    plain_text = text.replace("\r\n", "\n")
+    _refuse_stray_break(text, 1)
+    plain_text = _as_ruamel_reads(text)
     yaml = _yaml(plain_text)
     tree = _load(yaml, plain_text)
     lines = plain_text.splitlines()
     zone = _widened(_zone(tree, address, len(lines)), lines)
+    # comments and blank lines alone: ruamel loads no mapping, so it has no entry to keep them by
+    blank = all(not line.strip() or line.lstrip().startswith("#") for line in lines)
     parent = tree
     for depth, key in enumerate(address[:-1]):
         child = parent.get(key)
@@ -112,10 +146,15 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     edit(parent, address[-1])
     out = io.StringIO()
     yaml.dump(tree, out)
-    result = _only_in_zone(plain_text, out.getvalue(), zone)
-    if _load(yaml, result) != tree:
+    result = _after_all(text, out.getvalue()) if blank else _only_in_zone(text, out.getvalue(), zone)
+    if _load(yaml, _as_ruamel_reads(result)) != tree:
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
-    return result.replace("\n", "\r\n") if "\r\n" in text else result
+    if result.count("\t") < text.count("\t"):  # ruamel writes none: a line holding one was rewritten
+        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting a line that holds a tab")
+    lost = Counter(COMMENT.findall(text)) - Counter(COMMENT.findall(result))
+    if lost:  # ruamel drops a comment inside a flow mapping it rewrites (`{a: 1,  # why`)
+        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without dropping the comment `{min(lost)}`")
+    return result
 
 
 def _load(yaml: YAML, text: str) -> CommentedMap:
@@ -195,11 +234,11 @@ def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
     """`before`, with only the changes ruamel made inside the zone carried over from `after`.
 
     Lines are aligned with their spacing collapsed, so a line ruamel merely respaced counts as
-    unchanged and keeps the author's bytes.
+    unchanged and keeps the author's bytes, its line end with them; a line ruamel wrote ends as
+    the text's first line does.
     """
-    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
-    if old and not old[-1].endswith("\n"):
-        old[-1] += "\n"
+    old, newline = _lines_of(before)
+    new = [_with_newline(line, newline) for line in after.splitlines(keepends=True)]
     start, end = zone
     out: list[str] = []
     import difflib  # here, not at the top: every check imports this module, few edit a front
@@ -212,5 +251,21 @@ def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
     return "".join(out)
 
 
+def _after_all(before: str, after: str) -> str:
+    """`before` whole, then `after`: the text held comments and blank lines alone, which ruamel,
+    loading no mapping, would have dropped."""
+    old, newline = _lines_of(before)
+    return "".join(old) + _with_newline(after, newline)
+
+
+def _lines_of(text: str) -> tuple[list[str], str]:
+    """`text`'s lines, the last one ended too, and the line end a new line takes: the first line's."""
+    lines = text.splitlines(keepends=True)
+    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += newline
+    return lines, newline
+
+
 def _spacing(line: str) -> str:
-    return " ".join(line.split())
+    return " ".join(NULL_SPELLED.sub(":", line).split())

@@ -191,6 +191,7 @@ def test_adopt_and_check_fix_date_one_supersession_alike(tmp_path, hw):
 
 @pytest.mark.parametrize(("front", "language"), [
     ('+++\ntitle = "Use MADR"\n+++\n', "TOML (between `+++` lines)"),
+    ('+++ \ntitle = "Use MADR"\n+++ \n', "TOML (between `+++` lines)"),  # Hugo reads the fence so too
     ('{\n  "title": "Use MADR"\n}\n', "JSON (an object opening on line 1)"),
 ])
 def test_a_record_with_toml_or_json_front_matter_is_left_alone_and_said_so(nygard, hw, front, language):
@@ -204,6 +205,41 @@ def test_a_record_with_toml_or_json_front_matter_is_left_alone_and_said_so(nygar
     assert "wrote front matter into 1 record\n" in ran.out  # the first record, and only it
     checked = hw("check", "--root", str(nygard), *NOW).out
     assert f"its front matter is written in {language}, which headwater" in " ".join(checked.split())
+
+
+def test_a_record_the_census_could_not_read_is_named_as_left_alone_never_vouched_for(nygard, hw):
+    # adopt passed over them without a word and closed on "every record on a shelf already carries
+    # what its body says", of records it never read
+    adr = nygard / "doc/adr"
+    assert hw("adopt", "--root", str(nygard), *NOW).status == 0
+    (adr / "0003-latin-1.md").write_bytes("# 3. Caf\u00e9\n\nDate: 2018-01-01\n".encode("latin-1"))
+    (adr / "0004-unclosed.md").write_text("---\ntitle: x\n\n# 4. Unclosed\n")
+    (nygard / "elsewhere.md").write_text(SECOND)
+    (adr / "0005-linked.md").symlink_to("../../elsewhere.md")
+    before = {p.name: p.read_bytes() for p in adr.iterdir()}
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0 and {p.name: p.read_bytes() for p in adr.iterdir()} == before
+    assert ran.out.splitlines()[:4] == [
+        "left doc/adr/0003-latin-1.md alone: not UTF-8 text: the byte 0xe9 at line 1, column 9 (offset 8) cannot "
+        "be decoded; save the file as UTF-8",
+        "left doc/adr/0004-unclosed.md alone: front matter opens with `---` on line 1 and is never closed",
+        "left doc/adr/0005-linked.md alone: a symlink, which the walk does not follow (it points at "
+        "`../../elsewhere.md`)",
+        "nothing else to migrate: every other record on a shelf already carries what its body says"]
+
+
+@pytest.mark.parametrize("fence", ["--- ", "---\t", "---  \r"])
+def test_a_front_matter_whose_fences_carry_trailing_blanks_is_edited_in_place_never_stacked_on(nygard, hw, fence):
+    # Jekyll and Hugo read `--- ` as a fence; adopt did not, wrote a second front matter above it, and the
+    # site then showed the team's own keys as page text under a rule
+    second = nygard / "doc/adr/0002-use-madr.md"
+    jekyll = f"{fence}\nparent: Decisions\nnav_order: 2\n{fence}\n"
+    second.write_bytes((jekyll + SECOND).encode())
+    ran = hw("adopt", "--root", str(nygard), *NOW)
+    assert ran.status == 0, ran.err
+    assert second.read_bytes().decode() == (f"{fence}\nparent: Decisions\nnav_order: 2\nstatus: accepted\n"
+                                  f"status_since: '2017-03-01'\ntitle: \"Use MADR\"\nid: ADR-0002\n"
+                                  f"relations:\n  supersedes:\n    - ADR-0001\n{fence}\n" + SECOND)
 
 
 def _stale_baseline_inputs(root, hw):

@@ -180,7 +180,7 @@ def test_init_on_a_real_docs_site_types_every_page_and_finds_its_rooted_links(tm
     assert adopted.status == 0 and adopted.out == (
         "left daprdocs/content/en/_index.md without `title`: its first heading shows an image (alt text `Dapr "
         "Docs`), not a title a reader sees; write `title` yourself\n"
-        "nothing to migrate: every record on a shelf already carries what its body says\n"), adopted.out
+        "nothing else to migrate: every other record on a shelf already carries what its body says\n"), adopted.out
     assert (site / "daprdocs/content/en/_index.md").read_text(encoding="utf-8") == home
     report = headwater(site, "check", "--now", NOW, "--format", "json").json
     assert report["coverage"]["seen"] == report["coverage"]["classified"] == 454

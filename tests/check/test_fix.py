@@ -459,6 +459,31 @@ def test_a_document_with_a_byte_order_mark_keeps_it_and_gets_its_patch(hw, copy_
     assert target.read_bytes() == after[3:]  # the same patch, byte for byte, with the mark or without
 
 
+def test_a_document_whose_line_ends_mix_keeps_each_one_and_only_the_added_lines_are_new(hw, copy_fixture):
+    root = copy_fixture("rules/relation.reciprocity.missing/fail")
+    target = root / BASE
+    lines = target.read_bytes().split(b"\n")
+    mixed = b"\n".join(line + (b"\r" if index % 2 else b"") for index, line in enumerate(lines[:-1])) + b"\n"
+    target.write_bytes(mixed)
+    fixed = check(hw, root, "--fix")
+    assert fixed.status == 0 and fixed.err == f"headwater: fixed {BASE} (1 patch)\n"
+    after = target.read_bytes()
+    added = b"relations:\r\n  superseded_by:\r\n    - ACME-DR-0002\r\n"  # ended as the first line under the fence
+    assert after.replace(added, b"", 1) == mixed and after.index(added) == mixed.index(b"---", 3)
+
+
+def test_a_read_only_document_refuses_the_batch_naming_it_and_nothing_is_written(hw, copy_fixture):
+    root = copy_fixture("rules/relation.reciprocity.missing/fail")
+    (root / BASE).chmod(0o444)
+    before = tree(root)
+    fixed = check(hw, root, "--fix")
+    assert fixed.status == 1 and fixed.out == ""
+    assert fixed.err == (f"headwater: {BASE} is read-only, and headwater writes no file its owner keeps read-only; "
+                         "make it writable (`chmod u+w`) and run it again, so `--fix` put back every file it had "
+                         "written\n")
+    assert tree(root) == before and (root / BASE).stat().st_mode & 0o777 == 0o444
+
+
 def test_a_patch_that_does_not_fit_the_file_refuses_naming_the_file_and_why(copy_fixture):
     root = copy_fixture("rules/relation.reciprocity.missing/fail")
     snapshot = load(root, TODAY)

@@ -88,6 +88,13 @@ def test_a_block_directive_covers_the_next_block_and_a_file_directive_every_bloc
     assert {f["escape"] for f in of_rule(whole["findings"], "language.retired_term.used")} == {"suppression"}
 
 
+def test_a_line_separator_above_a_block_directive_leaves_it_covering_its_own_line(hw, corpus):
+    # the directive's lines were counted at U+2028 too, so it stood a line below the finding beside it
+    _, block = report(hw, corpus("A line\u2028that runs on.", f"The whitelist again. {directive(scope='block')}"))
+    escapes = {f["line"]: f["escape"] for f in of_rule(block["findings"], "language.retired_term.used")}
+    assert escapes == {25: "none", 29: "suppression"}
+
+
 def test_only_a_file_directive_reaches_front_matter(hw, copy_fixture):
     root = copy_fixture("rules/facet.value.blank/fail")
     path = root / DOC

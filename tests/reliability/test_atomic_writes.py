@@ -8,7 +8,7 @@ import os
 import pytest
 
 from headwater import atomic
-from headwater.atomic import TEMP_PREFIX, Unconfined
+from headwater.atomic import TEMP_PREFIX, Unconfined, Unwritable
 
 
 @pytest.mark.parametrize("path", ["../x", "/etc/x", "a//b", "a/./b", "a/../../x", ""])
@@ -122,6 +122,39 @@ def test_a_replaced_file_keeps_its_mode_whatever_the_umask(tmp_path, umask, kept
     umask(0o077)
     atomic.write_bytes(target, b"new\n", root=tmp_path)
     assert target.read_bytes() == b"new\n" and target.stat().st_mode & 0o7777 == kept
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o464])
+def test_a_file_its_owner_keeps_read_only_is_never_replaced_and_the_refusal_says_how_to_allow_it(tmp_path, mode):
+    # a rename in a writable folder replaced it whatever its mode (and as root, a write would have too):
+    # a file Perforce keeps read-only until `p4 edit`, or one a team locked, was written behind its back
+    target = tmp_path / "docs" / "0001-kept.md"
+    target.parent.mkdir()
+    target.write_bytes(b"old\n")
+    target.chmod(mode)
+    with pytest.raises(Unwritable) as refused:
+        atomic.write_bytes(target, b"new\n", root=tmp_path)
+    assert refused.value.sentence == ("docs/0001-kept.md is read-only, and headwater writes no file its owner keeps "
+                                      "read-only; make it writable (`chmod u+w`) and run it again")
+    assert target.read_bytes() == b"old\n" and sorted(p.name for p in target.parent.iterdir()) == ["0001-kept.md"]
+
+
+def test_a_file_with_a_second_name_is_never_replaced_under_one_of_them(tmp_path):
+    # the rename gave one name the new text and left the hard link holding the old, without a word
+    target, other = tmp_path / "doc.md", tmp_path / "same-doc.md"
+    target.write_bytes(b"old\n")
+    os.link(target, other)
+    with pytest.raises(Unwritable, match="^doc.md has 2 names \\(hard links\\), and a write replaces it under this"):
+        atomic.write_bytes(target, b"new\n", root=tmp_path)
+    assert target.read_bytes() == other.read_bytes() == b"old\n" and target.stat().st_nlink == 2
+
+
+def test_a_cache_file_is_headwaters_own_to_replace_whatever_its_mode(tmp_path):
+    target = tmp_path / "cached"
+    target.write_bytes(b"old\n")
+    target.chmod(0o444)
+    atomic.write_bytes(target, b"new\n", root=tmp_path, durable=False)
+    assert target.read_bytes() == b"new\n"
 
 
 @pytest.mark.parametrize(("mask", "expected"), [(0o022, 0o644), (0o002, 0o664), (0o000, 0o666)])

@@ -7,7 +7,11 @@ import json
 import subprocess
 import sys
 
-from headwater.corpus.body import Code, Heading, Prose, parse
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from headwater.corpus.body import Code, Heading, Prose, parse, parser_lines
+from headwater.corpus.frontmatter import LINE, FrontMatterRefusal, _split_lines, split
 
 
 def test_each_heading_keeps_its_level_and_file_line():
@@ -33,6 +37,53 @@ def test_a_fenced_block_starts_below_its_fence_and_an_indented_block_on_its_firs
 def test_a_code_span_is_at_the_line_of_its_block_that_holds_it():
     parsed = parse("`x` first\n\nIntro line\nwith `x` here\n", 5)
     assert parsed.code == (Code("span", "", 5, "x"), Code("span", "", 8, "x"))
+
+
+def test_a_line_separator_or_form_feed_inside_a_line_leaves_every_block_on_its_own_lines():
+    # the lines were split where Python splits them, U+2028 and U+000C too, so each block after one read
+    # its neighbour's text: the retired term below went unseen, and `--fix` left it
+    parsed = parse("## Context\u2028\n\nA\x0cB.\n\nPass the whitelist.\r\nAnd\rmore.\n", 5)
+    assert parsed.prose == (Prose(5, ("## Context\u2028",)), Prose(7, ("A\x0cB.",)),
+                            Prose(9, ("Pass the whitelist.", "And", "more.")))
+
+
+def test_a_line_separator_inside_the_front_matter_leaves_the_body_on_the_line_an_editor_shows():
+    # the split counted U+2028 as a line end, so every finding in such a body was a line below its place
+    parts = split('---\nsummary: "One\u2028two"\nnote: "a\x85b"\n---\n# T\n')
+    assert (parts.body_line, parts.body, parts.front.get("summary").text) == (5, "# T\n", "One\u2028two")
+
+
+PIECES = st.sampled_from(["---", "...", "--- ", "a: 1", "b: x", "# c", "\n", "\r\n", "\r", "\u2028", " ", "\t"])
+
+
+def _either(read):
+    try:
+        return read()
+    except FrontMatterRefusal as refusal:
+        return str(refusal)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PIECES, max_size=14).map("".join))
+def test_the_front_matter_found_one_line_search_at_a_time_is_the_one_every_line_split_finds(text):
+    """`split` reads only the front matter's lines (every cold run splits every document); the
+    reading of every line it stands for must give the same block, body and body line."""
+    opens = text.split("\n", 1)[0].rstrip("\r\n").rstrip(" \t") == "---"
+    fast = _either(lambda: split(text))
+    slow = _either(lambda: _split_lines(LINE.split(text), None)) if opens else None
+    if opens:
+        assert (fast if isinstance(fast, str) else (fast.front, fast.body, fast.body_line)) == \
+               (slow if isinstance(slow, str) else (slow.front, slow.body, slow.body_line))
+    else:
+        assert (fast.front, fast.body, fast.body_line) == (None, text, 1)
+
+
+@given(st.lists(PIECES, max_size=14).map("".join))
+def test_the_body_s_lines_are_split_at_lf_crlf_and_a_lone_cr_alone(text):
+    import re
+
+    expected = re.split(r"\r\n?|\n", text)
+    assert parser_lines(text) == (expected[:-1] if expected[-1] == "" else expected)
 
 
 def test_a_code_span_over_two_lines_is_at_its_block_s_first_line():

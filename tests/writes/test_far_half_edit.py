@@ -130,3 +130,81 @@ def test_crlf_front_matter_stays_crlf():
                                     "relations:\n  supersedes:\n    - X-0\n    - X-1\n"])
 def test_adding_a_value_a_list_or_scalar_already_holds_leaves_the_text_as_it_was(before):
     assert add_to_list(before, ("relations", "supersedes"), "X-1") == before
+
+
+def test_each_front_matter_line_keeps_its_own_line_end_where_crlf_and_lf_mix():
+    # a hand-edited file: the fence written on one machine, the rest on another. The edit used to end
+    # every line of the front matter as the fence is, rewriting lines it never meant to touch
+    before = "---\nid: X-1\r\ntitle: T\n---\r\n# T\n"
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    assert after == "---\nid: X-1\r\ntitle: T\nrelations:\r\n  traced_by:\r\n    - X-2\r\n---\r\n# T\n"
+    assert edit_front_matter("---\r\n---\r\nbody", lambda t: set_scalar(t, ("id",), "X-1")) == (
+        "---\r\nid: X-1\r\n---\r\nbody")
+
+
+def test_a_tab_after_a_value_neither_holds_back_the_edit_nor_leaves_its_line():
+    # headwater's reader takes `title: T\t` (YAML allows it); ruamel's scanner refused it, and so the fix
+    before = "---\nid: X-1\t\ntitle: T \t# why\t\nrelations:\n  traced_by:\t[X-0]\n---\n"
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "supersedes"), "X-2"))
+    assert after == before.removesuffix("---\n") + "  supersedes:\n    - X-2\n---\n"
+
+
+def test_a_line_holding_a_tab_is_refused_rather_than_rewritten_with_a_space():
+    before = '---\nrelations:\n  traced_by: "X-0\tdraft"\n---\n'
+    with pytest.raises(UnsafeEdit, match="rewriting a line that holds a tab"):
+        edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    with pytest.raises(UnsafeEdit, match="does not load"):  # a tab that indents is no YAML, and never guessed at
+        set_scalar("taxonomy:\n\tpackage: p\n", ("taxonomy", "digest"), "sha256:ab")
+
+
+@pytest.mark.parametrize(("before", "line", "point"), [
+    ('---\nid: X-1\nsummary: "One\u2028two"\n---\n', 3, "2028"),  # pasted from a web page
+    ('---\nid: X-1\ntitle: "a\x85b"\n---\n', 3, "0085"),
+    ('---\nid: X-1\ntitle: "a\rb"\n---\n', 3, "000D"),
+    ("# Title\rDate: 2016-02-12\r\rBody\r", 1, "000D"),  # a file saved with classic Mac OS line ends
+])
+def test_a_line_end_only_some_readers_see_is_refused_and_named_rather_than_split(before, line, point):
+    # the edit split the front matter there and wrote a line feed after it, inside the author's value;
+    # a file without front matter whose lines end in a lone CR got front matter ended with CRLF
+    with pytest.raises(UnsafeEdit) as refused:
+        edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    assert str(refused.value) == (f"line {line} holds U+{point}, which some readers take for a line end and others "
+                                  "do not; replace it with a space, or end the line with LF or CRLF there")
+
+
+def test_a_line_separator_in_the_body_or_the_first_line_is_no_bar_to_new_front_matter():
+    before = "# Title\u2028more\n\nBody\x85text\u2029\n"
+    assert edit_front_matter(before, lambda t: set_scalar(t, ("id",), "X-1")) == "---\nid: X-1\n---\n" + before
+
+
+def test_a_front_matter_closed_by_yaml_s_own_end_marker_is_edited_above_it():
+    # Pandoc and Jekyll close a block with `...`; headwater read the file as never closed, so no write could reach it
+    before = "---\nid: X-1\n... \n# T\n\n---\n\nA rule above.\n"
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    assert after == "---\nid: X-1\nrelations:\n  traced_by:\n    - X-2\n... \n# T\n\n---\n\nA rule above.\n"
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("---\n# owner: docs team\n---\n# T\n", "---\n# owner: docs team\nid: X-1\n---\n# T\n"),
+    ("---\r\n# kept\r\n\r\n---\r\n", "---\r\n# kept\r\n\r\nid: X-1\r\n---\r\n"),
+])
+def test_a_front_matter_of_comments_alone_keeps_them_and_gets_its_keys_after_them(before, after):
+    # it loads as no mapping, so ruamel's dump held none of the comments, and the edit wrote the keys over them
+    assert edit_front_matter(before, lambda t: set_scalar(t, ("id",), "X-1")) == after
+
+
+def test_a_comment_inside_a_flow_mapping_the_edit_rewrites_is_refused_rather_than_dropped():
+    # ruamel writes a flow mapping back on one line without the comments inside it; the edit wrote that
+    before = "---\nid: X-1\nrelations: {supersedes: [X-0],   # the old one\n  governs: [src/**]}\n---\n"
+    with pytest.raises(UnsafeEdit) as refused:
+        edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2"))
+    assert str(refused.value) == ("`relations.superseded_by` cannot be written without dropping the comment "
+                                  "`# the old one`")
+
+
+@pytest.mark.parametrize("spelled", ["~", "null", "NULL  # not yet"])
+def test_a_null_spelled_out_before_the_insertion_point_stays_as_written_and_the_key_lands(spelled):
+    # ruamel writes it back as `title:`, the line no longer matched, and the key after it was refused
+    before = f"---\nid: X-1\ntitle: {spelled}\n---\n"
+    after = edit_front_matter(before, lambda t: set_scalar(t, ("status",), "draft"))
+    assert after == f"---\nid: X-1\ntitle: {spelled}\nstatus: draft\n---\n"

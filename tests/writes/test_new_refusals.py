@@ -99,6 +99,11 @@ REFUSALS = [
     ("a facet without a name", None, ["decision", "--title", "x", "--facet", "=low"],
      "`--facet` takes FACET=VALUE"),
     ("a title with no letters", None, ["decision", "--title", "!!!"], "no Latin letters or digits"),
+    # a U+2028 written into the front matter moved every finding below it a line down
+    ("a title split by a line separator", None, ["decision", "--title", "Split\u2028title"],
+     "`--title` takes one line of text"),
+    ("a summary split by a next-line character", None, ["decision", "--title", "x", "--summary", "Two\x85lines."],
+     "`--summary` takes one line of text"),
     ("a bad run date", None, ["decision", "--title", "x", "--now", "2026-13-01"], "`--now` takes a calendar date"),
     ("a layout in the lock that climbs out, before any id is claimed", _climbing_layout, ["decision", "--title", "x"],
      "names this document `docs/decisions/../../0004-x.md`, which is not a plain path inside the repository"),
