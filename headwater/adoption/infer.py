@@ -28,7 +28,10 @@ NUMBERINGS = (
     (re.compile(r"^(\d{8})-[^/]+\.md$"), "{entered:yyyymmdd}-{slug}.md", "YYYYMMDD-slug.md"),
     (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNN-slug/README.md"),
     (re.compile(r"^(\d{4}-\d\d-\d\d)-[^/]+\.md$"), "{entered}-{slug}.md", "YYYY-MM-DD-slug.md"),
+    # a word, then a zero-padded number (`ADR-001-x.md`, `adr-0001-x.md`): the layout is the names' own
+    (re.compile(r"^([A-Za-z]+-\d{3,})-[^/]+\.md$"), "", "ADR-NNN-slug.md"),
 )
+PREFIXED = re.compile(r"^([A-Za-z]+)-(\d+)-")
 # The roles common status words play; a word not here is a live state.
 STATUS_ROLES = {
     "proposed": "initial", "draft": "initial", "provisional": "initial", "implementable": "live",
@@ -64,6 +67,7 @@ class RecordShelf:
     template: str | None = None  # the template page beside the records that offers statuses
     offered: tuple[str, ...] = ()  # the statuses it offers, in its order
     below: tuple[str, ...] = ()  # Markdown in folders below flat records, neither a record nor a page
+    prefix: str | None = None  # the word the records' names open with (`ADR` in `ADR-001-x.md`)
 
 
 @dataclass(frozen=True)
@@ -178,10 +182,21 @@ def infer(root: Path) -> Inference:
         others = tuple(p for p in below if p.count("/") > depth and p not in pages)
         glob = f"{folder}/*" if others else f"{folder}/**"
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
+    prefix = None
+    if not layout:
+        prefix, width = _prefixed(record_paths)
+        layout, numbering = f"{prefix}-{{seq:0{width}d}}-{{slug}}.md", f"{prefix}-{'N' * width}-slug.md"
     corpus, reason = corpus_root.choose(paths, folder)
     pages = tuple(sorted(set(pages)))
-    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others)
+    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others,
+                        prefix=prefix)
     return Inference(corpus, reason, shelf, tuple(paths), site)
+
+
+def _prefixed(paths: list[str]) -> tuple[str, int]:
+    """The word and the number's width most of the records' names are written with (`ADR`, 3)."""
+    spelled = Counter((m.group(1), len(m.group(2))) for p in paths if (m := PREFIXED.match(p.rsplit("/", 1)[-1])))
+    return spelled.most_common(1)[0][0]
 
 
 def namespace_for(folder: str) -> str:

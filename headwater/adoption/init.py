@@ -100,7 +100,7 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     inferred = infer_overlay(tree, inference, namespace is None) if inside else None
     said = ""
     if namespace is None and inferred is not None:  # records are named already; a namespace only prefixes
-        namespace = namespace_for(shelf.folder)
+        namespace = shelf.prefix.upper() if shelf.prefix else namespace_for(shelf.folder)
         said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records' names "
                 "give their identifiers already; `--namespace` names one of your own)")
     if shelf is None:

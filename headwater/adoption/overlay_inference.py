@@ -6,6 +6,7 @@ numbered records, the states relations set): nothing here names a facet, kind or
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -250,8 +251,9 @@ def _pattern(layout: str, shelf: RecordShelf) -> tuple[str, str]:
     numbering the records would bring back the merge conflicts dated names exist to avoid."""
     if "{seq}" in layout:
         return "{namespace}-{seq}", "the number each file name carries"
-    if "{seq" in layout:
-        return "{namespace}-{seq:04d}", "the number each file name carries"
+    if "{seq" in layout:  # as wide as the names write it: `ADR-001-x.md` is ADR-001
+        width = re.search(r"\{seq:0?(\d+)d\}", layout)
+        return f"{{namespace}}-{{seq:0{width.group(1) if width else 4}d}}", "the number each file name carries"
     example = shelf.records[0].path.rsplit("/", 1)[-1].removesuffix(".md") if shelf.records else "the name"
     return "{namespace}-{slug}", (f"the namespace and each record's file name less `.md` (`{example}`): dated "
                                   "names carry no number, and a record is known by its name")

@@ -605,3 +605,45 @@ def test_dated_records_are_known_by_their_names_as_log4brains_knows_them(tmp_pat
     checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
     found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
     assert found == [("placeholder.unwritten", "docs/adr/20261130-use-redis.md")], checked.out  # `new`'s TODO
+
+
+def test_records_named_with_a_word_and_a_padded_number_are_read_in_the_teams_own_numbering(tmp_path):
+    """`ADR-001-use-numbers.md` is how many teams name records; init found none there and chose the
+    corpus by its Markdown alone, saying nothing of the records it passed over."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    adr = tmp_path / "docs/adr"
+    adr.mkdir(parents=True)
+    (adr / "ADR-001-use-numbers.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use numbers", date="2020-09-26", links="",
+        status="superseded by [ADR-002](ADR-002-use-slugs.md)"))
+    (adr / "ADR-002-use-slugs.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use slugs", status="accepted", date="2020-10-16", links=""))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: 2 records in `docs/adr`, numbered `ADR-NNN-slug.md`, so `new` writes "
+            "`ADR-{seq:03d}-{slug}.md`\n  identifiers decision_id: `{namespace}-{seq:03d}`, the number each file "
+            "name carries\n") in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0, adopted.err
+    assert ("adopted docs/adr/ADR-001-use-numbers.md: status superseded, status_since 2020-10-16 (the date of the "
+            "record that superseded it), title, id ADR-001, superseded_by ADR-002\n") in adopted.out, adopted.out
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/ADR-003-use-redis.md\n"), written.out
+    assert (adr / "ADR-003-use-redis.md").read_text().startswith("---\nid: ADR-003\n")
+    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
+    found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
+    assert found == [("placeholder.unwritten", "docs/adr/ADR-003-use-redis.md")], checked.out  # `new`'s TODO
+
+
+def test_the_word_records_names_open_with_is_their_namespace(tmp_path):
+    """`RFC-0007-x.md` in a folder named for decisions is RFC-0007, not ADR-0007."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    folder = tmp_path / "docs/decisions"
+    folder.mkdir(parents=True)
+    for n in (7, 8):
+        (folder / f"rfc-000{n}-record-{n}.md").write_text(LOG4BRAINS_RECORD.format(
+            title=f"Record {n}", status="accepted", date=f"2021-01-0{n}", links=""))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0 and "numbered `rfc-NNNN-slug.md`, so `new` writes `rfc-{seq:04d}-{slug}.md`" in init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "title, id RFC-0007\n" in adopted.out, adopted.out
