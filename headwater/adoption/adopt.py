@@ -13,7 +13,7 @@ import datetime as dt
 import itertools
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from headwater import inplace, writelock
@@ -37,6 +37,7 @@ from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, Scalar, Seq
 
 ADOPT = "`headwater adopt`"  # the verb its batch refusals name
+SPOKEN_NUMBER = re.compile(r"[A-Za-z]+-(\d+)")
 BASELINE = "`headwater adopt --baseline`"
 
 
@@ -50,6 +51,7 @@ class Found:
     derived: forms.Derived
     declared: frozenset[tuple[str, str]]  # (relation, target) already under `relations:`
     first_line: str  # where adr-tools reads its title, and front matter would open
+    restated: str | None = None  # a front-matter status naming the successor, which adopt splits in two
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,13 @@ def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
         node = front.get(snapshot.taxonomy.identifier_key(shelves[0].kind))
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
         derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
+        status = front.get(snapshot.taxonomy.facet_for_role("state") or "")
+        named = forms.named_successor(status.text) if isinstance(status, Scalar) else None
+        if named:  # MADR's `status: superseded by ADR-0013`: the state, and the relation to its successor
+            derived = replace(derived, status=named[0], superseded_by=(*derived.superseded_by, *named[1]))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
-                           identifier, derived, _declared(front), adr_tools.first_line(text)))
+                           identifier, derived, _declared(front), adr_tools.first_line(text),
+                           status.text.strip() if named else None))
     return found, left
 
 
@@ -142,8 +149,10 @@ def _target(record: str, href: str, paths: set[str], numbered: dict[str, str]) -
     href = href.split("#")[0].strip()
     if not href or "://" in href:
         return None
-    if href.isdigit():
-        return numbered.get(href.lstrip("0") or "0")
+    spoken = SPOKEN_NUMBER.fullmatch(href)  # `ADR-0013`, as MADR's status names a successor
+    if href.isdigit() or spoken:
+        digits = spoken.group(1) if spoken else href
+        return numbered.get(digits.lstrip("0") or "0")
     joined = href.lstrip("/") if href.startswith("/") else posixpath.join(posixpath.dirname(record), href)
     target = posixpath.normpath(joined)
     for candidate in (target, f"{target}/README.md"):
@@ -216,9 +225,10 @@ def adoption(snapshot: Snapshot) -> Adoption:
     for record in records:
         edits: list[Edit] = []
         said: list[str] = []
-        if state and state not in record.keys and record.derived.status and taxonomy.lifecycle_of(record.kind):
+        if (state and (state not in record.keys or record.restated) and record.derived.status
+                and taxonomy.lifecycle_of(record.kind)):
             edits.append(SetScalar((state,), record.derived.status))
-            said.append(f"{state} {record.derived.status}")
+            said.append(f"{state} {record.derived.status}" + (f" (was `{record.restated}`)" if record.restated else ""))
         if entered and entered not in record.keys:
             since, told = _since(record, successor_dates.get(record.path),
                                  taxonomy.is_terminal(record.derived.status), entered)

@@ -76,6 +76,18 @@ def status_word(text: str) -> str | None:
     return word if word and len(word) <= 30 and re.fullmatch(r"[a-z][a-z -]*", word) else None
 
 
+def named_successor(status: str) -> tuple[str, tuple[str, ...]] | None:
+    """A front-matter status that also names the record's successor, as MADR's template offers it
+    (`superseded by ADR-0123`, or a link to it): the state word and the successor as written. None
+    for any other status, which is the team's word as it stands."""
+    found = SUPERSEDED_BY.search(status)
+    word = status_word(status) if found else None
+    if word is None:
+        return None
+    after = status[found.end():].strip()
+    return word, tuple(LINK.findall(after)) or tuple(after.split()[:1])
+
+
 def offered_statuses(text: str) -> tuple[str, ...]:
     """The statuses a template offers on its status line, each as a record would carry it:
     `- Status: [draft | proposed | … | superseded by [xxx](yyyymmdd-xxx.md)]` (log4brains) or, commented

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from headwater.adoption import forms
 from headwater.adoption.infer import STATUS_ROLES, Inference, Record, RecordShelf
 from headwater.taxonomy.model import SUMMARY_ROLE
 
@@ -61,7 +62,8 @@ def record_shelf(tree: dict) -> tuple[str, dict] | None:
 def _carried(record: Record, facet: str, role: str) -> str | None:
     """A record's value for a facet: its front matter, else what its body form says."""
     if record.keys.get(facet):
-        return record.keys[facet]
+        named = forms.named_successor(record.keys[facet]) if role == "state" else None
+        return named[0] if named else record.keys[facet]
     return {"state": record.derived.status, "state_entered": record.derived.date}.get(role)
 
 

@@ -647,3 +647,28 @@ def test_the_word_records_names_open_with_is_their_namespace(tmp_path):
     assert init.status == 0 and "numbered `rfc-NNNN-slug.md`, so `new` writes `rfc-{seq:04d}-{slug}.md`" in init.out
     adopted = headwater(tmp_path, "adopt", "--now", NOW)
     assert adopted.status == 0 and "title, id RFC-0007\n" in adopted.out, adopted.out
+
+
+@pytest.mark.parametrize("status", ['"superseded by ADR-0002"', '"superseded by [ADR-0002](0002-record-2.md)"'])
+def test_a_madr_status_naming_its_successor_is_the_state_superseded_and_the_relation_to_it(tmp_path, status):
+    """MADR's template writes `status: "superseded by ADR-0123"` in front matter. init read the
+    whole value as a live state of its own, and adopt left the record live with no relation."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, written in enumerate([status, "accepted", "accepted"], start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(RECORD.format(status=written, n=n))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert "the statuses the records use, superseded (terminal-retained), accepted (live); " in init.out, init.out
+    assert "superseded by" not in init.out + (tmp_path / ".headwater/overlay.yml").read_text()
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0, adopted.err
+    assert (f"adopted docs/decisions/0001-record-1.md: status superseded (was `{status.strip(chr(34))}`), title, "
+            "id ADR-0001, superseded_by ADR-0002\n") in adopted.out, adopted.out
+    assert ("adopted docs/decisions/0002-record-2.md: title, id ADR-0002, supersedes ADR-0001\n") in adopted.out
+    assert (decisions / "0001-record-1.md").read_text().startswith('---\nstatus: "superseded"\ndate: 2024-01-01\n')
+    checked = headwater(tmp_path, "check", "--strict", "--now", NOW)
+    assert checked.status == 0 and "\n  0 findings" in checked.out, checked.out
+    again = headwater(tmp_path, "adopt", "--now", NOW)
+    assert again.status == 0 and again.out.startswith("nothing to migrate"), again.out
