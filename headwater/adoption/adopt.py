@@ -32,6 +32,7 @@ from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
+from headwater.textsafe import shown
 from headwater.writes.minting import claim_path
 from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, Scalar, Seq
@@ -134,6 +135,13 @@ def _pictured_note(path: str, name_facet: str, alt: str) -> str:
             f"sees; write `{name_facet}` yourself")
 
 
+def _unread_note(path: str, state: str, written: str) -> str:
+    """Why a record whose form writes a status gets none: what it wrote names no one status."""
+    choices = " (a template's choices, left as they were)" if "|" in written else ""
+    return (f"left {path} without `{state}`: its status is written `{shown(written)}`, which names no one "
+            f"status{choices}; write `{state}` yourself")
+
+
 def _identifiers(snapshot: Snapshot, records: list[Found]) -> dict[str, str]:
     ids = {r.path: r.identifier for r in records if r.identifier}
     classifier = Classifier(snapshot.taxonomy)
@@ -229,6 +237,8 @@ def adoption(snapshot: Snapshot) -> Adoption:
                 and taxonomy.lifecycle_of(record.kind)):
             edits.append(SetScalar((state,), record.derived.status))
             said.append(f"{state} {record.derived.status}" + (f" (was `{record.restated}`)" if record.restated else ""))
+        elif state and state not in record.keys and record.derived.unread and taxonomy.lifecycle_of(record.kind):
+            left.append(_unread_note(record.path, state, record.derived.unread))
         if entered and entered not in record.keys:
             since, told = _since(record, successor_dates.get(record.path),
                                  taxonomy.is_terminal(record.derived.status), entered)
