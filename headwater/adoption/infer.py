@@ -43,6 +43,9 @@ STATUS_ROLES = {
     "deferred": "live",
 }
 RECORD_FOLDERS = {"adr", "adrs", "decisions", "decision-records", "architecture-decisions"}  # say "records here"
+# A template numbered 0 to sort first (Rust's `0000-template.md`, a KEP's `0000-cloud-provider-template/`):
+# named like a record, it is a page beside them that a new record copies, and no record to adopt.
+NUMBERED_TEMPLATE = re.compile(r"(?:^|/)0+-(?:[^/]*-)?template(?:-[^/]*)?(?:\.md|/README\.md)$", re.I)
 PAGE_NAMES = re.compile(r"^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.md$", re.I)
 
 
@@ -181,6 +184,8 @@ def infer(root: Path) -> Inference:
         # a flat folder holds its records directly: notes in a folder below are no record to number
         others = tuple(p for p in below if p.count("/") > depth and p not in pages)
         glob = f"{folder}/*" if others else f"{folder}/**"
+    pages = (*pages, *(p for p in record_paths if NUMBERED_TEMPLATE.search(p)))
+    record_paths = [p for p in record_paths if p not in pages]
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     prefix = None
     if not layout:

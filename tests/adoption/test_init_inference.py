@@ -672,3 +672,23 @@ def test_a_madr_status_naming_its_successor_is_the_state_superseded_and_the_rela
     assert checked.status == 0 and "\n  0 findings" in checked.out, checked.out
     again = headwater(tmp_path, "adopt", "--now", NOW)
     assert again.status == 0 and again.out.startswith("nothing to migrate"), again.out
+
+
+@pytest.mark.parametrize(("records", "template"), [
+    (["keps/sig-a/100-a/README.md", "keps/sig-a/101-b/README.md", "keps/sig-b/102-c/README.md",
+      "keps/sig-b/103-d/README.md"], "keps/sig-b/providers/0000-cloud-provider-template/README.md"),
+    (["text/0001-first.md", "text/0002-second.md"], "text/0000-template.md")])
+def test_a_template_numbered_zero_is_a_page_beside_the_records_not_a_record(tmp_path, records, template):
+    """kubernetes/enhancements keeps `0000-cloud-provider-template/` among the KEPs and Rust's RFCs
+    keep `0000-template.md`: adopt gave the template a record's identifier and the census typed it."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for path in [*records, template]:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("# Title\n\n- Status: accepted\n- Date: 2024-01-01\n\n## Summary\n\nText.\n")
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert f"  shelf decisions: {len(records)} records in " in init.out, init.out
+    assert f"  exclude {template}: a page beside the records, not a record\n" in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and template not in adopted.out, adopted.out
+    assert (tmp_path / template).read_text().startswith("# Title\n")
