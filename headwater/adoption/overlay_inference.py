@@ -221,7 +221,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     inferred.override[f"shelves.{name}.layout"] = layout
     records = f"{len(shelf.records)} record{'' if len(shelf.records) == 1 else 's'}"
     inferred.said.append(f"shelf {name}: {records} in `{shelf.folder}`, numbered "
-                         f"`{shelf.numbering}`, so `new` writes `{layout}`")
+                         f"`{shelf.numbering}`, so `new` writes `{layout}`{_where_new_writes(shelf, layout)}")
     if shelf.below:
         more = f" and {len(shelf.below) - 1} more" if len(shelf.below) > 1 else ""
         inferred.said.append(f"shelf {name}: `{shelf.glob}`, the files directly in `{shelf.folder}`, where the "
@@ -244,6 +244,18 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     _sections(tree, kind, shelf, inferred)
     return Inferred(inferred.add, inferred.override, tuple(inferred.remove), tuple(inferred.exclusions),
                     tuple(inferred.said), scheme)
+
+
+def _where_new_writes(shelf: RecordShelf, layout: str) -> str:
+    """Where records in folders of their own lie in several folders below the shelf's and none in it
+    (a KEP per SIG), the folder `new` needs told: by default it writes into the shelf's own folder."""
+    depth = layout.count("/") + 1
+    holders = Counter(r.path.rsplit("/", depth)[0] for r in shelf.records)
+    if len(holders) < 2 or shelf.folder in holders:
+        return ""
+    example = holders.most_common(1)[0][0]
+    return (f" in the folder `--directory` names (`new --directory {example}`): the records lie in "
+            f"{len(holders)} folders below `{shelf.folder}` and none directly in it, where `new` writes without one")
 
 
 def _pattern(layout: str, shelf: RecordShelf) -> tuple[str, str]:

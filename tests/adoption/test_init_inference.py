@@ -692,3 +692,19 @@ def test_a_template_numbered_zero_is_a_page_beside_the_records_not_a_record(tmp_
     adopted = headwater(tmp_path, "adopt", "--now", NOW)
     assert adopted.status == 0 and template not in adopted.out, adopted.out
     assert (tmp_path / template).read_text().startswith("# Title\n")
+
+
+def test_init_says_new_takes_a_folder_where_the_records_lie_only_in_folders_below_the_shelf(tmp_path):
+    """A KEP lies in its SIG's folder; `new` without `--directory` wrote `keps/6183-x/README.md`,
+    where no KEP lies, and nothing had said that it would."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for folder in ("sig-a/100-a", "sig-a/101-b", "sig-a/102-c", "sig-b/103-d", "sig-b/104-e"):
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {folder}\nstatus: implemented\n")
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {folder}\n\n## Summary\n\nText.\n")
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: 5 records in `keps`, numbered `NNN-slug/README.md`, so `new` writes "
+            "`{seq}-{slug}/README.md` in the folder `--directory` names (`new --directory keps/sig-a`): the records "
+            "lie in 2 folders below `keps` and none directly in it, where `new` writes without one\n") in init.out, \
+        init.out
