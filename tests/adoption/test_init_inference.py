@@ -43,7 +43,8 @@ def test_a_dry_run_says_each_inference_and_writes_nothing(madr_like, hw):
     ran = hw("init", "--dry-run", "--root", str(madr_like))
     assert ran.status == 0 and not (madr_like / ".headwater").exists()
     said = ran.out.split("what this read off the tree\n", 1)[1]
-    assert "  corpus root docs: `docs` holds the decision records in `docs/decisions`\n" in said
+    assert ("  corpus root docs: `docs` holds the decision records in `docs/decisions`; `src` (6 Markdown files) "
+            "lies outside it, so `check` and `route` never read it (`--corpus` names another root)\n") in said
     assert "  shelf decisions: 4 records in `docs/decisions`, numbered `NNNN-slug.md`" in said
     assert "  exclude docs/decisions/adr-template.md: a page beside the records, not a record\n" in said
     assert "  exclude docs/decisions/index.md: a page beside the records, not a record\n" in said
