@@ -23,15 +23,16 @@ from headwater.yaml.nodes import Map, Scalar
 SKIP = {"node_modules", "vendor", "third_party", "site-packages", "dist", "build", "target"}
 # How records are numbered: the file (or folder) name pattern and the layout `new` writes.
 NUMBERINGS = (
-    # four digits then a dash, but not a date's year (`2023-05-01-title.md` is the last numbering)
-    (re.compile(r"^(\d{4})-(?!\d\d-\d\d-)[^/]+\.md$"), "{seq:04d}-{slug}.md", "NNNN-slug.md"),
+    # three or four digits then a dash, but not a date's year (`2023-05-01-title.md` is the last
+    # numbering); the layout is the names' own, as wide as they write the number
+    (re.compile(r"^(\d{3,4})-(?!\d\d-\d\d-)[^/]+\.md$"), "", "NNNN-slug.md"),
     (re.compile(r"^(\d{8})-[^/]+\.md$"), "{entered:yyyymmdd}-{slug}.md", "YYYYMMDD-slug.md"),
     (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNN-slug/README.md"),
     (re.compile(r"^(\d{4}-\d\d-\d\d)-[^/]+\.md$"), "{entered}-{slug}.md", "YYYY-MM-DD-slug.md"),
     # a word, then a zero-padded number (`ADR-001-x.md`, `adr-0001-x.md`): the layout is the names' own
     (re.compile(r"^([A-Za-z]+-\d{3,})-[^/]+\.md$"), "", "ADR-NNN-slug.md"),
 )
-PREFIXED = re.compile(r"^([A-Za-z]+)-(\d+)-")
+NUMBERED = re.compile(r"^(?:([A-Za-z]+)-)?(\d+)-")
 # The roles common status words play; a word not here is a live state.
 STATUS_ROLES = {
     "proposed": "initial", "draft": "initial", "provisional": "initial", "implementable": "live",
@@ -189,8 +190,9 @@ def infer(root: Path) -> Inference:
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     prefix = None
     if not layout:
-        prefix, width = _prefixed(record_paths)
-        layout, numbering = f"{prefix}-{{seq:0{width}d}}-{{slug}}.md", f"{prefix}-{'N' * width}-slug.md"
+        prefix, width = _numbered(record_paths)
+        opening = f"{prefix}-" if prefix else ""
+        layout, numbering = f"{opening}{{seq:0{width}d}}-{{slug}}.md", f"{opening}{'N' * width}-slug.md"
     corpus, reason = corpus_root.choose(paths, folder)
     pages = tuple(sorted(set(pages)))
     shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others,
@@ -198,9 +200,10 @@ def infer(root: Path) -> Inference:
     return Inference(corpus, reason, shelf, tuple(paths), site)
 
 
-def _prefixed(paths: list[str]) -> tuple[str, int]:
-    """The word and the number's width most of the records' names are written with (`ADR`, 3)."""
-    spelled = Counter((m.group(1), len(m.group(2))) for p in paths if (m := PREFIXED.match(p.rsplit("/", 1)[-1])))
+def _numbered(paths: list[str]) -> tuple[str | None, int]:
+    """The word (if any) and the number's width most of the records' names are written with:
+    (`ADR`, 3) for `ADR-001-x.md`, (None, 4) for `0001-x.md`."""
+    spelled = Counter((m.group(1), len(m.group(2))) for p in paths if (m := NUMBERED.match(p.rsplit("/", 1)[-1])))
     return spelled.most_common(1)[0][0]
 
 

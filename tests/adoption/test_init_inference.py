@@ -709,3 +709,19 @@ def test_init_says_new_takes_a_folder_where_the_records_lie_only_in_folders_belo
             "`{seq}-{slug}/README.md` in the folder `--directory` names (`new --directory keps/sig-a`): the records "
             "lie in 2 folders below `keps` and none directly in it, where `new` writes without one\n") in init.out, \
         init.out
+
+
+def test_records_numbered_with_three_digits_are_read_as_wide_as_they_are_written(tmp_path):
+    """`001-use-redis.md`: init read only four-digit numbers and passed over the records in silence."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "docs/adr").mkdir(parents=True)
+    for n in (1, 2):
+        (tmp_path / f"docs/adr/00{n}-record-{n}.md").write_text(ADR_TOOLS_RECORD.format(n=n))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: 2 records in `docs/adr`, numbered `NNN-slug.md`, so `new` writes "
+            "`{seq:03d}-{slug}.md`\n  identifiers decision_id: `{namespace}-{seq:03d}`") in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "title, id ADR-002\n" in adopted.out, adopted.out
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/003-use-redis.md\n"), written.out
