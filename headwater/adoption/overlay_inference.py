@@ -76,17 +76,18 @@ def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], 
     if regime is None or not (counts or shelf.offered):
         return
     carried = _spelled(counts, inferred)
-    statuses = [*shelf.offered, *(s for s in carried if s not in shelf.offered)]
+    spelling = _spellings(counts)  # a word as the records write it: `Accepted` where the template offers `accepted`
+    statuses = list(dict.fromkeys(spelling.get(s.casefold(), s) for s in [*shelf.offered, *carried]))
     needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
               if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
-    roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
+    roles = {s: STATUS_ROLES.get(s.casefold(), LIVE) for s in statuses}
     for relation, set_state in _successor_words(tree, counts):
         inferred.override[f"relations.{relation}.on_target.set_state"] = set_state
         inferred.said.append(f"relation {relation} sets `{set_state}`, the team's word for a record another "
                              "replaced")
         needed.discard(str(tree["relations"][relation]["on_target"]["set_state"]))
     own = dict(roles)  # what the records carry and the template offers, before anything is added
-    roles.update({s: TERMINAL for s in sorted(needed) if s not in roles})
+    roles.update({s: TERMINAL for s in sorted(needed) if s.casefold() not in {r.casefold() for r in roles}})
     initial = next((s for s in statuses if roles[s] == INITIAL), None)
     if initial is None:
         initial = "proposed"
@@ -154,13 +155,24 @@ def _successor_words(tree: dict, counts: Counter[str]) -> list[tuple[str, str]]:
     """(relation, the team's word) where a relation sets a successor state and more of the
     team's records say another word for it (KEPs: 6 `replaced`, 1 `superseded`)."""
     found = []
+    folded, spelling = Counter(), _spellings(counts)
+    for status, count in counts.items():
+        folded[status.casefold()] += count
     for name, relation in (tree.get("relations") or {}).items():
         state = str(((relation or {}).get("on_target") or {}).get("set_state") or "")
         if state in SUCCESSOR_WORDS:
-            word = max(SUCCESSOR_WORDS, key=lambda w: (counts[w], w == state))
+            word = spelling.get(max(SUCCESSOR_WORDS, key=lambda w: (folded[w], w == state)), state)
             if word != state:
                 found.append((name, word))
     return found
+
+
+def _spellings(counts: Counter[str]) -> dict[str, str]:
+    """Each status word, case aside, as most of the records write it (`Accepted`, `accepted` → the commoner)."""
+    spelled: dict[str, str] = {}
+    for status, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        spelled.setdefault(status.casefold(), status)
+    return spelled
 
 
 def _spelled(counts: Counter[str], inferred: _Draft) -> list[str]:

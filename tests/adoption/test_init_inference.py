@@ -725,3 +725,26 @@ def test_records_numbered_with_three_digits_are_read_as_wide_as_they_are_written
     assert adopted.status == 0 and "title, id ADR-002\n" in adopted.out, adopted.out
     written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
     assert written.status == 0 and written.out.startswith("wrote docs/adr/003-use-redis.md\n"), written.out
+
+
+def test_statuses_written_capitalised_are_the_template_s_words_as_the_records_spell_them(tmp_path):
+    """Records writing `status: Accepted` beside MADR's template offering `accepted`: init made
+    `Accepted` and `Proposed` live states of their own beside the template's, so `new` wrote
+    `proposed`, a spelling no record uses, and a proposed record counted as live."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, status in enumerate(["Accepted", "Accepted", "Proposed"], start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(RECORD.format(status=status, n=n))
+    (decisions / "adr-template.md").write_text('---\n# status: "{proposed | rejected | accepted | superseded by '
+                                               'ADR-0123"\n---\n# {title}\n')
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("the statuses the records use and docs/decisions/adr-template.md offers, Proposed (initial), rejected "
+            "(terminal-retained), Accepted (live), superseded (terminal-retained); ") in init.out, init.out
+    assert "cannot both be Accepted, the team's word for the package's `current`\n" in init.out
+    assert headwater(tmp_path, "adopt", "--now", NOW).status == 0
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and "  status — Proposed, the initial state" in written.out, written.out
+    checked = headwater(tmp_path, "check", "--strict", "--now", NOW)
+    assert checked.status == 0, checked.out
