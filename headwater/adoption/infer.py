@@ -169,7 +169,11 @@ def infer(root: Path) -> Inference:
     _, layout, numbering = NUMBERINGS[index]
     pattern = NUMBERINGS[index][0]
     if index == 2:  # folder records (`NNNN-slug/README.md`) spread over sibling folders, as KEPs per SIG
-        folder = _common([f for f, i, _ in folders if i == 2]) or folder
+        held = [f for f, i, _ in folders if i == 2]
+        # a folder beside those holding a single record (a SIG with one KEP) is one of them too
+        beside = {f.rsplit("/", 1)[0] for f in held if "/" in f}
+        lone = {p.rsplit("/", 2)[0] for p in paths if p.count("/") > 2 and pattern.match("/".join(p.split("/")[-2:]))}
+        folder = _common([*held, *(f for f in lone if f.rsplit("/", 1)[0] in beside)]) or folder
         inside = [p for p in paths if p.startswith(folder + "/") and p.endswith("/README.md")]
         record_paths = [p for p in inside if pattern.match("/".join(p.split("/")[-2:]))]
         pages = tuple(p for p in [*inside, f"{folder}/README.md"] if p not in record_paths and p in paths)

@@ -58,3 +58,18 @@ def test_a_status_bullet_that_names_no_status_is_said_and_a_blank_one_is_not(tmp
     left = [line for line in adopted.out.splitlines() if line.startswith("left ")]
     assert left == ["left docs/decisions/0002-record-2.md without `status`: its status is written `???`, which "
                     "names no one status; write `status` yourself"], adopted.out
+
+
+def test_a_folder_holding_one_record_beside_folders_of_records_is_on_the_shelf(tmp_path, hw):
+    """A SIG with a single KEP beside a SIG with several: init put the shelf over the one folder of
+    several, and the single KEP was left untyped, its kep.yaml never adopted."""
+    for folder in ("sig-a/100-a", "sig-a/101-b", "sig-b/102-c"):
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {folder}\nstatus: implemented\n")
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {folder}\n\n## Summary\n\nText.\n")
+    init = hw("init", "--namespace", "K", "--root", str(tmp_path))
+    assert init.status == 0 and "  shelf decisions: 3 records in `keps`, numbered `NNN-slug/README.md`" in init.out, \
+        init.out
+    adopted = hw("adopt", "--root", str(tmp_path))
+    assert adopted.status == 0 and "adopted keps/sig-b/102-c/README.md: status implemented, title, id K-DR-0102\n" \
+        in adopted.out, adopted.out
