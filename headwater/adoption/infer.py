@@ -189,14 +189,14 @@ def infer(root: Path) -> Inference:
         # a flat folder holds its records directly: notes in a folder below are no record to number
         others = tuple(p for p in below if p.count("/") > depth and p not in pages)
         glob = f"{folder}/*" if others else f"{folder}/**"
-    pages = (*pages, *(p for p in record_paths if NUMBERED_TEMPLATE.search(p)))
-    record_paths = [p for p in record_paths if p not in pages]
-    records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     prefix = None
-    if not layout:
+    if not layout:  # read off every name the numbering matched, a template numbered 0 among them
         prefix, width = _numbered(record_paths)
         opening = f"{prefix}-" if prefix else ""
         layout, numbering = f"{opening}{{seq:0{width}d}}-{{slug}}.md", f"{opening}{'N' * width}-slug.md"
+    pages = (*pages, *(p for p in record_paths if NUMBERED_TEMPLATE.search(p)))
+    record_paths = [p for p in record_paths if p not in pages]
+    records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = corpus_root.choose(paths, folder)
     pages = tuple(sorted(set(pages)))
     shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others,

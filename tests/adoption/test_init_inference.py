@@ -695,6 +695,16 @@ def test_a_template_numbered_zero_is_a_page_beside_the_records_not_a_record(tmp_
     assert (tmp_path / template).read_text().startswith("# Title\n")
 
 
+def test_a_records_folder_holding_only_its_template_numbered_zero_is_read_without_a_fault(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "docs/adr").mkdir(parents=True)
+    (tmp_path / "docs/adr/0000-template.md").write_text("# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n")
+    init = headwater(tmp_path, "init")
+    assert init.status == 0 and "  exclude docs/adr/0000-template.md: a page beside the records" in init.out, init.err
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/0001-use-redis.md\n"), written.out
+
+
 def test_init_says_new_takes_a_folder_where_the_records_lie_only_in_folders_below_the_shelf(tmp_path):
     """A KEP lies in its SIG's folder; `new` without `--directory` wrote `keps/6183-x/README.md`,
     where no KEP lies, and nothing had said that it would."""
