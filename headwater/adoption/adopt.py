@@ -13,7 +13,7 @@ import datetime as dt
 import itertools
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from headwater import inplace, writelock
@@ -32,11 +32,13 @@ from headwater.errors import Refusal
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
+from headwater.textsafe import shown
 from headwater.writes.minting import claim_path
 from headwater.yaml.files import decode, load_text
 from headwater.yaml.nodes import Map, Scalar, Seq
 
 ADOPT = "`headwater adopt`"  # the verb its batch refusals name
+SPOKEN_NUMBER = re.compile(r"[A-Za-z]+-(\d+)")
 BASELINE = "`headwater adopt --baseline`"
 
 
@@ -50,6 +52,7 @@ class Found:
     derived: forms.Derived
     declared: frozenset[tuple[str, str]]  # (relation, target) already under `relations:`
     first_line: str  # where adr-tools reads its title, and front matter would open
+    restated: str | None = None  # a front-matter status naming the successor, which adopt splits in two
 
 
 @dataclass(frozen=True)
@@ -96,8 +99,13 @@ def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
         node = front.get(snapshot.taxonomy.identifier_key(shelves[0].kind))
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
         derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
+        status = front.get(snapshot.taxonomy.facet_for_role("state") or "")
+        named = forms.named_successor(status.text) if isinstance(status, Scalar) else None
+        if named:  # MADR's `status: superseded by ADR-0013`: the state, and the relation to its successor
+            derived = replace(derived, status=named[0], superseded_by=(*derived.superseded_by, *named[1]))
         found.append(Found(row.path, shelves[0].kind, digest(data), frozenset(k.text for k, _ in front.entries),
-                           identifier, derived, _declared(front), adr_tools.first_line(text)))
+                           identifier, derived, _declared(front), adr_tools.first_line(text),
+                           status.text.strip() if named else None))
     return found, left
 
 
@@ -132,6 +140,13 @@ def _pictured_note(path: str, name_facet: str, alt: str) -> str:
             f"sees; write `{name_facet}` yourself")
 
 
+def _unread_note(path: str, state: str, written: str) -> str:
+    """Why a record whose form writes a status gets none: what it wrote names no one status."""
+    choices = " (a template's choices, left as they were)" if "|" in written else ""
+    return (f"left {path} without `{state}`: its status is written `{shown(written)}`, which names no one "
+            f"status{choices}; write `{state}` yourself")
+
+
 def _identifiers(snapshot: Snapshot, records: list[Found]) -> dict[str, str]:
     ids = {r.path: r.identifier for r in records if r.identifier}
     classifier = Classifier(snapshot.taxonomy)
@@ -147,8 +162,10 @@ def _target(record: str, href: str, paths: set[str], numbered: dict[str, str]) -
     href = href.split("#")[0].strip()
     if not href or "://" in href:
         return None
-    if href.isdigit():
-        return numbered.get(href.lstrip("0") or "0")
+    spoken = SPOKEN_NUMBER.fullmatch(href)  # `ADR-0013`, as MADR's status names a successor
+    if href.isdigit() or spoken:
+        digits = spoken.group(1) if spoken else href
+        return numbered.get(digits.lstrip("0") or "0")
     joined = href.lstrip("/") if href.startswith("/") else posixpath.join(posixpath.dirname(record), href)
     target = posixpath.normpath(joined)
     for candidate in (target, f"{target}/README.md"):
@@ -221,9 +238,12 @@ def adoption(snapshot: Snapshot) -> Adoption:
     for record in records:
         edits: list[Edit] = []
         said: list[str] = []
-        if state and state not in record.keys and record.derived.status and taxonomy.lifecycle_of(record.kind):
+        if (state and (state not in record.keys or record.restated) and record.derived.status
+                and taxonomy.lifecycle_of(record.kind)):
             edits.append(SetScalar((state,), record.derived.status))
-            said.append(f"{state} {record.derived.status}")
+            said.append(f"{state} {record.derived.status}" + (f" (was `{record.restated}`)" if record.restated else ""))
+        elif state and state not in record.keys and record.derived.unread and taxonomy.lifecycle_of(record.kind):
+            left.append(_unread_note(record.path, state, record.derived.unread))
         if entered and entered not in record.keys:
             since, told = _since(record, successor_dates.get(record.path),
                                  taxonomy.is_terminal(record.derived.status), entered)

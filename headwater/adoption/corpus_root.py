@@ -19,10 +19,10 @@ DOC_FOLDERS = ("docs", "doc", "documentation", "adr", "adrs", "decisions", "arch
 def choose(paths: list[str], records: str | None) -> tuple[str, str]:
     """(corpus root, the sentence saying why) for the repository-relative Markdown `paths`;
     `records` is the folder of the records `init` found, if any."""
+    held = Counter(p.split("/")[0] for p in paths if "/" in p)
     if records:
         root = _narrowed(paths, records.split("/")[0], records)
-        return root, f"`{root}` holds the decision records in `{records}`"
-    held = Counter(p.split("/")[0] for p in paths if "/" in p)
+        return root, f"`{root}` holds the decision records in `{records}`" + _outside(held, root)
     if not held:
         return "docs", "no folder holds Markdown yet, so the corpus root is `docs`"
     ranked = sorted(held, key=lambda name: (-held[name], _rank(name), name))
@@ -33,7 +33,21 @@ def choose(paths: list[str], records: str | None) -> tuple[str, str]:
         why = "is named as documentation" if _rank(top) < _rank(tied[0]) else "comes first by name"
         said += f"; as many as {', '.join(f'`{name}`' for name in tied)}, and `{top}` {why}"
     root = _narrowed(paths, top, None)
-    return root, said + ")" + (f", all of it under `{root}`" if root != top else "")
+    return root, said + ")" + (f", all of it under `{root}`" if root != top else "") + _outside(held, root)
+
+
+def _outside(held: Counter[str], root: str) -> str:
+    """The other top-level folders holding Markdown, which the corpus root leaves out: a second
+    documentation folder is otherwise never read, and nothing would say so."""
+    others = sorted((name for name in held if name != root.split("/")[0]), key=lambda name: (-held[name], name))
+    if not others:
+        return ""
+    first = others[0]
+    named = ", ".join([f"`{first}` ({held[first]} Markdown file{'s' if held[first] != 1 else ''})",
+                       *(f"`{name}` ({held[name]})" for name in others[1:3])])
+    more = f" and {len(others) - 3} more folder{'s' if len(others) > 4 else ''}" if len(others) > 3 else ""
+    lie, it = ("lies", "it") if len(others) == 1 else ("lie", "them")
+    return f"; {named}{more} {lie} outside it, so `check` and `route` never read {it} (`--corpus` names another root)"
 
 
 def _rank(name: str) -> int:

@@ -47,10 +47,11 @@ class Derived:
     supersedes: tuple[str, ...]  # link targets, as written (relative to the record)
     superseded_by: tuple[str, ...]
     pictured: str | None = None  # the alt text of an image that is all the first heading shows: no title
+    unread: str | None = None  # a status as written that names no one status (a template's `a|b|c`)
 
     @property
     def says_anything(self) -> bool:
-        return bool(self.status or self.date or self.supersedes or self.superseded_by)
+        return bool(self.status or self.unread or self.date or self.supersedes or self.superseded_by)
 
 
 def prose_lines(body: str) -> list[str]:
@@ -74,6 +75,18 @@ def status_word(text: str) -> str | None:
     head = re.split(r"[\[(,;]|\s+by\b|\s+on\b\s+\d", head, maxsplit=1, flags=re.I)[0]
     word = " ".join(head.strip().strip(".:").lower().split())
     return word if word and len(word) <= 30 and re.fullmatch(r"[a-z][a-z -]*", word) else None
+
+
+def named_successor(status: str) -> tuple[str, tuple[str, ...]] | None:
+    """A front-matter status that also names the record's successor, as MADR's template offers it
+    (`superseded by ADR-0123`, or a link to it): the state word and the successor as written. None
+    for any other status, which is the team's word as it stands."""
+    found = SUPERSEDED_BY.search(status)
+    word = status_word(status) if found else None
+    if word is None:
+        return None
+    after = status[found.end():].strip()
+    return word, tuple(LINK.findall(after)) or tuple(after.split()[:1])
 
 
 def offered_statuses(text: str) -> tuple[str, ...]:
@@ -102,7 +115,7 @@ def read(body: str) -> Derived:
     title = _plain(NUMBERED_TITLE.sub("", first)) if first else None
     pictured = _pictured(first) if first and title is None else None
     date = next((m.group(1) for m in map(DATE.match, lines) if m), None)
-    status, supersedes, superseded_by = None, [], []
+    status, unread, supersedes, superseded_by = None, None, [], []
     for line in _status_lines(lines):
         bullet = STATUS_LINE.match(line)
         text = bullet.group(1) if bullet else line
@@ -112,10 +125,18 @@ def read(body: str) -> Derived:
             supersedes += LINK.findall(text)
         if status is None and not SUPERSEDES.match(text):
             status = status_word(text)
+            unread = unread or (_unread(text) if bullet and status is None else None)
     # a `- Supersedes [..](..)` bullet may stand under a later `## Links` section too
     later = [line for line in every if line not in lines and SUPERSEDES.match(line)]
     supersedes += [href for line in later for href in LINK.findall(line)]
-    return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by), pictured)
+    return Derived(title, status, date, tuple(dict.fromkeys(supersedes)), tuple(superseded_by), pictured,
+                   None if status else unread)
+
+
+def _unread(text: str) -> str | None:
+    """A status line's text that was written yet names no status, as it stands; None for a blank one."""
+    shown = " ".join(re.sub(r"<!--.*?-->", "", text).split())
+    return shown or None
 
 
 def _plain(heading: str) -> str | None:
@@ -192,10 +213,11 @@ def read_sidecar(text: str) -> Derived | None:
     if not isinstance(node, Map):
         return None
     status = next(iter(_texts(node.get("status"))), None)
+    word = status_word(status) if status else None
     date = next((d[:10] for key in SIDECAR_DATES for d in _texts(node.get(key)) if DATE_VALUE.match(d)), None)
     title = (scalar_text(node.get("title")) or "").strip() or None  # one text, commas and all
-    return Derived(title, status_word(status) if status else None, date,
-                   _texts(node.get("replaces")), _texts(node.get("superseded-by")))
+    return Derived(title, word, date, _texts(node.get("replaces")), _texts(node.get("superseded-by")),
+                   unread=_unread(status) if status and word is None else None)
 
 
 def derive(body: str, sidecar: str | None) -> Derived:

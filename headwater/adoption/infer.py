@@ -23,12 +23,16 @@ from headwater.yaml.nodes import Map, Scalar
 SKIP = {"node_modules", "vendor", "third_party", "site-packages", "dist", "build", "target"}
 # How records are numbered: the file (or folder) name pattern and the layout `new` writes.
 NUMBERINGS = (
-    # four digits then a dash, but not a date's year (`2023-05-01-title.md` is the last numbering)
-    (re.compile(r"^(\d{4})-(?!\d\d-\d\d-)[^/]+\.md$"), "{seq:04d}-{slug}.md", "NNNN-slug.md"),
+    # three or four digits then a dash, but not a date's year (`2023-05-01-title.md` is the last
+    # numbering); the layout is the names' own, as wide as they write the number
+    (re.compile(r"^(\d{3,4})-(?!\d\d-\d\d-)[^/]+\.md$"), "", "NNNN-slug.md"),
     (re.compile(r"^(\d{8})-[^/]+\.md$"), "{entered:yyyymmdd}-{slug}.md", "YYYYMMDD-slug.md"),
     (re.compile(r"^(\d+)-[^/]+/README\.md$"), "{seq}-{slug}/README.md", "NNN-slug/README.md"),
     (re.compile(r"^(\d{4}-\d\d-\d\d)-[^/]+\.md$"), "{entered}-{slug}.md", "YYYY-MM-DD-slug.md"),
+    # a word, then a zero-padded number (`ADR-001-x.md`, `adr-0001-x.md`): the layout is the names' own
+    (re.compile(r"^([A-Za-z]+-\d{3,})-[^/]+\.md$"), "", "ADR-NNN-slug.md"),
 )
+NUMBERED = re.compile(r"^(?:([A-Za-z]+)-)?(\d+)-")
 # The roles common status words play; a word not here is a live state.
 STATUS_ROLES = {
     "proposed": "initial", "draft": "initial", "provisional": "initial", "implementable": "live",
@@ -40,6 +44,9 @@ STATUS_ROLES = {
     "deferred": "live",
 }
 RECORD_FOLDERS = {"adr", "adrs", "decisions", "decision-records", "architecture-decisions"}  # say "records here"
+# A template numbered 0 to sort first (Rust's `0000-template.md`, a KEP's `0000-cloud-provider-template/`):
+# named like a record, it is a page beside them that a new record copies, and no record to adopt.
+NUMBERED_TEMPLATE = re.compile(r"(?:^|/)0+-(?:[^/]*-)?template(?:-[^/]*)?(?:\.md|/README\.md)$", re.I)
 PAGE_NAMES = re.compile(r"^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.md$", re.I)
 
 
@@ -64,6 +71,7 @@ class RecordShelf:
     template: str | None = None  # the template page beside the records that offers statuses
     offered: tuple[str, ...] = ()  # the statuses it offers, in its order
     below: tuple[str, ...] = ()  # Markdown in folders below flat records, neither a record nor a page
+    prefix: str | None = None  # the word the records' names open with (`ADR` in `ADR-001-x.md`)
 
 
 @dataclass(frozen=True)
@@ -161,7 +169,11 @@ def infer(root: Path) -> Inference:
     _, layout, numbering = NUMBERINGS[index]
     pattern = NUMBERINGS[index][0]
     if index == 2:  # folder records (`NNNN-slug/README.md`) spread over sibling folders, as KEPs per SIG
-        folder = _common([f for f, i, _ in folders if i == 2]) or folder
+        held = [f for f, i, _ in folders if i == 2]
+        # a folder beside those holding a single record (a SIG with one KEP) is one of them too
+        beside = {f.rsplit("/", 1)[0] for f in held if "/" in f}
+        lone = {p.rsplit("/", 2)[0] for p in paths if p.count("/") > 2 and pattern.match("/".join(p.split("/")[-2:]))}
+        folder = _common([*held, *(f for f in lone if f.rsplit("/", 1)[0] in beside)]) or folder
         inside = [p for p in paths if p.startswith(folder + "/") and p.endswith("/README.md")]
         record_paths = [p for p in inside if pattern.match("/".join(p.split("/")[-2:]))]
         pages = tuple(p for p in [*inside, f"{folder}/README.md"] if p not in record_paths and p in paths)
@@ -177,11 +189,26 @@ def infer(root: Path) -> Inference:
         # a flat folder holds its records directly: notes in a folder below are no record to number
         others = tuple(p for p in below if p.count("/") > depth and p not in pages)
         glob = f"{folder}/*" if others else f"{folder}/**"
+    prefix = None
+    if not layout:  # read off every name the numbering matched, a template numbered 0 among them
+        prefix, width = _numbered(record_paths)
+        opening = f"{prefix}-" if prefix else ""
+        layout, numbering = f"{opening}{{seq:0{width}d}}-{{slug}}.md", f"{opening}{'N' * width}-slug.md"
+    pages = (*pages, *(p for p in record_paths if NUMBERED_TEMPLATE.search(p)))
+    record_paths = [p for p in record_paths if p not in pages]
     records = tuple(r for r in (_read(root, p) for p in record_paths) if r is not None)
     corpus, reason = corpus_root.choose(paths, folder)
     pages = tuple(sorted(set(pages)))
-    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others)
+    shelf = RecordShelf(folder, layout, numbering, records, pages, glob, *_offered(root, pages), below=others,
+                        prefix=prefix)
     return Inference(corpus, reason, shelf, tuple(paths), site)
+
+
+def _numbered(paths: list[str]) -> tuple[str | None, int]:
+    """The word (if any) and the number's width most of the records' names are written with:
+    (`ADR`, 3) for `ADR-001-x.md`, (None, 4) for `0001-x.md`."""
+    spelled = Counter((m.group(1), len(m.group(2))) for p in paths if (m := NUMBERED.match(p.rsplit("/", 1)[-1])))
+    return spelled.most_common(1)[0][0]
 
 
 def namespace_for(folder: str) -> str:

@@ -100,7 +100,7 @@ def plan(root: Path, corpus: str | None, package_name: str | None, bundles: list
     inferred = infer_overlay(tree, inference, namespace is None) if inside else None
     said = ""
     if namespace is None and inferred is not None:  # records are named already; a namespace only prefixes
-        namespace = namespace_for(shelf.folder)
+        namespace = shelf.prefix.upper() if shelf.prefix else namespace_for(shelf.folder)
         said = (f"`{namespace}` for the records and `{OTHER_NAMESPACE}` for other schemes (the records' names "
                 "give their identifiers already; `--namespace` names one of your own)")
     if shelf is None:
@@ -166,17 +166,21 @@ def overlay_text(binding: Binding) -> str:
             "# add_to and remove_from, each on dotted addresses.\n")
     lines = [f"  identifier_schemes.{s}.namespace: {_namespace(binding, s)}" for s in binding.schemes]
     asked = binding.namespace is None and bool(binding.schemes)
-    if binding.inferred is not None:
-        question = _question(lines, "Add under `add:` below") if asked else ""
-        return head + question + _inferred_text(binding.inferred, [] if asked else lines)
+    if binding.inferred is not None:  # the question's lines wait commented under `add:`, to uncomment in place
+        question = (QUESTION + "# The package cannot know it. Uncomment the lines under `add:` below and write your "
+                    "namespace in them.\n") if asked else ""
+        return head + question + _inferred_text(binding.inferred, [f"  #{line[1:]}" for line in lines] if asked
+                                                else lines)
     if not asked:
         return head + ("add:\n" + "\n".join(lines) + "\n" if lines else "add: {}\n")
     return head + _question(lines, "Replace `add: {}` below with") + "add: {}\n"
 
 
+QUESTION = "# QUESTION: which namespace opens this repository's identifiers (ACME in ACME-DR-0001)?\n"
+
+
 def _question(lines: list[str], how: str) -> str:
-    return ("# QUESTION: which namespace opens this repository's identifiers (ACME in ACME-DR-0001)?\n"
-            f"# The package cannot know it. {how}, for your namespace:\n"
+    return (QUESTION + f"# The package cannot know it. {how}, for your namespace:\n"
             "# add:\n" + "".join(f"#{line}\n" for line in lines))
 
 

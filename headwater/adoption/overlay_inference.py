@@ -6,9 +6,11 @@ numbered records, the states relations set): nothing here names a facet, kind or
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from headwater.adoption import forms
 from headwater.adoption.infer import STATUS_ROLES, Inference, Record, RecordShelf
 from headwater.taxonomy.model import SUMMARY_ROLE
 
@@ -60,7 +62,8 @@ def record_shelf(tree: dict) -> tuple[str, dict] | None:
 def _carried(record: Record, facet: str, role: str) -> str | None:
     """A record's value for a facet: its front matter, else what its body form says."""
     if record.keys.get(facet):
-        return record.keys[facet]
+        named = forms.named_successor(record.keys[facet]) if role == "state" else None
+        return named[0] if named else record.keys[facet]
     return {"state": record.derived.status, "state_entered": record.derived.date}.get(role)
 
 
@@ -73,17 +76,18 @@ def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], 
     if regime is None or not (counts or shelf.offered):
         return
     carried = _spelled(counts, inferred)
-    statuses = [*shelf.offered, *(s for s in carried if s not in shelf.offered)]
+    spelling = _spellings(counts)  # a word as the records write it: `Accepted` where the template offers `accepted`
+    statuses = list(dict.fromkeys(spelling.get(s.casefold(), s) for s in [*shelf.offered, *carried]))
     needed = {str((r.get("on_target") or {}).get("set_state")) for r in (tree.get("relations") or {}).values()
               if isinstance(r, dict) and (r.get("on_target") or {}).get("set_state")}
-    roles = {s: STATUS_ROLES.get(s, LIVE) for s in statuses}
+    roles = {s: STATUS_ROLES.get(s.casefold(), LIVE) for s in statuses}
     for relation, set_state in _successor_words(tree, counts):
         inferred.override[f"relations.{relation}.on_target.set_state"] = set_state
         inferred.said.append(f"relation {relation} sets `{set_state}`, the team's word for a record another "
                              "replaced")
         needed.discard(str(tree["relations"][relation]["on_target"]["set_state"]))
     own = dict(roles)  # what the records carry and the template offers, before anything is added
-    roles.update({s: TERMINAL for s in sorted(needed) if s not in roles})
+    roles.update({s: TERMINAL for s in sorted(needed) if s.casefold() not in {r.casefold() for r in roles}})
     initial = next((s for s in statuses if roles[s] == INITIAL), None)
     if initial is None:
         initial = "proposed"
@@ -151,13 +155,24 @@ def _successor_words(tree: dict, counts: Counter[str]) -> list[tuple[str, str]]:
     """(relation, the team's word) where a relation sets a successor state and more of the
     team's records say another word for it (KEPs: 6 `replaced`, 1 `superseded`)."""
     found = []
+    folded, spelling = Counter(), _spellings(counts)
+    for status, count in counts.items():
+        folded[status.casefold()] += count
     for name, relation in (tree.get("relations") or {}).items():
         state = str(((relation or {}).get("on_target") or {}).get("set_state") or "")
         if state in SUCCESSOR_WORDS:
-            word = max(SUCCESSOR_WORDS, key=lambda w: (counts[w], w == state))
+            word = spelling.get(max(SUCCESSOR_WORDS, key=lambda w: (folded[w], w == state)), state)
             if word != state:
                 found.append((name, word))
     return found
+
+
+def _spellings(counts: Counter[str]) -> dict[str, str]:
+    """Each status word, case aside, as most of the records write it (`Accepted`, `accepted` → the commoner)."""
+    spelled: dict[str, str] = {}
+    for status, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        spelled.setdefault(status.casefold(), status)
+    return spelled
 
 
 def _spelled(counts: Counter[str], inferred: _Draft) -> list[str]:
@@ -218,7 +233,7 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
     inferred.override[f"shelves.{name}.layout"] = layout
     records = f"{len(shelf.records)} record{'' if len(shelf.records) == 1 else 's'}"
     inferred.said.append(f"shelf {name}: {records} in `{shelf.folder}`, numbered "
-                         f"`{shelf.numbering}`, so `new` writes `{layout}`")
+                         f"`{shelf.numbering}`, so `new` writes `{layout}`{_where_new_writes(shelf, layout)}")
     if shelf.below:
         more = f" and {len(shelf.below) - 1} more" if len(shelf.below) > 1 else ""
         inferred.said.append(f"shelf {name}: `{shelf.glob}`, the files directly in `{shelf.folder}`, where the "
@@ -243,6 +258,18 @@ def infer_overlay(tree: dict, inference: Inference, bare_numbers: bool) -> Infer
                     tuple(inferred.said), scheme)
 
 
+def _where_new_writes(shelf: RecordShelf, layout: str) -> str:
+    """Where records in folders of their own lie in several folders below the shelf's and none in it
+    (a KEP per SIG), the folder `new` needs told: by default it writes into the shelf's own folder."""
+    depth = layout.count("/") + 1
+    holders = Counter(r.path.rsplit("/", depth)[0] for r in shelf.records)
+    if len(holders) < 2 or shelf.folder in holders:
+        return ""
+    example = holders.most_common(1)[0][0]
+    return (f" in the folder `--directory` names (`new --directory {example}`): the records lie in "
+            f"{len(holders)} folders below `{shelf.folder}` and none directly in it, where `new` writes without one")
+
+
 def _pattern(layout: str, shelf: RecordShelf) -> tuple[str, str]:
     """The records' identifier pattern and where it comes from: the number each name carries, as
     wide as the names; or, for dated names (log4brains' `20201016-use-slugs.md`), the name itself
@@ -250,8 +277,9 @@ def _pattern(layout: str, shelf: RecordShelf) -> tuple[str, str]:
     numbering the records would bring back the merge conflicts dated names exist to avoid."""
     if "{seq}" in layout:
         return "{namespace}-{seq}", "the number each file name carries"
-    if "{seq" in layout:
-        return "{namespace}-{seq:04d}", "the number each file name carries"
+    if "{seq" in layout:  # as wide as the names write it: `ADR-001-x.md` is ADR-001
+        width = re.search(r"\{seq:0?(\d+)d\}", layout)
+        return f"{{namespace}}-{{seq:0{width.group(1) if width else 4}d}}", "the number each file name carries"
     example = shelf.records[0].path.rsplit("/", 1)[-1].removesuffix(".md") if shelf.records else "the name"
     return "{namespace}-{slug}", (f"the namespace and each record's file name less `.md` (`{example}`): dated "
                                   "names carry no number, and a record is known by its name")

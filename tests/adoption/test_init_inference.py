@@ -43,7 +43,8 @@ def test_a_dry_run_says_each_inference_and_writes_nothing(madr_like, hw):
     ran = hw("init", "--dry-run", "--root", str(madr_like))
     assert ran.status == 0 and not (madr_like / ".headwater").exists()
     said = ran.out.split("what this read off the tree\n", 1)[1]
-    assert "  corpus root docs: `docs` holds the decision records in `docs/decisions`\n" in said
+    assert ("  corpus root docs: `docs` holds the decision records in `docs/decisions`; `src` (6 Markdown files) "
+            "lies outside it, so `check` and `route` never read it (`--corpus` names another root)\n") in said
     assert "  shelf decisions: 4 records in `docs/decisions`, numbered `NNNN-slug.md`" in said
     assert "  exclude docs/decisions/adr-template.md: a page beside the records, not a record\n" in said
     assert "  exclude docs/decisions/index.md: a page beside the records, not a record\n" in said
@@ -605,3 +606,155 @@ def test_dated_records_are_known_by_their_names_as_log4brains_knows_them(tmp_pat
     checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
     found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
     assert found == [("placeholder.unwritten", "docs/adr/20261130-use-redis.md")], checked.out  # `new`'s TODO
+
+
+def test_records_named_with_a_word_and_a_padded_number_are_read_in_the_teams_own_numbering(tmp_path):
+    """`ADR-001-use-numbers.md` is how many teams name records; init found none there and chose the
+    corpus by its Markdown alone, saying nothing of the records it passed over."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    adr = tmp_path / "docs/adr"
+    adr.mkdir(parents=True)
+    (adr / "ADR-001-use-numbers.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use numbers", date="2020-09-26", links="",
+        status="superseded by [ADR-002](ADR-002-use-slugs.md)"))
+    (adr / "ADR-002-use-slugs.md").write_text(LOG4BRAINS_RECORD.format(
+        title="Use slugs", status="accepted", date="2020-10-16", links=""))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: 2 records in `docs/adr`, numbered `ADR-NNN-slug.md`, so `new` writes "
+            "`ADR-{seq:03d}-{slug}.md`\n  identifiers decision_id: `{namespace}-{seq:03d}`, the number each file "
+            "name carries\n") in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0, adopted.err
+    assert ("adopted docs/adr/ADR-001-use-numbers.md: status superseded, status_since 2020-10-16 (the date of the "
+            "record that superseded it), title, id ADR-001, superseded_by ADR-002\n") in adopted.out, adopted.out
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/ADR-003-use-redis.md\n"), written.out
+    assert (adr / "ADR-003-use-redis.md").read_text().startswith("---\nid: ADR-003\n")
+    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
+    found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
+    assert found == [("placeholder.unwritten", "docs/adr/ADR-003-use-redis.md")], checked.out  # `new`'s TODO
+
+
+def test_the_word_records_names_open_with_is_their_namespace(tmp_path):
+    """`RFC-0007-x.md` in a folder named for decisions is RFC-0007, not ADR-0007."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    folder = tmp_path / "docs/decisions"
+    folder.mkdir(parents=True)
+    for n in (7, 8):
+        (folder / f"rfc-000{n}-record-{n}.md").write_text(LOG4BRAINS_RECORD.format(
+            title=f"Record {n}", status="accepted", date=f"2021-01-0{n}", links=""))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0 and "numbered `rfc-NNNN-slug.md`, so `new` writes `rfc-{seq:04d}-{slug}.md`" in init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "title, id RFC-0007\n" in adopted.out, adopted.out
+
+
+@pytest.mark.parametrize("status", ['"superseded by ADR-0002"', '"superseded by [ADR-0002](0002-record-2.md)"'])
+def test_a_madr_status_naming_its_successor_is_the_state_superseded_and_the_relation_to_it(tmp_path, status):
+    """MADR's template writes `status: "superseded by ADR-0123"` in front matter. init read the
+    whole value as a live state of its own, and adopt left the record live with no relation."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, written in enumerate([status, "accepted", "accepted"], start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(RECORD.format(status=written, n=n))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert "the statuses the records use, superseded (terminal-retained), accepted (live); " in init.out, init.out
+    assert "superseded by" not in init.out + (tmp_path / ".headwater/overlay.yml").read_text()
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0, adopted.err
+    assert (f"adopted docs/decisions/0001-record-1.md: status superseded (was `{status.strip(chr(34))}`), title, "
+            "id ADR-0001, superseded_by ADR-0002\n") in adopted.out, adopted.out
+    assert ("adopted docs/decisions/0002-record-2.md: title, id ADR-0002, supersedes ADR-0001\n") in adopted.out
+    assert (decisions / "0001-record-1.md").read_text().startswith('---\nstatus: "superseded"\ndate: 2024-01-01\n')
+    checked = headwater(tmp_path, "check", "--strict", "--now", NOW)
+    assert checked.status == 0 and "\n  0 findings" in checked.out, checked.out
+    again = headwater(tmp_path, "adopt", "--now", NOW)
+    assert again.status == 0 and again.out.startswith("nothing to migrate"), again.out
+
+
+@pytest.mark.parametrize(("records", "template"), [
+    (["keps/sig-a/100-a/README.md", "keps/sig-a/101-b/README.md", "keps/sig-b/102-c/README.md",
+      "keps/sig-b/103-d/README.md"], "keps/sig-b/providers/0000-cloud-provider-template/README.md"),
+    (["text/0001-first.md", "text/0002-second.md"], "text/0000-template.md")])
+def test_a_template_numbered_zero_is_a_page_beside_the_records_not_a_record(tmp_path, records, template):
+    """kubernetes/enhancements keeps `0000-cloud-provider-template/` among the KEPs and Rust's RFCs
+    keep `0000-template.md`: adopt gave the template a record's identifier and the census typed it."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for path in [*records, template]:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("# Title\n\n- Status: accepted\n- Date: 2024-01-01\n\n## Summary\n\nText.\n")
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert f"  shelf decisions: {len(records)} records in " in init.out, init.out
+    assert f"  exclude {template}: a page beside the records, not a record\n" in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and template not in adopted.out, adopted.out
+    assert (tmp_path / template).read_text().startswith("# Title\n")
+
+
+def test_a_records_folder_holding_only_its_template_numbered_zero_is_read_without_a_fault(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "docs/adr").mkdir(parents=True)
+    (tmp_path / "docs/adr/0000-template.md").write_text("# NUMBER. TITLE\n\nDate: DATE\n\n## Status\n\nSTATUS\n")
+    init = headwater(tmp_path, "init")
+    assert init.status == 0 and "  exclude docs/adr/0000-template.md: a page beside the records" in init.out, init.err
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/0001-use-redis.md\n"), written.out
+
+
+def test_init_says_new_takes_a_folder_where_the_records_lie_only_in_folders_below_the_shelf(tmp_path):
+    """A KEP lies in its SIG's folder; `new` without `--directory` wrote `keps/6183-x/README.md`,
+    where no KEP lies, and nothing had said that it would."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for folder in ("sig-a/100-a", "sig-a/101-b", "sig-a/102-c", "sig-b/103-d", "sig-b/104-e"):
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {folder}\nstatus: implemented\n")
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {folder}\n\n## Summary\n\nText.\n")
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: 5 records in `keps`, numbered `NNN-slug/README.md`, so `new` writes "
+            "`{seq}-{slug}/README.md` in the folder `--directory` names (`new --directory keps/sig-a`): the records "
+            "lie in 2 folders below `keps` and none directly in it, where `new` writes without one\n") in init.out, \
+        init.out
+
+
+def test_records_numbered_with_three_digits_are_read_as_wide_as_they_are_written(tmp_path):
+    """`001-use-redis.md`: init read only four-digit numbers and passed over the records in silence."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "docs/adr").mkdir(parents=True)
+    for n in (1, 2):
+        (tmp_path / f"docs/adr/00{n}-record-{n}.md").write_text(ADR_TOOLS_RECORD.format(n=n))
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("  shelf decisions: 2 records in `docs/adr`, numbered `NNN-slug.md`, so `new` writes "
+            "`{seq:03d}-{slug}.md`\n  identifiers decision_id: `{namespace}-{seq:03d}`") in init.out, init.out
+    adopted = headwater(tmp_path, "adopt", "--now", NOW)
+    assert adopted.status == 0 and "title, id ADR-002\n" in adopted.out, adopted.out
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith("wrote docs/adr/003-use-redis.md\n"), written.out
+
+
+def test_statuses_written_capitalised_are_the_template_s_words_as_the_records_spell_them(tmp_path):
+    """Records writing `status: Accepted` beside MADR's template offering `accepted`: init made
+    `Accepted` and `Proposed` live states of their own beside the template's, so `new` wrote
+    `proposed`, a spelling no record uses, and a proposed record counted as live."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, status in enumerate(["Accepted", "Accepted", "Proposed"], start=1):
+        (decisions / f"000{n}-record-{n}.md").write_text(RECORD.format(status=status, n=n))
+    (decisions / "adr-template.md").write_text('---\n# status: "{proposed | rejected | accepted | superseded by '
+                                               'ADR-0123"\n---\n# {title}\n')
+    init = headwater(tmp_path, "init")
+    assert init.status == 0, init.err
+    assert ("the statuses the records use and docs/decisions/adr-template.md offers, Proposed (initial), rejected "
+            "(terminal-retained), Accepted (live), superseded (terminal-retained); ") in init.out, init.out
+    assert "cannot both be Accepted, the team's word for the package's `current`\n" in init.out
+    assert headwater(tmp_path, "adopt", "--now", NOW).status == 0
+    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and "  status — Proposed, the initial state" in written.out, written.out
+    checked = headwater(tmp_path, "check", "--strict", "--now", NOW)
+    assert checked.status == 0, checked.out

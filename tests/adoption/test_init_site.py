@@ -51,6 +51,24 @@ def test_init_types_the_pages_of_a_site_no_shelf_claims_and_says_why(hugo_like, 
     assert report["coverage"]["classified"] == 4 and report["coverage"]["checked"] == 4
 
 
+def test_the_namespace_question_is_answered_by_uncommenting_its_lines_where_they_stand(hugo_like, hw):
+    """On a site, init wrote `add:` with the pages' kind and asked for the namespace above it as a
+    commented `# add:` block: uncommented as shown, it made `add` a key twice and resolve refused."""
+    ran = hw("init", "--root", str(hugo_like))
+    assert ran.status == 0 and not (hugo_like / ".headwater/taxonomy.lock").exists(), ran.err
+    overlay = hugo_like / ".headwater/overlay.yml"
+    text = overlay.read_text(encoding="utf-8")
+    assert ("# The package cannot know it. Uncomment the lines under `add:` below and write your namespace in "
+            "them.\n") in text
+    assert "\nadd:\n  # identifier_schemes.decision_id.namespace: ACME\n" in text, text
+    overlay.write_text(text.replace("  # identifier_schemes.", "  identifier_schemes.").replace(": ACME", ": SITE"),
+                       encoding="utf-8")
+    resolved = hw("taxonomy", "resolve", "--root", str(hugo_like))
+    assert resolved.status == 0 and resolved.out.startswith("wrote .headwater/taxonomy.lock\n"), resolved.err
+    checked = hw("check", "--strict", "--root", str(hugo_like), "--now", NOW)
+    assert checked.status == 0 and "\n  0 findings" in checked.out, checked.out
+
+
 def test_the_sites_own_summary_key_becomes_the_summary_route_reads(hugo_like, hw):
     ran = hw("init", "--namespace", "SITE", "--root", str(hugo_like))
     assert ("  facet description: 4 pages carry `description`, so it is the one-sentence summary `route` reads "

@@ -28,3 +28,48 @@ def test_adopt_says_when_an_identifier_is_not_the_one_the_file_s_number_makes(tm
     assert "adopted keps/sig-a/2133-one/README.md: status implemented, title, id K-DR-2133" in said
     assert ("adopted keps/sig-b/2133-two/README.md: status implemented, title, id K-DR-2134 (the next free "
             "number: K-DR-2133, from the file's name, is another document's)") in said
+
+
+def test_a_record_whose_status_is_a_template_s_choices_is_left_without_one_and_adopt_says_so(tmp_path, hw):
+    """KEP-5000's kep.yaml kept the template's `status: provisional|implementable|…`; adopt wrote no
+    status there and said nothing, so the record stood untyped by any state with no word why."""
+    for folder, status in (("sig-a/100-a", "implemented"), ("sig-a/101-b", "provisional|implementable|implemented"),
+                           ("sig-a/102-c", "implementable")):
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {folder}\nstatus: {status}\n")
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {folder}\n\n## Summary\n\nText.\n")
+    assert hw("init", "--namespace", "K", "--root", str(tmp_path)).status == 0
+    adopted = hw("adopt", "--root", str(tmp_path))
+    assert adopted.status == 0, adopted.err
+    assert ("left keps/sig-a/101-b/README.md without `status`: its status is written "
+            "`provisional|implementable|implemented`, which names no one status (a template's choices, left as "
+            "they were); write `status` yourself\n") in adopted.out, adopted.out
+    assert "adopted keps/sig-a/101-b/README.md: title, id K-DR-0101\n" in adopted.out, adopted.out
+
+
+def test_a_status_bullet_that_names_no_status_is_said_and_a_blank_one_is_not(tmp_path, hw):
+    decisions = tmp_path / "docs/decisions"
+    decisions.mkdir(parents=True)
+    for n, status in ((1, "accepted"), (2, "??? <!-- ask the team -->"), (3, ""), (4, "accepted")):
+        (decisions / f"000{n}-record-{n}.md").write_text(f"# Record {n}\n\n- Status: {status}\n\n## Context\n\nWhy.\n")
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    adopted = hw("adopt", "--root", str(tmp_path))
+    assert adopted.status == 0, adopted.err
+    left = [line for line in adopted.out.splitlines() if line.startswith("left ")]
+    assert left == ["left docs/decisions/0002-record-2.md without `status`: its status is written `???`, which "
+                    "names no one status; write `status` yourself"], adopted.out
+
+
+def test_a_folder_holding_one_record_beside_folders_of_records_is_on_the_shelf(tmp_path, hw):
+    """A SIG with a single KEP beside a SIG with several: init put the shelf over the one folder of
+    several, and the single KEP was left untyped, its kep.yaml never adopted."""
+    for folder in ("sig-a/100-a", "sig-a/101-b", "sig-b/102-c"):
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {folder}\nstatus: implemented\n")
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {folder}\n\n## Summary\n\nText.\n")
+    init = hw("init", "--namespace", "K", "--root", str(tmp_path))
+    assert init.status == 0 and "  shelf decisions: 3 records in `keps`, numbered `NNN-slug/README.md`" in init.out, \
+        init.out
+    adopted = hw("adopt", "--root", str(tmp_path))
+    assert adopted.status == 0 and "adopted keps/sig-b/102-c/README.md: status implemented, title, id K-DR-0102\n" \
+        in adopted.out, adopted.out

@@ -1,4 +1,4 @@
-"""The largest replay: kubernetes/enhancements, 654 KEPs whose metadata lives in a `kep.yaml` beside
+"""The largest replay: kubernetes/enhancements, 653 KEPs whose metadata lives in a `kep.yaml` beside
 each `README.md`, across one folder per SIG. Unpacked once; three commands to a green strict check,
 the findings a legacy corpus really has held under an adoption task, then expiry and the reads."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 from adoption_harness import NOW, headwater
 
-KEPS = 654  # keps/**/NNN-slug/README.md in the archive, without the template folder
+KEPS = 653  # keps/**/NNN-slug/README.md in the archive, without the two template folders
 LATER = "2027-07-01"  # after the task's `until`
 
 
@@ -28,6 +28,7 @@ def test_three_commands_adopt_the_keps_and_hold_what_they_really_have(keps):
     assert init.status == 0 and f"  shelf decisions: {KEPS} records in `keps`" in init.out, init.err
     assert "identifiers decision_id: `{namespace}-{seq}`" in init.out and "namespace `KEP`" in init.out
     assert "exclude keps/NNNN-kep-template/README.md" in init.out
+    assert "exclude keps/sig-cloud-provider/providers/0000-cloud-provider-template/README.md" in init.out
     assert adopt.status == 0 and f"front matter into {KEPS} records" in adopt.out, adopt.err
     assert "the adoption task AD-1, owned by @sig-architecture, until 2027-06-30" in adopt.out
     assert strict.status == 0, strict.err

@@ -57,7 +57,8 @@ def test_init_picks_the_folder_holding_the_most_markdown_over_one_named_as_docum
     _markdown(tmp_path, "docs/one.md", "guides/a.md", "guides/b.md", "guides/c/d.md")
     ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
     assert ran.status == 0, ran.err
-    assert "  corpus root guides: `guides` holds the most Markdown (3 files)\n" in ran.out
+    assert ("  corpus root guides: `guides` holds the most Markdown (3 files); `docs` (1 Markdown file) lies outside "
+            "it, so `check` and `route` never read it (`--corpus` names another root)\n") in ran.out, ran.out
     assert "  root: guides\n" in (tmp_path / ".headwater/taxonomy.yml").read_text()
 
 
@@ -65,11 +66,26 @@ def test_init_breaks_a_tie_by_a_name_said_as_documentation_then_by_name(tmp_path
     _markdown(tmp_path, "api/a.md", "api/b.md", "zeta/a.md", "zeta/b.md", "other/a.md", "other/b.md")
     ran = hw("init", "--dry-run", "--root", str(tmp_path))
     assert ran.status == 0 and "  corpus root api: `api` holds the most Markdown (2 files; as many as " \
-                               "`other`, `zeta`, and `api` comes first by name)\n" in ran.out
+                               "`other`, `zeta`, and `api` comes first by name); `other` (2 Markdown files), " \
+                               "`zeta` (2) lie outside it" in ran.out
     _markdown(tmp_path, "rfcs/a.md", "rfcs/b.md")
     ran = hw("init", "--dry-run", "--root", str(tmp_path))
     assert ran.status == 0 and "  corpus root rfcs: `rfcs` holds the most Markdown (2 files; as many as " \
-                               "`api`, `other`, `zeta`, and `rfcs` is named as documentation)\n" in ran.out
+                               "`api`, `other`, `zeta`, and `rfcs` is named as documentation); `api` (2 Markdown " \
+                               "files), `other` (2), `zeta` (2) lie outside it, so `check` and `route` never read " \
+                               "them (`--corpus` names another root)\n" in ran.out, ran.out
+
+
+def test_init_names_a_second_documentation_folder_its_corpus_root_leaves_out(tmp_path, hw):
+    """dapr/docs keeps its site in `daprdocs/content/en` and the SDKs' pages in `sdkdocs`: init
+    rooted the corpus at the site and said nothing of the 40 pages no verb would read."""
+    _markdown(tmp_path, "README.md", "site/content/en/a.md", "site/content/en/b/c.md", "site/content/en/b/d.md",
+              "sdkdocs/python/a.md", "sdkdocs/go/b.md", "pkg/runtime/README.md")
+    ran = hw("init", "--namespace", "ACME", "--root", str(tmp_path))
+    assert ran.status == 0, ran.err
+    assert ("  corpus root site/content/en: `site` holds the most Markdown (3 files), all of it under "
+            "`site/content/en`; `sdkdocs` (2 Markdown files), `pkg` (1) lie outside it, so `check` and `route` "
+            "never read them (`--corpus` names another root)\n") in ran.out, ran.out
 
 
 def test_init_roots_the_corpus_at_the_nested_folder_that_holds_all_of_it(tmp_path, hw):
