@@ -578,18 +578,22 @@ LOG4BRAINS_RECORD = ("# {title}\n\n- Status: {status}\n- Date: {date}\n\n## Cont
                      "Why.\n{links}")
 
 
+def _two_records(root, first: str, second: str, second_links: str) -> None:
+    """In a git repository, `docs/adr/<first>` superseded by `docs/adr/<second>`, log4brains' way."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    adr = root / "docs/adr"
+    adr.mkdir(parents=True)
+    (adr / first).write_text(LOG4BRAINS_RECORD.format(
+        title="Use numbers", date="2020-09-26", links="", status=f"superseded by [{second[:-3]}]({second})"))
+    (adr / second).write_text(LOG4BRAINS_RECORD.format(
+        title="Use slugs", status="accepted", date="2020-10-16", links=second_links))
+
+
 def test_dated_records_are_known_by_their_names_as_log4brains_knows_them(tmp_path):
     """log4brains names a record `YYYYMMDD-slug.md` and identifies it by that name, having dropped
     numbers for the merge conflicts they caused; numbering the records in file order would undo that."""
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    adr = tmp_path / "docs/adr"
-    adr.mkdir(parents=True)
-    (adr / "20200926-use-numbers.md").write_text(LOG4BRAINS_RECORD.format(
-        title="Use numbers", date="2020-09-26", links="",
-        status="superseded by [20201016-use-slugs](20201016-use-slugs.md)"))
-    (adr / "20201016-use-slugs.md").write_text(LOG4BRAINS_RECORD.format(
-        title="Use slugs", status="accepted", date="2020-10-16",
-        links="\n## Links\n\n- Supersedes [20200926-use-numbers](20200926-use-numbers.md)\n"))
+    _two_records(tmp_path, "20200926-use-numbers.md", "20201016-use-slugs.md",
+                 "\n## Links\n\n- Supersedes [20200926-use-numbers](20200926-use-numbers.md)\n")
     init = headwater(tmp_path, "init")
     assert init.status == 0, init.err
     assert ("  identifiers decision_id: `{namespace}-{slug}`, the namespace and each record's file name less `.md` "
@@ -600,25 +604,23 @@ def test_dated_records_are_known_by_their_names_as_log4brains_knows_them(tmp_pat
             "id ADR-20201016-use-slugs, supersedes ADR-20200926-use-numbers\n") in adopted.out, adopted.out
     assert (tmp_path / ".headwater/ids/decision_id/ADR-20200926-use-numbers").read_text() == \
         "docs/adr/20200926-use-numbers.md\n"
-    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
-    assert written.status == 0 and written.out.startswith("wrote docs/adr/20261130-use-redis.md\n"), written.out
-    assert (adr / "20261130-use-redis.md").read_text().startswith("---\nid: ADR-20261130-use-redis\n")
-    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
+    _the_next_record_is_new_s_and_its_todo_the_only_finding(tmp_path, "docs/adr/20261130-use-redis.md",
+                                                            "ADR-20261130-use-redis")
+
+
+def _the_next_record_is_new_s_and_its_todo_the_only_finding(root, path: str, identifier: str) -> None:
+    written = headwater(root, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
+    assert written.status == 0 and written.out.startswith(f"wrote {path}\n"), written.out
+    assert (root / path).read_text().startswith(f"---\nid: {identifier}\n")
+    checked = headwater(root, "check", "--strict", "--json", "--now", NOW)
     found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
-    assert found == [("placeholder.unwritten", "docs/adr/20261130-use-redis.md")], checked.out  # `new`'s TODO
+    assert found == [("placeholder.unwritten", path)], checked.out  # `new`'s TODO
 
 
 def test_records_named_with_a_word_and_a_padded_number_are_read_in_the_teams_own_numbering(tmp_path):
     """`ADR-001-use-numbers.md` is how many teams name records; init found none there and chose the
     corpus by its Markdown alone, saying nothing of the records it passed over."""
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    adr = tmp_path / "docs/adr"
-    adr.mkdir(parents=True)
-    (adr / "ADR-001-use-numbers.md").write_text(LOG4BRAINS_RECORD.format(
-        title="Use numbers", date="2020-09-26", links="",
-        status="superseded by [ADR-002](ADR-002-use-slugs.md)"))
-    (adr / "ADR-002-use-slugs.md").write_text(LOG4BRAINS_RECORD.format(
-        title="Use slugs", status="accepted", date="2020-10-16", links=""))
+    _two_records(tmp_path, "ADR-001-use-numbers.md", "ADR-002-use-slugs.md", "")
     init = headwater(tmp_path, "init")
     assert init.status == 0, init.err
     assert ("  shelf decisions: 2 records in `docs/adr`, numbered `ADR-NNN-slug.md`, so `new` writes "
@@ -628,12 +630,7 @@ def test_records_named_with_a_word_and_a_padded_number_are_read_in_the_teams_own
     assert adopted.status == 0, adopted.err
     assert ("adopted docs/adr/ADR-001-use-numbers.md: status superseded, status_since 2020-10-16 (the date of the "
             "record that superseded it), title, id ADR-001, superseded_by ADR-002\n") in adopted.out, adopted.out
-    written = headwater(tmp_path, "new", "decision", "--title", "Use Redis", "--summary", "R.", "--now", NOW)
-    assert written.status == 0 and written.out.startswith("wrote docs/adr/ADR-003-use-redis.md\n"), written.out
-    assert (adr / "ADR-003-use-redis.md").read_text().startswith("---\nid: ADR-003\n")
-    checked = headwater(tmp_path, "check", "--strict", "--json", "--now", NOW)
-    found = [(f["rule"], f["path"]) for f in checked.json["findings"]]
-    assert found == [("placeholder.unwritten", "docs/adr/ADR-003-use-redis.md")], checked.out  # `new`'s TODO
+    _the_next_record_is_new_s_and_its_todo_the_only_finding(tmp_path, "docs/adr/ADR-003-use-redis.md", "ADR-003")
 
 
 def test_the_word_records_names_open_with_is_their_namespace(tmp_path):
