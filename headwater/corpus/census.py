@@ -21,6 +21,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
+from headwater.inplace import folder as open_folder
 from headwater.inplace import read_regular
 from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.declaration import Exclusion
@@ -189,10 +190,12 @@ class Folders:
         self._close()
 
     def of(self, folder: str) -> int:
-        """The descriptor of a folder of the repository (OSError when it cannot be opened)."""
+        """The descriptor of a folder of the repository, never reached through a symlink: one
+        swapped in for a folder after the walk is not read through (OSError when it cannot be
+        opened)."""
         if folder != self.folder:
             self._close()
-            self.fd = os.open(os.path.join(self.repo, folder), os.O_RDONLY | os.O_DIRECTORY)
+            self.fd = open_folder(self.repo, folder)
             self.folder = folder
         return self.fd
 

@@ -91,3 +91,23 @@ def test_a_symlink_loop_and_a_link_out_are_rows_and_the_explain_of_them_is_a_sen
     assert rows["docs/loop-a"].outcome is Outcome.UNWALKABLE and rows["docs/out"].outcome is Outcome.UNWALKABLE
     ran = hw("explain", "docs/loop-a", "--root", str(quickstart))
     assert ran.status == 1 and "symlink" in ran.err and "Traceback" not in ran.err
+
+
+def test_a_folder_swapped_for_a_link_out_after_the_walk_is_never_read_through(quickstart, tmp_path, monkeypatch):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "ingest-api.md").write_text("---\nkind: specification\nid: SECRET\n---\n")
+    real = census_module.walk
+
+    def swap(repo, start):  # the walk saw a folder; a link out stands there when the census reads it
+        entries = real(repo, start)
+        os.rename(quickstart / "docs/specifications", tmp_path / "moved")
+        os.symlink(outside, quickstart / "docs/specifications")
+        return entries
+
+    monkeypatch.setattr(census_module, "walk", swap)
+    rows = load(quickstart, TODAY).census.by_path
+    row = rows["docs/specifications/ingest-api.md"]
+    assert row.outcome is Outcome.UNREADABLE and row.document is None
+    assert row.reason == "could not be read (a symlink, which headwater never follows)"
+    assert rows["docs/decisions/0002-deliver-at-least-once.md"].outcome is Outcome.TYPED
