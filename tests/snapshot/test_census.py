@@ -256,6 +256,7 @@ def test_an_untyped_file_with_front_matter_keeps_its_document_whether_no_shelf_o
     assert loose.document.kind is None and loose.document.text_of("title") == "Loose"
     assert (loose.document.body_text, loose.document.body_line) == ("\n# Loose\n", 4)
     assert tied.document.kind is None and tied.document.id == "ACME-DR-0001"
+    assert tied.document.body_text.startswith("\n# Store attempts in Postgres") and tied.document.body_line == 13
     assert loose.document in census.parsed and loose.document not in census.documents
 
 
