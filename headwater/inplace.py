@@ -31,17 +31,28 @@ def read(base: Path, relative: str) -> bytes:
         raise NotInPlace(errno.EINVAL, "not a path inside the repository")
     for depth in range(1, len(parts)):  # what a replay looks at again (HW-DR-0037): each folder on the way
         sys.audit(PROBE, os.path.join(base, *parts[:depth]))
-    directory = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
+    directory = folder(base, "/".join(parts[:-1]))
     try:
-        for part in parts[:-1]:
-            child = _open(part, directory, os.O_DIRECTORY)
-            os.close(directory)
-            directory = child
         data = read_regular(parts[-1], directory)
         sys.audit(READ, os.path.join(base, relative), data)  # and the bytes it reads again
         return data
     finally:
         os.close(directory)
+
+
+def folder(base: Path | str, relative: str) -> int:
+    """A descriptor of the folder `base/relative` ("" is `base`), each folder below `base` opened
+    without following a symlink (NotInPlace when one is a link, as one swapped in after a walk is)."""
+    directory = os.open(base, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in relative.split("/") if relative else ():
+            child = _open(part, directory, os.O_DIRECTORY)
+            os.close(directory)
+            directory = child
+    except BaseException:
+        os.close(directory)
+        raise
+    return directory
 
 
 def read_regular(path: Path | str, directory: int | None = None) -> bytes:

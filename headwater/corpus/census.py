@@ -21,6 +21,7 @@ from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
 from headwater.hashing import digest
+from headwater.inplace import folder as open_folder
 from headwater.inplace import read_regular
 from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.declaration import Exclusion
@@ -109,7 +110,7 @@ PIECE = 256
 
 
 def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxonomy: Taxonomy,
-         parses: ParseStore | None = None, then: Callable[[], T] = lambda: None) -> tuple[Census, Callable[[], T]]:
+         parses: ParseStore, then: Callable[[], T] = lambda: None) -> tuple[Census, Callable[[], T]]:
     """Every file read, then parsed (on every core when the store spreads), then classified; a file
     whose front the fronts file holds is classified as soon as it is read, as a forked reader's
     later pieces come. And `then()`, made by whoever read the corpus once it is read: a forked
@@ -122,22 +123,17 @@ def take(repo: Path, corpus_root: str, exclusions: tuple[Exclusion, ...], taxono
             yield from _pieces(repo, walk(repo, corpus_root), after, exclusions, classifier)
         yield then()
 
-    stream = reading(None) if parses is None else parses.beside_the_fronts(reading)
+    stream = parses.beside_the_fronts(reading)
     read: list[Row | Read] = []
     for _, piece, last in stream:
         _announce(repo, piece)
-        if parses is None:
-            read += piece
-        else:
-            read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
-                     for item in piece]
+        read += [classifier.classify(*item) if type(item) is tuple and parses.held(item[2]) else item
+                 for item in piece]
         if last:
             break
-    if parses is not None:
-        parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
+    parses.prepare([item[1:] for item in read if type(item) is tuple])  # (text, digest) of each file left
     rows = tuple(classifier.classify(*item) if type(item) is tuple else item for item in read)
-    if parses is not None:
-        parses.split_all()
+    parses.split_all()
     return Census(corpus_root, rows), lambda: _rest(stream)
 
 
@@ -150,7 +146,7 @@ def _pieces(repo: Path, entries: list[Entry], after: Piece | None, exclusions: t
     with Folders(repo) as folders:
         for start in range(0, max(len(entries), 1), PIECE):
             piece = entries[start:start + PIECE]
-            rows = [_row(repo, entry, exclusions, classifier, folders) for entry in piece]
+            rows = [_row(entry, exclusions, classifier, folders) for entry in piece]
             yield (piece[-1].raw if piece else b""), rows, start + PIECE >= len(entries)
 
 
@@ -189,10 +185,12 @@ class Folders:
         self._close()
 
     def of(self, folder: str) -> int:
-        """The descriptor of a folder of the repository (OSError when it cannot be opened)."""
+        """The descriptor of a folder of the repository, never reached through a symlink: one
+        swapped in for a folder after the walk is not read through (OSError when it cannot be
+        opened)."""
         if folder != self.folder:
             self._close()
-            self.fd = os.open(os.path.join(self.repo, folder), os.O_RDONLY | os.O_DIRECTORY)
+            self.fd = open_folder(self.repo, folder)
             self.folder = folder
         return self.fd
 
@@ -207,8 +205,7 @@ class Folders:
 Started = tuple[Shelf, "Pattern | None", tuple[int, int], frozenset[int]]
 
 
-def _row(repo: Path, entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier,
-         folders: Folders) -> Row | Read:
+def _row(entry: Entry, exclusions: tuple[Exclusion, ...], classifier: Classifier, folders: Folders) -> Row | Read:
     if entry.kind is not EntryKind.FILE:
         reason = UNWALKABLE_REASONS[entry.kind]
         if entry.kind is EntryKind.SYMLINK and entry.detail:

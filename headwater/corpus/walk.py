@@ -37,7 +37,7 @@ class Entry:
     path: str  # repository-relative, `/`-separated; undecodable bytes shown as \xNN
     raw: bytes  # the same path as bytes, for the sort
     kind: EntryKind
-    detail: str = ""
+    detail: str = ""  # a symlink's target, which its row's reason names
 
 
 def display(raw: bytes) -> str:
@@ -60,9 +60,9 @@ def walk(repo: Path, start: str) -> list[Entry]:
             with os.scandir(directory) as listing:
                 children = list(listing)
             sys.audit(LISTING, directory, children)  # the listing a replay finds again (HW-DR-0037)
-        except OSError as error:
+        except OSError:
             raw = relative.rstrip(b"/")
-            entries.append(Entry(display(raw), raw, EntryKind.UNREADABLE_DIRECTORY, error.strerror or ""))
+            entries.append(Entry(display(raw), raw, EntryKind.UNREADABLE_DIRECTORY))
             continue
         for child in children:
             found = _classify(child, relative, stack)
@@ -79,8 +79,8 @@ def _classify(child: os.DirEntry, relative: bytes, stack: list) -> Entry | None:
     try:
         link, directory, regular = (child.is_symlink(), child.is_dir(follow_symlinks=False),
                                     child.is_file(follow_symlinks=False))
-    except OSError as error:
-        return Entry(display(raw), raw, EntryKind.SPECIAL, error.strerror or "")
+    except OSError:
+        return Entry(display(raw), raw, EntryKind.SPECIAL)
     try:
         child.name.decode("utf-8")
     except UnicodeDecodeError:

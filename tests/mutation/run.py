@@ -64,6 +64,17 @@ MODULES: dict[str, tuple[str, ...]] = {
                               "tests/perf/test_parse_cache.py"),
     "headwater/writes/batch.py": ("tests/writes/test_batch.py", "tests/reliability/test_write_faults.py",
                                   "tests/check/test_fix.py"),
+    "headwater/writes/placement.py": ("tests/writes/test_new.py", "tests/writes/test_new_refusals.py",
+                                      "tests/adoption/test_identifier_key.py", "tests/adoption/test_adr_tools.py",
+                                      "tests/check/test_identifier_remedies.py", "tests/taxonomy/test_full_dialect.py"),
+    "headwater/corpus/walk.py": ("tests/snapshot/test_census.py", "tests/reliability/test_hostile_corpora.py"),
+    # every load reaches the census: of the perf tests, only one each for the fronts file and the
+    # parse cache (the whole files made a run of hours on two shared cores)
+    "headwater/corpus/census.py": ("tests/snapshot/test_census.py", "tests/reliability/test_hostile_corpora.py",
+                                   "tests/perf/test_fronts_file.py::test_every_front_of_a_warm_load_comes_from_the_"
+                                   "fronts_file_and_equals_a_fresh_parse",
+                                   "tests/perf/test_parse_cache.py::test_cold_warm_and_no_cache_checks_print_the_"
+                                   "same_bytes"),
 }
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 

@@ -91,3 +91,41 @@ def test_a_symlink_loop_and_a_link_out_are_rows_and_the_explain_of_them_is_a_sen
     assert rows["docs/loop-a"].outcome is Outcome.UNWALKABLE and rows["docs/out"].outcome is Outcome.UNWALKABLE
     ran = hw("explain", "docs/loop-a", "--root", str(quickstart))
     assert ran.status == 1 and "symlink" in ran.err and "Traceback" not in ran.err
+
+
+def test_a_folder_swapped_for_a_link_out_after_the_walk_is_never_read_through(quickstart, tmp_path, monkeypatch):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "0001-store-attempts-in-postgres.md").write_text("---\nid: SECRET\n---\n")
+    real = census_module.walk
+
+    def swap(repo, start):  # the walk saw a folder; a link out stands there when the census reads it
+        entries = real(repo, start)
+        os.rename(quickstart / "docs/decisions", tmp_path / "moved")
+        os.symlink(outside, quickstart / "docs/decisions")
+        return entries
+
+    monkeypatch.setattr(census_module, "walk", swap)
+    stdout = os.fstat(1)
+    rows = load(quickstart, TODAY).census.by_path
+    row = rows["docs/decisions/0001-store-attempts-in-postgres.md"]
+    assert row.outcome is Outcome.UNREADABLE and row.document is None
+    assert row.reason == "could not be read (a symlink, which headwater never follows)"
+    assert rows["docs/specifications/ingest-api.md"].outcome is Outcome.TYPED  # the folders after it are read
+    assert os.path.samestat(os.fstat(1), stdout)  # and no descriptor but the census's own was closed
+
+
+def test_every_folder_the_walk_cannot_read_is_a_row_not_only_the_first(quickstart, monkeypatch):
+    real = os.scandir
+
+    def scandir(path):
+        if os.fsencode(path).endswith((b"docs/specifications", b"docs/decisions")):
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    rows = load(quickstart, TODAY).census.by_path
+    for folder in ("docs/decisions", "docs/specifications"):
+        row = rows[folder]
+        assert (row.outcome, row.reason) == (Outcome.UNWALKABLE, "a directory the walk could not read")
+    assert rows["docs/notes/meeting-2026-09.md"].outcome is Outcome.UNTYPED

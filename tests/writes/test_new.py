@@ -211,3 +211,24 @@ def test_a_run_that_read_the_corpus_before_another_wrote_the_same_title_takes_th
         (".headwater/ids/decision_id/ACME-DR-0005", "docs/decisions/0005-same-title.md")]
     assert "Plan 1." in (quickstart / "docs/decisions/0004-same-title.md").read_text()
     assert "id: ACME-DR-0005\n" in (quickstart / "docs/decisions/0005-same-title.md").read_text()
+
+
+def test_a_date_in_a_compact_layout_field_loses_its_dashes_in_the_file_name(hw, quickstart):
+    overlay = quickstart / ".headwater/overlay.yml"
+    overlay.write_text(overlay.read_text() + "override:\n"
+                       "  shelves.decisions.layout: \"{status_since:yyyymmdd}-{slug}.md\"\n")
+    assert hw("taxonomy", "resolve", "--root", str(quickstart)).status == 0
+    ran = _new(hw, quickstart, "decision", "--title", "Use slugs", "--summary", SUMMARY)
+    assert ran.status == 0, ran.err
+    assert ran.out.startswith("wrote docs/decisions/20261101-use-slugs.md\n")
+    assert "status_since: 2026-11-01\n" in (quickstart / "docs/decisions/20261101-use-slugs.md").read_text()
+
+
+def test_a_directory_given_on_the_shelf_takes_the_document_and_keeps_its_kind(hw, quickstart):
+    ran = _new(hw, quickstart, "decision", "--title", "Use slugs", "--summary", SUMMARY,
+               "--directory", "docs/decisions/2026")
+    assert ran.status == 0, ran.err
+    assert ran.out.startswith("wrote docs/decisions/2026/0004-use-slugs.md\n")
+    assert "  kind decision, on the shelf `decisions` (docs/decisions/**)\n" in ran.out
+    row = load(quickstart, dt.date(2026, 11, 1)).census.by_path["docs/decisions/2026/0004-use-slugs.md"]
+    assert (row.outcome, row.kind, row.document.id) == (Outcome.TYPED, "decision", "ACME-DR-0004")

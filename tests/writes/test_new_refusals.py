@@ -59,10 +59,36 @@ def _area_in_layout(hw, root):
                        "  shelves.decisions.layout: \"{area}-{seq:04d}-{slug}.md\"\n")
 
 
+def _area_in_layout_optional(hw, root):
+    _overlay(hw, root, "  facets.area: {type: string}\n"
+                       "override:\n"
+                       "  shelves.decisions.layout: \"{area}-{seq:04d}-{slug}.md\"\n")
+
+
+def _area_as_a_number(hw, root):
+    _overlay(hw, root, "  facets.area: {type: string}\n"
+                       "override:\n"
+                       "  shelves.decisions.layout: \"{area:02d}-{slug}.md\"\n")
+
+
+def _two_shelves_of_decisions(hw, root):
+    _overlay(hw, root, "  shelves.more_decisions:\n    path: docs/more/**\n    homogeneous: true\n"
+                       "    kind: decision\n")
+
+
+def _numbered_without_a_scheme(hw, root):
+    _overlay(hw, root, "remove:\n  - kinds.decision.identifier\n")
+
+
 REFUSALS = [
     ("unknown kind lists the kinds", None, ["memo", "--title", "x"],
      "`memo` is not a kind this taxonomy declares; the kinds are decision, specification"),
-    ("abstract kind", None, ["governed_document", "--title", "x"], "`governed_document` is abstract"),
+    ("abstract kind", None, ["governed_document", "--title", "x"],
+     "headwater: `governed_document` is abstract and no document is one; write one of its kinds instead "
+     "(decision, specification)\n"),
+    ("a kind two shelves carry", _two_shelves_of_decisions, ["decision", "--title", "x"],
+     "headwater: the kind `decision` is carried by the shelves `decisions`, `more_decisions`, and `new` places a "
+     "document only where exactly one shelf carries its kind\n"),
     ("a kind no shelf places", _no_shelf, ["specification", "--title", "x"],
      "no shelf carries the kind `specification`"),
     ("an existing file", None, ["specification", "--title", "Ingest API"],
@@ -107,6 +133,14 @@ REFUSALS = [
     ("a bad run date", None, ["decision", "--title", "x", "--now", "2026-13-01"], "`--now` takes a calendar date"),
     ("a layout in the lock that climbs out, before any id is claimed", _climbing_layout, ["decision", "--title", "x"],
      "names this document `docs/decisions/../../0004-x.md`, which is not a plain path inside the repository"),
+    ("a layout naming a facet nobody gave", _area_in_layout_optional, ["decision", "--title", "x"],
+     "headwater: the shelf `decisions` names files `{area}-{seq:04d}-{slug}.md`, and nothing here gives `area`; "
+     "pass `--facet area=<value>`\n"),
+    ("a layout giving a facet a number's width", _area_as_a_number,
+     ["decision", "--title", "x", "--facet", "area=north"],
+     "headwater: the layout `{area:02d}-{slug}.md` takes a number for `area`, and `north` is not one\n"),
+    ("a layout numbering a kind without a scheme", _numbered_without_a_scheme, ["decision", "--title", "x"],
+     "headwater: the shelf `decisions` names files `{seq:04d}-{slug}.md`, and nothing here gives `seq`\n"),
     ("a facet whose value in the layout climbs out", _area_in_layout,
      ["decision", "--title", "x", "--facet", "area=../../../up"], "which is not a plain path inside the repository"),
 ]
@@ -191,9 +225,24 @@ def test_a_refusal_quotes_a_long_title_by_its_start(quickstart, hw):
     ("{slug}.md", "docs/adr/use-slugs.md", "use-slugs"),
     ("{seq:04d}-{slug}.md", "docs/adr/0007-use-slugs.md", None),  # a number names it: the scheme's sequence
     ("{slug}/README.md", "docs/adr/use-slugs/README.md", None),
+    ("{slug}/index.md", "docs/adr/use-slugs/index.md", None),  # the slug names the folder, not the file
+    ("{area}/{slug}/index.md", "docs/adr/queues/use-slugs/index.md", None),
+    ("{slug}.md", "use-slugs.md", "use-slugs"),  # a document at the top of the repository
     ("{status_since:yyyymmdd}-{slug}.md", "docs/adr/20201016-Use-Slugs.md", None)])
 def test_a_scheme_without_a_sequence_names_a_document_by_its_whole_file_name_where_the_layout_writes_it(
         layout, path, named):
     from headwater.writes.placement import named_slug
 
     assert named_slug(layout, path) == named
+
+
+@pytest.mark.parametrize(("layout", "path", "number"), [
+    ("{seq:04d}-{slug}.md", "docs/adr/0007-use-slugs.md", 7),
+    ("{seq:04d}-{slug}/README.md", "docs/adr/0007-use-slugs/README.md", 7),  # the number is on the folder
+    ("{seq:04d}/{seq:04d}-{slug}.md", "docs/adr/0007/0007-use-slugs.md", 7),  # the first one read, the second matched
+    ("{seq:04d}-{slug}/README.md", "docs/adr/0007-use-slugs.md", None),
+    ("{slug}.md", "docs/adr/0007-use-slugs.md", None)])
+def test_the_number_a_file_name_carries_is_read_under_its_layout_however_many_segments_it_spans(layout, path, number):
+    from headwater.writes.placement import layout_sequence
+
+    assert layout_sequence(layout, path) == number
