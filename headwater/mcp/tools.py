@@ -244,7 +244,8 @@ READS = (
          "`governs: src/ingest/**`; documents of harvested corpora follow, marked `harvested` with their "
          "`corpus`. Read structuredContent.pointers; `unread_pins` names a pinned corpus that binds nothing "
          "and so could govern the path unseen. " + PATH_NOTE,
-         (Argument("path", "a repository path, e.g. src/ingest/rate_limit.py"),), _governing, schemas.POINTERS),
+         (Argument("path", "a repository path, e.g. src/ingest/rate_limit.py (a line in it, `:12` or "
+                           "`#L12`, reads as the file)"),), _governing, schemas.POINTERS),
     Tool("check", "Check the corpus",
          "Run every check the lock generates over the snapshot this server took, with no cache. The "
          "first block is one sentence of counts; the second is the bytes of `headwater check --format "

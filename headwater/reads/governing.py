@@ -8,9 +8,13 @@ governs only itself; `src/ingest/**` is how a directory's contents are governed.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
@@ -117,6 +121,9 @@ class Governing:
 
 
 EMPTY = "the path is empty: name a file or a directory by its path from the repository root"
+# a line an editor, a compiler or GitHub names in a file (`x.py:12`, `x.py:12:3`, `x.py#L12-L20`):
+# what governs the file governs each of its lines, and `x.py:12` is no path an anchor names
+LOCATION = re.compile(r"(?::\d+){1,2}$|#L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
 
 
 def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
@@ -125,7 +132,7 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
     if not argument.strip():
         raise Refusal(EMPTY)
     try:
-        path = relative_to_root(argument, snapshot.root)
+        path = relative_to_root(_the_file(argument, snapshot.root), snapshot.root)
     except OutsidePath:
         raise Refusal(outside_sentence(argument)) from None
     tax = snapshot.taxonomy
@@ -135,3 +142,21 @@ def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:
     remote_after = snapshot.derived("route.remote_successors", lambda: remote_successors(federation))
     return Governing(path, tax, documents, {d.path: after[d.path] for d in documents if d.path in after},
                      tuple(federation.governors_of(path)), remote_after, federation.unread_governing(path))
+
+
+def _the_file(argument: str, root: Path) -> str:
+    """The path the argument names: a `file://` URI as its path, and a line in a file as the file,
+    unless a file is there under the name as written."""
+    text = argument.strip()
+    if text.startswith("file://"):
+        uri = urlsplit(text)
+        text = unquote(uri.path) if uri.netloc in ("", "localhost") else text
+    bare = LOCATION.sub("", text)
+    return bare if bare and bare != text and not _there(text, root) else text
+
+
+def _there(text: str, root: Path) -> bool:
+    try:
+        return os.path.lexists(root / relative_to_root(text, root))
+    except OutsidePath:
+        return False

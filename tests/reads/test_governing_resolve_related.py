@@ -52,6 +52,22 @@ def test_governors_are_deduplicated_and_sorted_by_path(quickstart):
     assert len(render("text", answer).splitlines()) == 2
 
 
+@pytest.mark.parametrize("named", ["src/ingest/rate_limit.py:12", "src/ingest/rate_limit.py:12:5",
+                                   "src/ingest/rate_limit.py#L12", "src/ingest/rate_limit.py#L12-L20",
+                                   "file://{root}/src/ingest/rate_limit.py", "file://localhost{root}/src/ingest/rate_limit.py"])
+def test_a_line_in_a_file_or_a_file_uri_is_governed_as_the_file_is(quickstart, named):
+    """`x.py:12` is how an editor or a compiler names a place; the literal anchor of that file
+    did not reach it, so the answer left out a governing document without a word."""
+    answer = governing_docs_for_path(load(quickstart, TODAY), named.format(root=quickstart))
+    assert answer.path == "src/ingest/rate_limit.py"
+    assert [p["path"] for p in data(answer)["pointers"]] == [RATE, SPEC]
+
+
+def test_a_file_whose_name_ends_like_a_line_number_is_read_as_named(quickstart):
+    (quickstart / "src/ingest/odd.py:12").write_text("x = 1\n")
+    assert governing_docs_for_path(load(quickstart, TODAY), "src/ingest/odd.py:12").path == "src/ingest/odd.py:12"
+
+
 def test_a_successor_governs_the_document_it_supersedes(quickstart):
     answer = governing_docs_for_path(load(quickstart, TODAY), "docs/decisions/0001-store-attempts-in-postgres.md")
     assert [p["path"] for p in data(answer)["pointers"]] == ["docs/decisions/0002-deliver-at-least-once.md"]
