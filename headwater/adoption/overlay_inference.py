@@ -87,7 +87,8 @@ def _lifecycle(tree: dict, kind: str, shelf: RecordShelf, counts: Counter[str], 
                              "replaced")
         needed.discard(str(tree["relations"][relation]["on_target"]["set_state"]))
     own = dict(roles)  # what the records carry and the template offers, before anything is added
-    roles.update({s: TERMINAL for s in sorted(needed) if s.casefold() not in {r.casefold() for r in roles}})
+    held = {r.casefold() for r in roles}
+    roles.update({s: TERMINAL for s in sorted(needed) if s.casefold() not in held})
     initial = next((s for s in statuses if roles[s] == INITIAL), None)
     if initial is None:
         initial = "proposed"
@@ -155,9 +156,7 @@ def _successor_words(tree: dict, counts: Counter[str]) -> list[tuple[str, str]]:
     """(relation, the team's word) where a relation sets a successor state and more of the
     team's records say another word for it (KEPs: 6 `replaced`, 1 `superseded`)."""
     found = []
-    folded, spelling = Counter(), _spellings(counts)
-    for status, count in counts.items():
-        folded[status.casefold()] += count
+    folded, spelling = Counter(s.casefold() for s in counts.elements()), _spellings(counts)
     for name, relation in (tree.get("relations") or {}).items():
         state = str(((relation or {}).get("on_target") or {}).get("set_state") or "")
         if state in SUCCESSOR_WORDS:

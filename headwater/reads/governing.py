@@ -9,7 +9,6 @@ governs only itself; `src/ingest/**` is how a directory's contents are governed.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
@@ -24,6 +23,7 @@ from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
 from headwater.reads.route.state import remote_successors, successors
 from headwater.reads.target import outside_sentence
+from headwater.reads.terms import LOCATION
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -121,9 +121,6 @@ class Governing:
 
 
 EMPTY = "the path is empty: name a file or a directory by its path from the repository root"
-# a line an editor, a compiler or GitHub names in a file (`x.py:12`, `x.py:12:3`, `x.py#L12-L20`):
-# what governs the file governs each of its lines, and `x.py:12` is no path an anchor names
-LOCATION = re.compile(r"(?::\d+){1,2}$|#L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
 
 
 def governing_docs_for_path(snapshot: Snapshot, argument: str) -> Governing:

@@ -15,6 +15,9 @@ from headwater.paths import OutsidePath, normalize
 MIN_LENGTH = 2
 ALNUM_RUN = re.compile(r"[^\W_]+")  # a run of characters for which str.isalnum() holds
 POSSESSIVES = ("'s", "\u2019s")
+# a line an editor, a compiler or GitHub names in a file (`x.py:12`, `x.py:12:3`, `x.py#L12-L20`):
+# what governs the file governs each of its lines, and `x.py:12` is no path an anchor names
+LOCATION = re.compile(r"(?::\d+){1,2}$|#L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
 STRETCH = 1 << 16  # characters of text `counted` reads at a time, at least
 
 
@@ -67,15 +70,17 @@ def _strip_possessive(text: str) -> str:
 
 def readings(word: str, normal: Callable[[str], str] = normalize) -> tuple[str, ...]:
     """The paths a word could be, longest first: as written, then with a trailing full stop,
-    a possessive and a `:line` suffix taken off in turn. A URL is no path. `normal` makes a
-    shape repository-relative, raising OutsidePath for one that names nothing inside (lexically
-    by default; a read over a root passes the path verbs' reading, `paths.relative_to_root`)."""
+    a possessive, a line (`:12`, `#L12`) and anything after a colon taken off in turn. A URL is
+    no path. `normal` makes a shape repository-relative, raising OutsidePath for one that names
+    nothing inside (lexically by default; a read over a root passes the path verbs' reading,
+    `paths.relative_to_root`)."""
     written = _written(word)
     if "://" in written:
         return ()
     shapes = [written]
     shapes.append(shapes[-1].rstrip("."))
     shapes.append(_strip_possessive(shapes[-1]))
+    shapes.append(LOCATION.sub("", shapes[-1]))
     shapes.append(shapes[-1].split(":", 1)[0])
     shapes.append(shapes[-1].rstrip("."))
     found: list[str] = []

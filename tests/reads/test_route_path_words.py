@@ -45,6 +45,14 @@ def test_an_absolute_path_under_the_root_is_the_anchor_its_relative_path_is(quic
     assert len(_anchored(absolute)) == 2
 
 
+@pytest.mark.parametrize("located", [f"{RETRY}:12", f"{RETRY}:12:5", f"{RETRY}#L12", f"{RETRY}#L12-L20"])
+def test_a_line_in_a_file_is_the_file_s_anchor_as_governing_docs_for_path_reads_it(quickstart, hw, located):
+    """`x.py#L12` (a GitHub link's line) was no anchor at all: the task went unanchored."""
+    answer = _routed(hw, quickstart, f"fix the off-by-one at {located}")
+    assert answer["anchors"] == [RETRY]
+    assert _anchored(answer) == _governing(quickstart, located) == _governing(quickstart, RETRY)
+
+
 def test_the_mcp_route_reads_an_absolute_path_under_the_root_as_the_cli_does(quickstart):
     answer = Session(quickstart).call("route", task=f"refactor {quickstart / RETRY}")["result"]
     assert answer["structuredContent"]["anchors"] == [RETRY]
