@@ -166,9 +166,10 @@ class ParseStore:
         """`reading(None)`'s pieces (the census reading and hashing every file), made by a forked
         worker while this process rebuilds the fronts file, which needs nothing it reads, then
         taken as they come (`forked.streamed`): the census classifies the first pieces while the
-        worker reads the last. Only when the store spreads and the fronts file is large enough for
-        the fork and the way back to pay; a worker that fails costs the rest read here."""
-        if not self.spread or self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
+        worker reads the last. Whenever the fronts file is large enough for the fork and the way
+        back to pay, whoever loads (a check, and a server or a read, whose load is all of their
+        start); a worker that fails costs the rest read here."""
+        if self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
             return reading(None)
         return forked.streamed(reading, lambda: self.table)
 
