@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from headwater import cachedir
+from headwater.corpus import derived as derived_file
+from headwater.corpus import parses
 from headwater.mcp.protocol import Server
 from headwater.reads.route import index, kept
 from headwater.reads.route.refold import Rows
@@ -119,6 +121,27 @@ def test_a_refolded_server_answers_the_bytes_of_a_fresh_one_and_keeps_its_reader
     _rows_file(corpus).unlink()  # nothing kept: every document counted
     snapshot = load(corpus, TODAY)
     assert _served(snapshot) == refolded and len(counted) == len(snapshot.census.documents)
+
+
+@pytest.mark.parametrize("spare_per", [1, 10**9])
+def test_a_document_edited_since_the_last_check_is_counted_from_its_body_unless_the_edits_outweigh_the_derived_file(
+        hw, corpus, counted, monkeypatch, spare_per):
+    assert hw("check", "--now", "2026-10-01", "--root", str(corpus)).status in (0, 1)  # keeps derived values
+    kept.reader(load(corpus, TODAY))  # the first server keeps its reader, and the rows
+    edited = _documents(corpus)[len(_documents(corpus)) // 2]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nA zephyrine marmalade quota.\n", encoding="utf-8")
+    reads = []
+    read = derived_file.read
+    monkeypatch.setattr(derived_file, "read", lambda *args: reads.append(args) or read(*args))
+    monkeypatch.setattr(parses, "SPARE_PER", spare_per)
+    counted.clear()
+    refolded = kept.reader(load(corpus, TODAY))
+    assert counted == [edited.relative_to(corpus).as_posix()]
+    # the check kept no value for the edited bytes: the file is read only once the edits outweigh it
+    assert len(reads) == (0 if spare_per == 1 else 1)
+    fresh = _fresh(corpus)
+    assert refolded.scorer.idf == fresh.scorer.idf
+    assert vars(refolded.scorer)["_sums"] == vars(fresh.scorer)["_sums"]
 
 
 def test_a_stem_no_document_holds_any_more_reaches_neither_the_idf_nor_the_kept_rows(corpus):
