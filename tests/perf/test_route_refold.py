@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from array import array
 from dataclasses import replace
 from pathlib import Path
 
@@ -183,6 +184,16 @@ def test_rows_of_another_shape_are_never_refolded_and_the_reader_is_built_whole(
         built = kept.reader(load(corpus, TODAY))
         assert len(counted) == len(snapshot.census.documents)  # every document counted afresh
         assert vars(built.scorer)["_sums"] == vars(fresh.scorer)["_sums"]
+
+
+def test_rows_holding_an_id_that_names_no_stem_are_not_whole(corpus):
+    kept.reader(load(corpus, TODAY))
+    rows = _kept_rows(load(corpus, TODAY))
+    assert rows is not None and rows.whole()
+    for wrong in (-1, -2**31, len(rows.stems), 2**31 - 1):
+        ids = array("i", rows.ids)
+        ids[len(ids) // 2] = wrong
+        assert not replace(rows, ids=ids).whole(), wrong
 
 
 @pytest.mark.parametrize("spoil", ["tampered", "truncated", "foreign", "symlinked"])
