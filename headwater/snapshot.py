@@ -86,7 +86,9 @@ def load(root: Path, today: dt.date, cache: CacheUse = CacheUse.READ, spread: bo
          beside: Callable[[], object] | None = None) -> Snapshot:
     """`cache`: reads reuse parses an earlier `check` cached and never write; check passes
     `CacheUse.WRITE` (then `save_parses()` at its end), and `--no-cache` passes `CacheUse.OFF`.
-    `spread`: parse what the cache lacks, bodies included, on every core (check reads every body).
+    `spread`: parse what the cache lacks, bodies included, on every core (check reads every body),
+    and read every claim beside the corpus. Any load whose fronts file is large reads the corpus in
+    a forked reader while it rebuilds that file (`ParseStore.beside_the_fronts`).
     `derive`: what a writing run keeps beside each body for a reader (route's stem counts).
     `beside`: what the caller reads next that needs nothing the load makes (check's verdict
     cache), made by the corpus's forked reader where there is one (`Snapshot.read_beside`)."""
@@ -112,7 +114,8 @@ def _beside(root: Path, taxonomy: Taxonomy, parses: ParseStore, caller: Callable
             ) -> Callable[[], Beside]:
     """What a run reads later that the corpus's forked reader (`ParseStore.beside_the_fronts`),
     its core idle once the corpus is read, reads then, while this process classifies and builds
-    the graph: every claim store (check reads every claim), what `save_parses` reads of the
+    the graph: every claim store when the load spreads (check reads every claim; a server's
+    snapshot outlives its claims, so it reads them when asked), what `save_parses` reads of the
     parse cache, and the caller's own (`load`'s `beside`). Nothing where this process read the
     corpus itself: each is read when asked."""
     loading = os.getpid()
@@ -120,7 +123,8 @@ def _beside(root: Path, taxonomy: Taxonomy, parses: ParseStore, caller: Callable
     def beside() -> Beside:
         if os.getpid() == loading:
             return {}, None, None
-        claims = {scheme: read_claims(root, scheme) for scheme in sorted(taxonomy.schemes)}
+        schemes = sorted(taxonomy.schemes) if parses.spread else []
+        claims = {scheme: read_claims(root, scheme) for scheme in schemes}
         return claims, parses.ahead_of_save(), caller() if caller is not None else None
 
     return beside

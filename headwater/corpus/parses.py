@@ -128,6 +128,7 @@ class ParseStore:
         self.table_hits = 0  # fronts rebuilt from the fronts file
         self.spared = 0  # characters parsed rather than opening the parse cache (`_consults`)
         self.spared_fronts = 0  # fronts so parsed
+        self.parsed_fronts: dict[str, int] = {}  # characters of each text whose front was parsed, by digest
         self.table_size = 0  # the entries it held
         self.fronts_reused = self.fronts_parsed = self.bodies_reused = self.bodies_parsed = 0
 
@@ -166,9 +167,10 @@ class ParseStore:
         """`reading(None)`'s pieces (the census reading and hashing every file), made by a forked
         worker while this process rebuilds the fronts file, which needs nothing it reads, then
         taken as they come (`forked.streamed`): the census classifies the first pieces while the
-        worker reads the last. Only when the store spreads and the fronts file is large enough for
-        the fork and the way back to pay; a worker that fails costs the rest read here."""
-        if not self.spread or self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
+        worker reads the last. Whenever the fronts file is large enough for the fork and the way
+        back to pay, whoever loads (a check, and a server or a read, whose load is all of their
+        start); a worker that fails costs the rest read here."""
+        if self.use is CacheUse.OFF or forked.workers_for(self._fronts_bytes, FRONTS_WORTH_IT) < 2:
             return reading(None)
         return forked.streamed(reading, lambda: self.table)
 
@@ -253,6 +255,7 @@ class ParseStore:
                     raise reused
                 return reused
         self.fronts_parsed += 1
+        self.parsed_fronts[digest] = len(text)
         try:
             parts = split(text, self.scalars)
         except FrontMatterRefusal as refusal:
@@ -271,6 +274,7 @@ class ParseStore:
         if DERIVED in entry:
             self.derived_here[digest] = entry.pop(DERIVED)
         self.fronts_parsed += 1
+        self.parsed_fronts[digest] = len(text)
         if "b" in entry:  # the body is still to be asked for; the front is the census's now
             self.lines[digest] = entry["b"]
         if "r" in entry:
@@ -349,10 +353,25 @@ class ParseStore:
     def derived(self, digests: list[str], key: str) -> Sequence[object | None]:
         """Per digest, the value a writing run derived from its body under `key`, or None (none
         kept, another key, the file foreign): the caller then derives it from the body. The file
-        is read on each call and not held: a reader asks once and keeps what it builds."""
-        if self.use is CacheUse.OFF:
+        is read on each call and not held: a reader asks once and keeps what it builds. Nor is it
+        read for a few documents whose fronts were all parsed afresh (an MCP server refolding the
+        documents edited since the last one): their bytes are newer than the caches a check kept,
+        which rewrites the derived file with its parse cache, so they are derived from their bodies
+        while their text is under the file's size over `SPARE_PER`, as a missed body is parsed
+        rather than open the parse cache (at 10,000 documents the file is 12.7 MB: 43 ms to read)."""
+        if self.use is CacheUse.OFF or self._spares_derived(digests):
             return [None] * len(digests)
         return derived_file.values(derived_file.read(self.root, header(), key), digests)
+
+    def _spares_derived(self, digests: list[str]) -> bool:
+        parsed = self.parsed_fronts
+        if not digests or any(digest not in parsed for digest in digests):
+            return False
+        try:
+            size = os.stat(self.root / cachedir.CACHE_DIR / derived_file.DERIVED_FILE).st_size
+        except OSError:
+            return True  # no file to read
+        return sum(parsed[digest] for digest in set(digests)) < size // SPARE_PER
 
     @cached_property
     def _stored_derived(self) -> dict[str, bytes]:

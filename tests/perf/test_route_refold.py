@@ -12,12 +12,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from array import array
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from headwater import cachedir
+from headwater.corpus import derived as derived_file
+from headwater.corpus import parses
 from headwater.mcp.protocol import Server
 from headwater.reads.route import index, kept
 from headwater.reads.route.refold import Rows
@@ -121,6 +124,27 @@ def test_a_refolded_server_answers_the_bytes_of_a_fresh_one_and_keeps_its_reader
     assert _served(snapshot) == refolded and len(counted) == len(snapshot.census.documents)
 
 
+@pytest.mark.parametrize("spare_per", [1, 10**9])
+def test_a_document_edited_since_the_last_check_is_counted_from_its_body_unless_the_edits_outweigh_the_derived_file(
+        hw, corpus, counted, monkeypatch, spare_per):
+    assert hw("check", "--now", "2026-10-01", "--root", str(corpus)).status in (0, 1)  # keeps derived values
+    kept.reader(load(corpus, TODAY))  # the first server keeps its reader, and the rows
+    edited = _documents(corpus)[len(_documents(corpus)) // 2]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nA zephyrine marmalade quota.\n", encoding="utf-8")
+    reads = []
+    read = derived_file.read
+    monkeypatch.setattr(derived_file, "read", lambda *args: reads.append(args) or read(*args))
+    monkeypatch.setattr(parses, "SPARE_PER", spare_per)
+    counted.clear()
+    refolded = kept.reader(load(corpus, TODAY))
+    assert counted == [edited.relative_to(corpus).as_posix()]
+    # the check kept no value for the edited bytes: the file is read only once the edits outweigh it
+    assert len(reads) == (0 if spare_per == 1 else 1)
+    fresh = _fresh(corpus)
+    assert refolded.scorer.idf == fresh.scorer.idf
+    assert vars(refolded.scorer)["_sums"] == vars(fresh.scorer)["_sums"]
+
+
 def test_a_stem_no_document_holds_any_more_reaches_neither_the_idf_nor_the_kept_rows(corpus):
     document = _documents(corpus)[5]
     original = document.read_text(encoding="utf-8")
@@ -160,6 +184,16 @@ def test_rows_of_another_shape_are_never_refolded_and_the_reader_is_built_whole(
         built = kept.reader(load(corpus, TODAY))
         assert len(counted) == len(snapshot.census.documents)  # every document counted afresh
         assert vars(built.scorer)["_sums"] == vars(fresh.scorer)["_sums"]
+
+
+def test_rows_holding_an_id_that_names_no_stem_are_not_whole(corpus):
+    kept.reader(load(corpus, TODAY))
+    rows = _kept_rows(load(corpus, TODAY))
+    assert rows is not None and rows.whole()
+    for wrong in (-1, -2**31, len(rows.stems), 2**31 - 1):
+        ids = array("i", rows.ids)
+        ids[len(ids) // 2] = wrong
+        assert not replace(rows, ids=ids).whole(), wrong
 
 
 @pytest.mark.parametrize("spoil", ["tampered", "truncated", "foreign", "symlinked"])

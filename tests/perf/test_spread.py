@@ -157,7 +157,7 @@ def test_a_recorded_warm_load_notes_every_file_the_census_opened_whoever_read_it
 def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_census_of_one_process(
         hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
     assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
-    alone = load(corpus, TODAY, CacheUse.READ)
+    alone = _in_one_process(monkeypatch, lambda: load(corpus, TODAY, CacheUse.READ))
     record = tmp_path / "walked"
     _walked_by(monkeypatch, record)
     _reader_dies(monkeypatch, worker_dies)
@@ -173,6 +173,32 @@ def test_a_warm_load_reads_the_files_beside_the_fronts_rebuild_and_takes_the_cen
         assert len(walkers) == 1 and os.getpid() not in walkers
     assert beside.census == alone.census and beside.graph.edges == alone.graph.edges
     assert beside.parses.table_hits == len(alone.census.parsed) > 0
+
+
+@pytest.mark.parametrize("worker_dies", ["never", "part way"])
+def test_a_servers_load_reads_the_corpus_beside_the_fronts_rebuild_and_leaves_every_claim_to_be_read_when_asked(
+        hw, corpus, tmp_path, monkeypatch, spreading, worker_dies):
+    assert hw(*CHECK, "--root", str(corpus)).status in (0, 1)  # writes the fronts file
+    alone = _in_one_process(monkeypatch, lambda: load(corpus, TODAY))
+    record = tmp_path / "walked"
+    _walked_by(monkeypatch, record)
+    _reader_dies(monkeypatch, worker_dies)
+    served = load(corpus, TODAY)  # as `headwater mcp`, `route` and `explain` load
+    walkers = [int(pid) for pid in record.read_text().split()]
+    assert walkers[0] != os.getpid() and walkers[1:] == ([os.getpid()] if worker_dies == "part way" else [])
+    assert served.census == alone.census and served.graph.edges == alone.graph.edges
+    assert served.parses.table_hits == len(alone.census.parsed) > 0
+    # a server's snapshot outlives its claims: nothing read beside the corpus is kept for later
+    assert served.claims_read == {} and served.read_beside is None
+    scheme = sorted(served.taxonomy.schemes)[0]
+    assert served.claims(scheme) == snapshot_module.read_claims(corpus, scheme)
+
+
+def _in_one_process(monkeypatch, make):
+    """`make()` with one core: a load that reads the corpus itself."""
+    with monkeypatch.context() as alone:
+        alone.setattr(forked, "cores", lambda: 1)
+        return make()
 
 
 @pytest.mark.parametrize("worker_dies", ["never", "at once", "part way", "after the corpus"])
