@@ -6,7 +6,7 @@ untracked draft with errors of its own, is not in the commit. Only the index's e
 root are written out: a check reads nothing outside its root (the corpus, `.headwater/`, and every
 path an anchor, a link or a pin names are paths under it; one that climbs out names nothing), and
 a governed folder of a large repository would otherwise pay for every file of the repository at
-every commit (HW-DR-0062). The cache the last check left is copied beside them, so the run reuses
+every commit (HW-DR-0077). The cache the last check left is copied beside them, so the run reuses
 every verdict and parse whose inputs the index holds as they are. The cache files the run rewrote
 are carried back, so the next commit starts warm where a team only ever commits (HW-DR-0073);
 nothing else of the working tree is written, and the folder is removed whatever happens.
