@@ -2,19 +2,20 @@
 folder and checked there instead of the working tree.
 
 A commit gate must judge what is committed: an unstaged edit that fixes a staged error, or an
-untracked draft with errors of its own, is not in the commit. The index is written out whole
-(the graph reads the corpus and every path its anchors name), with the cache the last check left
-copied beside it, so the run reuses every verdict and parse whose inputs the index holds as they
-are. The cache files the run rewrote are carried back, so the next commit starts warm where a
-team only ever commits (HW-DR-0073); nothing else of the working tree is written, and the folder
-is removed whatever happens.
+untracked draft with errors of its own, is not in the commit. Only the index's entries under the
+root are written out: a check reads nothing outside its root (the corpus, `.headwater/`, and every
+path an anchor, a link or a pin names are paths under it; one that climbs out names nothing), and
+a governed folder of a large repository would otherwise pay for every file of the repository at
+every commit (HW-DR-0078). The cache the last check left is copied beside them, so the run reuses
+every verdict and parse whose inputs the index holds as they are. The cache files the run rewrote
+are carried back, so the next commit starts warm where a team only ever commits (HW-DR-0073);
+nothing else of the working tree is written, and the folder is removed whatever happens.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import posixpath
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -26,7 +27,6 @@ from headwater.cachedir import CACHE_DIR
 from headwater.check.replay import MEMO as REPLAY
 from headwater.discovery import git_top
 from headwater.errors import Refusal
-from headwater.paths import symlink_on_the_way
 from headwater.statefolder import DECLARATION
 from headwater.taxonomy.declaration import LOCK
 from headwater.writes.change_capture import GitFailed, run_git
@@ -42,17 +42,13 @@ def staged_root(root: Path) -> Iterator[Path]:
     top = git_top(root)
     if top is None:
         raise Refusal(f"{WHO} checks what git's index holds, and this repository is in no git work tree")
+    place = _place(root, top)
     with tempfile.TemporaryDirectory(prefix="headwater-staged-") as folder:
-        # the index git's hooks name (`GIT_INDEX_FILE`, as `commit -a` sets it) is the one read
         try:
-            run_git(top, WHO, "checkout-index", "--all", f"--prefix={folder}/")
-            # `git add -N` leaves an intent-to-add entry, which is written out empty and which a
-            # commit leaves out; index against work tree, it is the one kind shown as added
-            unadded = run_git(top, WHO, "diff-files", "--name-only", "--diff-filter=A", "-z")
+            _write_out(top, place, folder)
         except GitFailed as failed:
             raise Refusal(f"{WHO} could not write out git's index ({failed}), so nothing was checked") from None
-        _remove(Path(folder), unadded)
-        staged = Path(folder) / Path(root).absolute().relative_to(top)
+        staged = Path(folder, place)
         _refuse_an_unstaged_binding(Path(root), staged)
         left = _stamps(Path(root) / CACHE_DIR)  # before the copy: a run writing meanwhile shows
         _copy_cache(Path(root) / CACHE_DIR, staged / CACHE_DIR)
@@ -72,13 +68,29 @@ def _refuse_an_unstaged_binding(root: Path, staged: Path) -> None:
                       f"`git add {' '.join(unstaged)}`")
 
 
-def _remove(folder: Path, names: bytes) -> None:
-    """The files git named (NUL-separated, from the top) removed from the written-out index, never
-    through a linked folder (git keeps no entry below a link, and a removal must not trust that)."""
-    for name in filter(None, names.split(b"\0")):
-        relative = os.fsdecode(name)
-        if symlink_on_the_way(posixpath.dirname(relative), folder) is None:
-            (folder / relative).unlink(missing_ok=True)
+def _place(root: Path, top: Path) -> str:
+    """The root's folder as git's index names it, from the top of the work tree ("" for the top):
+    by real paths, as git reads a folder reached through a link."""
+    place = os.path.relpath(os.path.realpath(root), os.path.realpath(top))
+    if place == ".." or place.startswith("../"):
+        raise Refusal(f"{WHO} checks what git's index holds, and the root is a link out of its git work tree")
+    return "" if place == "." else place
+
+
+def _write_out(top: Path, place: str, folder: str) -> None:
+    """The index's entries under `place`, each written out below `folder` by its name from the top,
+    as `checkout-index --all` writes the whole index: not an unmerged or a skip-worktree entry
+    (`ls-files -t` tags every other one `H`), nor an intent-to-add entry (`git add -N`), which would
+    be written out empty and which a commit leaves out (index against work tree, the one kind shown
+    as added). Run at the top, where a hook's `GIT_DIR` and `GIT_INDEX_FILE` name the repository
+    and the index the commit writes; the place is a literal path, never a pattern."""
+    under = ("--", place) if place else ()
+    listed = run_git(top, WHO, "--literal-pathspecs", "ls-files", "-z", "-t", *under)
+    unadded = run_git(top, WHO, "--literal-pathspecs", "diff-files", "--name-only", "--diff-filter=A", "-z", *under)
+    left_out = set(unadded.split(b"\0"))
+    names = [entry[2:] for entry in listed.split(b"\0") if entry.startswith(b"H ") and entry[2:] not in left_out]
+    run_git(top, WHO, "checkout-index", "-z", "--stdin", f"--prefix={folder}/",
+            stdin=b"".join(name + b"\0" for name in names))
 
 
 def _copy_cache(source: Path, target: Path) -> None:

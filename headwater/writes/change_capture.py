@@ -50,11 +50,12 @@ def _git(root: Path, *args: str) -> bytes:
     return run_git(root, "`change`", *args)
 
 
-def run_git(root: Path, who: str, *args: str) -> bytes:
-    """git's standard output for `args` run in `root`; GitFailed on a non-zero status. `who`
-    names the verb or flag that runs it, in the refusal when no git is installed."""
+def run_git(root: Path, who: str, *args: str, stdin: bytes | None = None) -> bytes:
+    """git's standard output for `args` run in `root` (`stdin` its input, where given); GitFailed
+    on a non-zero status. `who` names the verb or flag that runs it, in the refusal when no git is
+    installed."""
     try:
-        ran = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+        ran = subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=False)
     except FileNotFoundError:
         raise Refusal(f"{who} runs git, and no `git` program is on the PATH") from None
     except NotADirectoryError:

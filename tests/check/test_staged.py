@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -152,18 +154,130 @@ def test_the_guide_s_baseline_lets_a_corpus_with_errors_commit_and_a_new_error_s
     assert again.status == 1 and "identifier.claimed_twice" in again.out and "0099-copy.md" in again.out
 
 
-def test_removing_an_intended_file_from_the_written_out_index_never_reaches_through_a_link(tmp_path):
-    from headwater.cli.staged import _remove
+@pytest.fixture
+def monorepo(tmp_path) -> Path:
+    """The quickstart corpus governing `site/` of a repository that holds code beside it."""
+    top = tmp_path / "monorepo"
+    copy_tree(FIXTURES / "quickstart", top / "site")
+    (top / "service").mkdir()
+    (top / "service/app.py").write_text("print('not the corpus')\n")
+    (top / "README.md").write_text("# a repository with a docs site\n")
+    _git(top, "init", "--quiet")
+    _git(top, "add", "--all")
+    _git(top, "commit", "--quiet", "--message", "monorepo")
+    return top / "site"
 
-    outside, folder = tmp_path / "outside", tmp_path / "index"
-    outside.mkdir()
-    (outside / "keep.md").write_text("kept\n")
-    (folder / "docs").mkdir(parents=True)
-    (folder / "docs/draft.md").write_text("")
-    (folder / "linked").symlink_to(outside)
-    _remove(folder, b"docs/draft.md\0linked/keep.md\0")
-    assert not (folder / "docs/draft.md").exists()
-    assert (outside / "keep.md").read_text() == "kept\n"
+
+def test_a_gate_over_a_folder_writes_out_only_the_index_s_entries_under_it(monorepo):
+    """A docs site of a large repository would pay for every file of the repository at every commit."""
+    from headwater.cli.staged import staged_root
+
+    with staged_root(monorepo) as staged:
+        assert (staged / RATE).read_bytes() == (monorepo / RATE).read_bytes()
+        assert (staged / "src/ingest/rate_limit.py").is_file()  # the code its anchors name, under the root
+        assert [p.name for p in staged.parent.iterdir()] == ["site"]
+        assert not (staged.parent / "service/app.py").exists() and not (staged.parent / "README.md").exists()
+
+
+def test_a_gate_over_a_folder_judges_as_a_plain_check_does_and_its_anchors_bind_what_the_index_holds(hw, monorepo):
+    gate = _gate(hw, monorepo, "--format", "json")
+    plain = hw("check", "--strict", "--root", str(monorepo), "--now", "2026-11-01", "--format", "json")
+    assert gate.status == plain.status == 0 and gate.out == plain.out
+    _git(monorepo.parent, "rm", "--cached", "--quiet", "site/src/ingest/rate_limit.py")  # in the tree, not the commit
+    unbound = _gate(hw, monorepo)
+    assert unbound.status == 1, unbound.out
+    assert "relation.target.unresolved: `governs: src/ingest/rate_limit.py` binds to" in unbound.out
+    assert hw("check", "--strict", "--root", str(monorepo), "--now", "2026-11-01").status == 0
+
+
+def test_odd_names_links_and_a_submodule_under_the_root_come_through_as_the_index_holds_them(monorepo):
+    from headwater.cli.staged import staged_root
+
+    odd = [b"docs/notes/a b.md", b"docs/notes/new\nline.md", b"docs/notes/caf\xe9.md", b"docs/notes/-dash.md"]
+    for name in odd:
+        (monorepo / os.fsdecode(name)).write_bytes(b"# " + name + b"\n")
+    (monorepo / "docs/notes/linked.md").symlink_to("a b.md")
+    _git(monorepo, "add", "--all")
+    submodule = "160000,1234567890123456789012345678901234567890,site/vendored"  # a gitlink: no file, a folder
+    _git(monorepo, "update-index", "--add", "--cacheinfo", submodule)
+    with staged_root(monorepo) as staged:
+        for name in odd:
+            assert (staged / os.fsdecode(name)).read_bytes() == b"# " + name + b"\n"
+        assert os.readlink(staged / "docs/notes/linked.md") == "a b.md"
+        assert (staged / "vendored").is_dir() and not any((staged / "vendored").iterdir())
+
+
+def test_a_gate_over_a_folder_writes_nothing_outside_its_private_folder(hw, monorepo):
+    top = monorepo.parent
+    assert hw("check", "--root", str(monorepo), "--now", "2026-11-01").status == 0  # the cache it copies
+
+    def held() -> dict[Path, tuple[bytes, int]]:  # `.git` too: the gate reads the index, never writes it
+        return {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in top.rglob("*") if p.is_file()}
+
+    before = held()
+    scratch = set(Path(tempfile.gettempdir()).glob("headwater-staged-*"))
+    assert _gate(hw, monorepo).status == 0
+    assert held() == before
+    assert set(Path(tempfile.gettempdir()).glob("headwater-staged-*")) == scratch
+
+
+def test_a_root_reached_through_a_link_out_of_its_work_tree_is_refused(hw, tmp_path):
+    """Its place in git's index would be the link, and the folder it leads to is no part of the commit."""
+    elsewhere = copy_tree(FIXTURES / "quickstart", tmp_path / "elsewhere")
+    top = tmp_path / "repository"
+    top.mkdir()
+    (top / "site").symlink_to(elsewhere, target_is_directory=True)
+    _git(top, "init", "--quiet")
+    _git(top, "add", "--all")
+    gate = _gate(hw, top / "site")
+    assert gate.status == 1 and gate.out == ""
+    assert gate.err == ("headwater: `--staged` checks what git's index holds, and the root is a link out of "
+                        "its git work tree\n")
+
+
+def test_a_hook_in_a_linked_work_tree_checks_the_index_each_kind_of_commit_writes(tmp_path, monkeypatch):
+    """git hands a hook `GIT_DIR` in a linked work tree (git run in a folder below then takes that folder
+    for the top) and, for `commit -a` or `commit <path>`, an index of its own in `GIT_INDEX_FILE`: the
+    gate over a folder reads the commit's index from the top, and writes out only the folder."""
+    from headwater.cli.staged import staged_root
+
+    main = tmp_path / "main"
+    copy_tree(FIXTURES / "quickstart", main / "site")
+    (main / "README.md").write_text("# a repository with a docs site\n")
+    _git(main, "init", "--quiet")
+    _git(main, "add", "--all")
+    _git(main, "commit", "--quiet", "--message", "corpus")
+    linked = tmp_path / "linked"
+    _git(main, "worktree", "add", "--quiet", str(linked))
+    hooks = Path(subprocess.run(["git", "rev-parse", "--git-path", "hooks"], cwd=linked, check=True,
+                                capture_output=True, text=True).stdout.strip())
+    hooks = hooks if hooks.is_absolute() else linked / hooks
+    hooks.mkdir(parents=True, exist_ok=True)
+    (hooks / "pre-commit").write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m headwater check --strict "
+                                      "--staged --root site --now 2026-11-01\n")
+    (hooks / "pre-commit").chmod(0o755)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with monkeypatch.context() as hook:
+        hook.setenv("GIT_DIR", subprocess.run(["git", "rev-parse", "--absolute-git-dir"], cwd=linked, check=True,
+                                              capture_output=True, text=True).stdout.strip())
+        hook.chdir(linked)
+        with staged_root(linked / "site") as staged:
+            assert [p.name for p in staged.parent.iterdir()] == ["site"] and (staged / RATE).is_file()
+
+    def commit(*args: str) -> tuple[int, str]:  # git hands the hook's output on to its stderr
+        ran = subprocess.run([*GIT, "commit", "--quiet", "--message", "edit", *args], cwd=linked, env=env,
+                             capture_output=True, text=True)
+        return ran.returncode, ran.stdout + ran.stderr
+
+    _break(linked / "site")
+    status, said = commit("--all")
+    assert status == 1 and f"{RATE}:" in said and "facet.value" in said, said
+    status, said = commit("--", f"site/{RATE}")
+    assert status == 1 and f"{RATE}:" in said and "facet.value" in said, said
+    (linked / "site" / RATE).write_text((main / "site" / RATE).read_text(encoding="utf-8"), encoding="utf-8")
+    (linked / "site/docs/notes/meeting-2026-09.md").write_text("# Meeting\n\nMoved.\n", encoding="utf-8")
+    status, said = commit("--all")
+    assert status == 0, said
 
 
 def test_the_gate_carries_the_cache_it_wrote_back_so_the_next_commit_starts_warm(hw, committed):
