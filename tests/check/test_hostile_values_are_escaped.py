@@ -62,3 +62,31 @@ def test_the_text_report_explain_and_route_show_control_characters_escaped(hw, h
     assert "summary Limit \\u{1b}[2J\\u{1b}]8;;https://evil.example\\u{7}click" in explained.out
     assert "twice \\u{202e}evil\\u{2066}" in explained.out  # shown in the order it is written
     assert "\\u{1b}[2J\\u{1b}]8;;https://evil.example\\u{7}click" in routed.out
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("plain", "`plain`"),
+    ("a`b", "``a`b``"),  # a fence one backtick longer than the longest run inside
+    ("``x`", "``` ``x` ```"),  # padded where the body meets the fence, at either end
+    ("`x", "`` `x ``"),
+    ("x`", "`` x` ``"),
+    ("a|b", "`a\\|b`"),  # a table cell still ends where it should
+    ("\x1b[2J", "`\\u{1b}[2J`")])
+def test_a_code_span_holds_any_value_literally_in_the_shortest_fence(text, span):
+    from headwater.textsafe import markdown_code
+
+    assert markdown_code(text) == span
+
+
+def test_markdown_text_escapes_a_pipe_angle_brackets_and_a_backslash_each_with_one_backslash():
+    from headwater.textsafe import markdown_text
+
+    # a control character's visible escape too: Markdown shows `\\u{7}` as `\u{7}`
+    assert markdown_text("a|b <i>c\\d\x07") == "a\\|b \\<i\\>c\\\\d\\\\u{7}"
+
+
+def test_a_typed_value_is_quoted_whole_up_to_its_limit_and_by_its_start_past_it():
+    from headwater.textsafe import SHOWN, by_its_start, shown
+
+    assert by_its_start("abc", 3) == "abc" and by_its_start("abcd", 3) == "ab…"
+    assert shown("x" * SHOWN) == "x" * SHOWN and shown("x" * (SHOWN + 1)) == "x" * (SHOWN - 1) + "…"

@@ -140,3 +140,38 @@ def test_an_empty_file_and_one_whose_size_the_system_understates_are_read_whole(
         pytest.skip("no procfs here: no file whose reported size is 0 while it holds text")
     text = read_regular(status)  # procfs reports st_size 0: the first read is short, the rest follows
     assert text.startswith(b"Name:") and b"\nPid:" in text and len(text) > 200
+
+
+def test_a_link_at_any_folder_on_the_way_is_refused_however_deep_the_file(tmp_path):
+    (tmp_path / "real" / "inner").mkdir(parents=True)
+    (tmp_path / "real" / "inner" / "file").write_bytes(b"bytes")
+    os.symlink(tmp_path / "real", tmp_path / "linked")
+    (tmp_path / "real" / "a b").mkdir()
+    (tmp_path / "real" / "a b" / "file").write_bytes(b"spaced")
+    assert read(tmp_path, "real/inner/file") == b"bytes" and read(tmp_path, "real/a b/file") == b"spaced"
+    with pytest.raises(NotInPlace) as refused:
+        read(tmp_path, "linked/inner/file")  # the link is the first of two folders, not the file's own
+    assert refused.value.strerror == "a symlink, which headwater never follows"
+
+
+def test_a_full_path_through_a_file_is_no_folder_and_no_link(tmp_path):
+    (tmp_path / "file").write_bytes(b"x")
+    with pytest.raises(NotADirectoryError) as raised:
+        read_regular(tmp_path / "file" / "inner")  # the name cannot be looked at either: still not a link
+    assert not isinstance(raised.value, NotInPlace)
+
+
+def test_an_in_place_read_announces_each_folder_on_the_way_and_the_bytes_it_read(tmp_path):
+    import hashlib
+
+    from headwater import observed
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "file").write_bytes(b"bytes")
+    with observed.Recorder(observed.Scope(())) as recorder:
+        assert read(tmp_path, "a/b/file") == b"bytes"
+    base = str(tmp_path)
+    assert {path for path in recorder.noted[observed.PROBED] if path.startswith(base)} == {
+        base, str(tmp_path / "a"), str(tmp_path / "a" / "b")}  # the base by the open that starts the way down
+    assert {path: digest for path, digest in recorder.digests.items() if path.startswith(base)} == {
+        str(tmp_path / "a" / "b" / "file"): "sha256:" + hashlib.sha256(b"bytes").hexdigest()}
