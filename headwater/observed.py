@@ -227,6 +227,14 @@ def _spill() -> int:
     return fd
 
 
+def _by_descriptor(flags: int) -> bool:
+    """Whether `os.open` of a bare name with `flags` is one relative to a folder's descriptor, which
+    the audit event does not carry: a file always is, and a folder when it is opened without
+    following a link, as headwater opens each folder on the way down (`inplace.folder`), announced
+    by its reader where it is; the folder a run starts from is opened by its own path."""
+    return not flags & os.O_DIRECTORY or bool(flags & os.O_NOFOLLOW)
+
+
 class Recorder:
     """Notes what the process reads while entered (see the module's docstring)."""
 
@@ -273,7 +281,7 @@ class Recorder:
         path = args[0]
         if event == "open" and type(path) is str:  # most events
             flags = args[2] or 0
-            if args[1] is None and os.sep not in path and not flags & os.O_DIRECTORY:
+            if args[1] is None and os.sep not in path and _by_descriptor(flags):
                 return  # a name opened relative to a folder's descriptor: its reader announces it
             if _plainly_read(path, flags):  # a file opened by its full, clean path to be read
                 noted = self.noted[OPENED]
@@ -301,7 +309,7 @@ class Recorder:
         digest = ""
         if event == "open":
             flags = args[2] or 0
-            if flags & WRITING or (args[1] is None and os.sep not in path and not flags & os.O_DIRECTORY):
+            if flags & WRITING or (args[1] is None and os.sep not in path and _by_descriptor(flags)):
                 return  # a write, or a name opened relative to a folder's descriptor: its reader announces it
             what = PROBED if flags & os.O_DIRECTORY else OPENED  # a folder opened to reach what it holds
         elif event == READ:  # hashed here unless the reader, which hashed the bytes anyway, says what it found

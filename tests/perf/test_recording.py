@@ -189,3 +189,23 @@ def test_the_paths_a_recording_keeps_are_told_in_one_scan_when_all_are_plain_and
     for one in odd:
         assert scope.held(plain | {one}) == sorted(path for path in plain | {one} if scope.holds(path)), one
     assert counted.asked > 0
+
+
+def test_a_folder_opened_by_its_name_in_another_folder_is_noted_where_it_is_not_where_the_run_stands(
+        tmp_path, monkeypatch):
+    from headwater import inplace
+
+    root, elsewhere = tmp_path / "root", tmp_path / "elsewhere"
+    (root / "docs" / "adr").mkdir(parents=True)
+    (root / "docs" / "adr" / "0001-x.md").write_text("x\n", encoding="utf-8")
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    time.sleep(SETTLED)
+    with observed.Recorder(observed.Scope(())) as recorder:
+        assert inplace.read(root, "docs/adr/0001-x.md") == b"x\n"
+    observations = recorder.observations({})
+    assert observations is not None
+    paths = {path for _, path, _ in observations}
+    assert str(root / "docs" / "adr" / "0001-x.md") in paths
+    assert str(root / "docs") in paths and str(root / "docs" / "adr") in paths
+    assert not [path for path in paths if path.startswith(str(elsewhere))]
