@@ -59,7 +59,7 @@ def held(root: Path, *, sweep: bool = True, wait: bool = True) -> Iterator[None]
     try:
         if sweep:
             atomic.sweep(root)
-        with _interruptible():
+        with interruptible():
             yield
     finally:
         os.close(fd)
@@ -83,14 +83,17 @@ def _locked(root: Path, wait: bool) -> int:
 
 
 @contextlib.contextmanager
-def _interruptible() -> Iterator[None]:
+def interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM raised as `Interrupted` while the block runs, so what it holds is put back
+    or cleaned up (Python's own SIGTERM ends the process with no clean-up at all); once: a second
+    signal must not cut that short."""
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread receives signals
         return
     raised: list[int] = []
 
     def interrupt(number: int, _frame) -> None:
-        if not raised:  # once: a second signal must not cut the putting back short
+        if not raised:
             raised.append(number)
             raise Interrupted(number)
 

@@ -9,7 +9,8 @@ a governed folder of a large repository would otherwise pay for every file of th
 every commit (HW-DR-0078). The cache the last check left is copied beside them, so the run reuses
 every verdict and parse whose inputs the index holds as they are. The cache files the run rewrote
 are carried back, so the next commit starts warm where a team only ever commits (HW-DR-0073);
-nothing else of the working tree is written, and the folder is removed whatever happens.
+nothing else of the working tree is written, and the folder is removed whatever happens,
+SIGTERM included.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def staged_root(root: Path) -> Iterator[Path]:
     if top is None:
         raise Refusal(f"{WHO} checks what git's index holds, and this repository is in no git work tree")
     place = _place(root, top)
-    with tempfile.TemporaryDirectory(prefix="headwater-staged-") as folder:
+    # a hook a timeout or a CI runner ends with SIGTERM still removes its folder
+    with writelock.interruptible(), tempfile.TemporaryDirectory(prefix="headwater-staged-") as folder:
         try:
             _write_out(top, place, folder)
         except GitFailed as failed:

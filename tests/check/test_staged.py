@@ -314,3 +314,32 @@ def test_the_gate_carries_nothing_back_through_a_linked_cache_folder(hw, committ
     gate = _gate(hw, committed)
     assert gate.status == 0, gate.err
     assert list(outside.iterdir()) == []
+
+
+def test_a_gate_ended_by_sigterm_says_so_and_leaves_no_private_folder_behind(committed, tmp_path):
+    """A timeout or a CI runner ends a hook with SIGTERM, whose default ends Python with no clean-up:
+    the written-out index stayed in the temporary folder, one copy per killed commit."""
+    import signal
+    import time
+
+    scratch, bin_folder, began = tmp_path / "scratch", tmp_path / "bin", tmp_path / "began"
+    scratch.mkdir()
+    bin_folder.mkdir()
+    real = shutil.which("git")
+    fake = bin_folder / "git"  # git, but slow once the index is written out
+    fake.write_text(f'#!/bin/sh\ncase "$*" in *diff-files*) touch {shlex.quote(str(began))}; sleep 30;; esac\n'
+                    f'exec {shlex.quote(real)} "$@"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}", "TMPDIR": str(scratch)}
+    gate = subprocess.Popen([sys.executable, "-m", "headwater", "check", "--staged", "--root", str(committed)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not began.exists() and gate.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert began.exists(), gate.communicate()
+    assert list(scratch.glob("headwater-staged-*"))  # the folder is there while the gate runs
+    gate.send_signal(signal.SIGTERM)
+    out, err = gate.communicate(timeout=60)
+    assert gate.returncode == 1 and out == "", (out, err)
+    assert "interrupted (SIGTERM)" in err
+    assert not list(scratch.glob("headwater-staged-*"))
