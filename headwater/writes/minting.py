@@ -9,15 +9,12 @@ only grow, and a deleted identifier is never handed to a different document.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic
-from headwater.announcements import PROBE
-from headwater.corpus.claims import CLAIMS, claim_text
+from headwater.corpus.claims import CLAIMS, claim_text, read_claims
 from headwater.errors import Refusal
 from headwater.taxonomy.model import Scheme
 
@@ -38,11 +35,8 @@ def claim_path(scheme: Scheme, identifier: str) -> str:
 
 
 def claimed(root: Path, scheme: Scheme) -> list[str]:
-    directory = root / CLAIMS / scheme.name
-    sys.audit(PROBE, directory)  # what replays a run looks here again (HW-DR-0037)
-    if not directory.is_dir():
-        return []
-    return sorted(name for name in os.listdir(directory) if not name.startswith("."))
+    """The identifiers the scheme's store holds, read as every run reads it (never through a link)."""
+    return [name for name, _ in read_claims(root, scheme.name) if not name.startswith(".")]
 
 
 def highest_sequence(scheme: Scheme, identifiers: Iterable[str]) -> int:
