@@ -98,6 +98,35 @@ def test_a_spread_load_without_a_cache_parses_every_body_ahead_so_none_is_parsed
     assert not snapshot.parses.lines, "a body's line was kept after its document decoded it"
 
 
+def test_a_cold_load_s_shares_take_the_longest_documents_first_each_the_next_as_it_becomes_free(
+        corpus, spreading, monkeypatch):
+    parent, parsed = os.getpid(), parses._parsed
+
+    def slowed_here(text, derive, scalars):
+        if os.getpid() == parent:
+            time.sleep(0.01)
+        return parsed(text, derive, scalars)
+
+    shares = []
+    in_shares = forked.in_shares
+
+    def kept(*args, **kwargs):
+        mine, theirs = in_shares(*args, **kwargs)
+        shares.extend([mine, *theirs])
+        return mine, theirs
+
+    monkeypatch.setattr(parses, "_parsed", slowed_here)
+    monkeypatch.setattr(forked, "in_shares", kept)
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    here, worker = shares
+    texts = {d.digest: d.text for d in snapshot.census.parsed}
+    assert {digest for digest, _ in [*here, *worker]} >= set(texts) and len(here) + len(worker) == len(texts)
+    assert 0 < len(here) < len(worker)  # the slowed share took fewer, not every other document
+    for share in (here, worker):
+        lengths = [len(texts[digest]) for digest, _ in share]
+        assert lengths == sorted(lengths, reverse=True)
+
+
 def _walked_by(monkeypatch, record) -> None:
     """Each process that walks the corpus writes its id to `record`."""
     walk = census_module.walk
