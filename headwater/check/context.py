@@ -11,6 +11,7 @@ from typing import Any
 
 from headwater.announcements import PROBE
 from headwater.check.change_manifest import Change
+from headwater.corpus.census import Classifier
 from headwater.corpus.document import Document
 from headwater.graph import Bound, Edge, Graph
 from headwater.snapshot import Snapshot
@@ -37,6 +38,12 @@ class Context:
     @cached_property
     def today(self) -> dt.date:
         return self.snapshot.today
+
+    @cached_property
+    def shelves(self) -> Classifier:
+        """The shelves' patterns compiled once a run, each directory's matches kept: a rule asking
+        which shelves hold a document (`shelf.placement_is_primary`) asks of thousands."""
+        return Classifier(self.taxonomy)
 
     @cached_property
     def highest_sequences(self) -> dict[str, int]:

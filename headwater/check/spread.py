@@ -2,12 +2,13 @@
 (`judge_all`), or serving it through the verdict cache when it has (`serve_all`).
 
 A subject's sections read only the loaded snapshot, so a worker forked after the load judges
-every `workers`-th document and edge exactly as the parent would, and sends its verdicts back
+its share of the documents and edges exactly as the parent would, and sends its verdicts back
 in the verdict cache's encoding, which decodes to what was judged (cached and uncached runs
-print the same bytes, and the tests hold that). Judging all, the corpus's own sections, one
-subject judged once, go to the last share, a worker's: the parent has the merge to do after its
-share. Serving, each share takes pieces of subjects as it becomes free (`serve_all`). The runner
-then takes each verdict, or each subject's summary, instead of judging.
+print the same bytes, and the tests hold that). Judging all or serving, each share takes pieces
+of subjects as it becomes free (`forked.Tickets`), so the shares end together however the
+subjects' costs differ; judging all, the corpus's own sections, one subject judged once and the
+costliest, are the first piece. The runner then takes each verdict, or each subject's summary,
+instead of judging.
 """
 
 from __future__ import annotations
@@ -64,14 +65,14 @@ def judge_all(ctx: Context, layout: dict[Scope, tuple[Section, ...]]) -> Ahead |
         return None
     units: list[Unit] = [*documents, *((layout.get(Scope.EDGE, ()), edge) for edge, _ in subjects(ctx, Scope.EDGE)),
                          (layout.get(Scope.CORPUS, ()), None)]
-    last = len(units) - 1
+    pieces = _judged_pieces(len(units))
+    tickets = forked.Tickets(len(pieces))
 
-    def share(first: int, step: int) -> list[tuple[int, list[Judged]]]:
+    def share(_first: int, _step: int) -> list[tuple[int, list[Judged]]]:
         # subject by subject, as the runner goes (rules share what they derive from the latest one)
-        mine = [*range(first, last, step), *([last] if first == step - 1 else [])]
         alike: dict[tuple, Judged] = {}  # most verdicts find nothing, and are equal: one object each
         return [(index, [_one(judge(ctx, section, units[index][1]), alike) for section in units[index][0]])
-                for index in mine]
+                for ticket in tickets for index in pieces[ticket]]
 
     def pack(judged: list[tuple[int, list[Judged]]]) -> list[tuple[int, list[str]]]:
         encoded: dict[int, str] = {}  # each distinct verdict encoded once, and pickled once
@@ -79,7 +80,10 @@ def judge_all(ctx: Context, layout: dict[Scope, tuple[Section, ...]]) -> Ahead |
                          encoded.setdefault(id(one), verdict_cache.encode(one.verdicts)) for one in row])
                 for index, row in judged]
 
-    mine, theirs = forked.in_shares(share, workers, pack)
+    try:
+        mine, theirs = forked.in_shares(share, workers, pack)
+    finally:
+        tickets.close()
     ahead = Ahead(units)
     for index, row in mine:
         ahead.rows[index] = list(row)
@@ -89,6 +93,18 @@ def judge_all(ctx: Context, layout: dict[Scope, tuple[Section, ...]]) -> Ahead |
             ahead.rows[index] = [decoded[raw] if raw in decoded else decoded.setdefault(raw, verdict_cache.decode(raw))
                                  for raw in raws]
     return ahead
+
+
+JUDGED_PIECE = 32  # subjects per piece judging all: about 10 ms at 10,000 generated documents
+
+
+def _judged_pieces(units: int) -> list[range]:
+    """The units (documents, edges, then the corpus) in the pieces the shares take as each becomes
+    free: the corpus's own sections first, the largest unit (every claim file read), then runs of
+    `JUDGED_PIECE` documents and edges; no more pieces than tickets fit."""
+    last = units - 1
+    size = max(JUDGED_PIECE, -(-last // (forked.Tickets.MOST - 1)))
+    return [range(last, units), *(range(start, min(start + size, last)) for start in range(0, last, size))]
 
 
 def _one(judged: Judged, alike: dict[tuple, Judged]) -> Judged:

@@ -83,19 +83,58 @@ def _parser() -> MarkdownIt:
     # them go, so a long page never holds every block's inline tokens at once (they were half of a
     # 10 MB page's peak memory)
     parser.core.ruler.disable(["inline", "text_join"])
+    _guard_paragraph_ends(parser)
+    # a link's destination normalized once per process: a corpus links the same URLs again and
+    # again (a third as many distinct as written, on the KEPs), and each costs a URL parse
+    parser.normalizeLink = lru_cache(maxsize=4096)(parser.normalizeLink)  # type: ignore[method-assign]
     return parser
+
+
+# The block rules that may end a paragraph (or a setext heading's text) on its next line, and the
+# first characters each needs that line to open with: markdown-it's `fence`, `blockquote`, `hr`,
+# `list`, `html_block` and `heading` each return False on any other one.
+PARAGRAPH_ENDS = {"fence": "`~", "blockquote": ">", "hr": "*-_", "list": "*-+0123456789", "html_block": "<",
+                  "heading": "#"}
+
+
+def _guard_paragraph_ends(parser: MarkdownIt) -> None:
+    """markdown-it tries every rule that may end a paragraph on each of its lines, about six calls
+    a line; one guard asks first whether the line's first character could start any of them.
+    The same rules run, in the same order, wherever it could: the same tokens."""
+    ruler = parser.block.ruler
+    ends = [rule for rule in ruler.__rules__ if rule.enabled and "paragraph" in rule.alt]
+    if any(rule.name not in PARAGRAPH_ENDS for rule in ends):
+        return  # a rule a first character does not rule out: every line tries them all
+    starts = "".join(PARAGRAPH_ENDS[rule.name] for rule in ends)
+    tried = [rule.fn for rule in ends]
+    for rule in ends:
+        ruler.at(rule.name, rule.fn, {"alt": [chain for chain in rule.alt if chain != "paragraph"]})
+
+    def ends_paragraph(state, line: int, end: int, silent: bool) -> bool:
+        at = state.bMarks[line] + state.tShift[line]
+        if at < state.eMarks[line] and state.src[at] not in starts:
+            return False
+        return any(rule(state, line, end, silent) for rule in tried)
+
+    ruler.push("paragraph_ends", ends_paragraph, {"alt": ["paragraph"]})
 
 
 # `parse` reads a block's inline children for its links and code spans, and a heading's for its
 # slug. A link is written with `[` (or `<` when automatic) and a code span with a backtick, so a
 # block holding none of them has neither: its inline parse, most of markdown-it's time, is skipped.
 INLINE_MARKS = ("[", "<", "`")
+# A heading's slug reads its text as the inline parse leaves it. Only these characters start an
+# inline rule of the parser (a line break, an escape, emphasis, an entity, besides the marks
+# above); a heading holding none is one text child equal to its content, which `_plain_text`
+# reads when there are no children, so its inline parse is skipped too.
+HEADING_MARKS = (*INLINE_MARKS, "\\", "*", "_", "&", "\n")
 
 
 def _read_inline(token, env: dict, heading: bool) -> None:
     """markdown-it's core `inline` and `text_join` rules over one block whose children `parse`
-    reads (a heading, or a block holding a mark of a link or a code span) and that has none yet."""
-    if token.children or not (heading or any(mark in token.content for mark in INLINE_MARKS)):
+    reads (a block holding a mark of a link or a code span, or a heading holding a mark of any
+    inline rule) and that has none yet."""
+    if token.children or not any(mark in token.content for mark in (HEADING_MARKS if heading else INLINE_MARKS)):
         return
     from markdown_it.rules_core.state_core import StateCore
     from markdown_it.rules_core.text_join import text_join

@@ -98,6 +98,35 @@ def test_a_spread_load_without_a_cache_parses_every_body_ahead_so_none_is_parsed
     assert not snapshot.parses.lines, "a body's line was kept after its document decoded it"
 
 
+def test_a_cold_load_s_shares_take_the_longest_documents_first_each_the_next_as_it_becomes_free(
+        corpus, spreading, monkeypatch):
+    parent, parsed = os.getpid(), parses._parsed
+
+    def slowed_here(text, derive, scalars):
+        if os.getpid() == parent:
+            time.sleep(0.01)
+        return parsed(text, derive, scalars)
+
+    shares = []
+    in_shares = forked.in_shares
+
+    def kept(*args, **kwargs):
+        mine, theirs = in_shares(*args, **kwargs)
+        shares.extend([mine, *theirs])
+        return mine, theirs
+
+    monkeypatch.setattr(parses, "_parsed", slowed_here)
+    monkeypatch.setattr(forked, "in_shares", kept)
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    here, worker = shares
+    texts = {d.digest: d.text for d in snapshot.census.parsed}
+    assert {digest for digest, _ in [*here, *worker]} >= set(texts) and len(here) + len(worker) == len(texts)
+    assert 0 < len(here) < len(worker)  # the slowed share took fewer, not every other document
+    for share in (here, worker):
+        lengths = [len(texts[digest]) for digest, _ in share]
+        assert lengths == sorted(lengths, reverse=True)
+
+
 def _walked_by(monkeypatch, record) -> None:
     """Each process that walks the corpus writes its id to `record`."""
     walk = census_module.walk
@@ -372,6 +401,34 @@ def test_a_worker_judges_the_corpus_sections_and_half_the_edges(corpus, spreadin
     assert judged == [judge(ctx, section, edge) for edge in edges for section in SECTIONS[Scope.EDGE]]
 
 
+def test_judging_all_each_share_takes_the_next_piece_of_subjects_as_it_becomes_free(corpus, spreading, monkeypatch):
+    snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
+    ctx = Context(snapshot, rule_ids(), None)
+    parent, judged = os.getpid(), spread.judge
+
+    def slowed_here(ctx, section, subject):
+        if os.getpid() == parent:
+            time.sleep(0.001)
+        return judged(ctx, section, subject)
+
+    shares = []
+    in_shares = forked.in_shares
+
+    def kept(*args, **kwargs):
+        mine, theirs = in_shares(*args, **kwargs)
+        shares.extend([mine, *theirs])
+        return mine, theirs
+
+    monkeypatch.setattr(spread, "judge", slowed_here)
+    monkeypatch.setattr(forked, "in_shares", kept)
+    monkeypatch.setattr(spread, "JUDGED_PIECE", 8, raising=False)
+    ahead = spread.judge_all(ctx, SECTIONS)
+    here, worker = shares
+    units = len(snapshot.census.parsed) + len(list(subjects(ctx, Scope.EDGE))) + 1
+    assert ahead is not None and sorted(index for index, _ in [*here, *worker]) == list(range(units))
+    assert 0 < 2 * len(here) < len(worker)  # the slowed share took far fewer, not every other subject
+
+
 def test_a_link_target_answers_its_slugs_without_keeping_a_body(corpus, spreading):
     snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
     target = snapshot.census.parsed[0]
@@ -609,3 +666,20 @@ def test_a_stream_whose_fork_the_system_refuses_is_made_here(monkeypatch):
     monkeypatch.setattr(os, "fork", refused)
     items = list(forked.streamed(_numbers, lambda: None))
     assert items == [(number, os.getpid()) for number in range(10)]
+
+
+def test_judging_every_document_compiles_the_shelves_patterns_once(corpus, monkeypatch):
+    snapshot = load(corpus, TODAY, CacheUse.OFF)
+    ctx = Context(snapshot, rule_ids(), None)
+    made, init = [], census_module.Classifier.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(census_module.Classifier, "__init__", counted)
+    found = [judge(ctx, section, document) for document in snapshot.census.parsed
+             for section in SECTIONS[Scope.DOCUMENT]
+             if any(rule.id == "shelf.placement_is_primary" for rule in section.rules)]
+    assert found and any(one.reached for one in found)  # the rule asked, for some documents
+    assert len(made) == 1

@@ -1,16 +1,21 @@
 """The body parse skips markdown-it's inline pass over blocks with no `[`, `<` or backtick (no
-link and no code span can be written without one): every body comes out as the stock parser's.
+link and no code span can be written without one) and over headings with no character an inline
+rule starts at, asks whether a line could end a paragraph before trying each rule that might,
+and normalizes a link destination once per process: every body comes out as the stock parser's.
 
-Compared over every Markdown file of the fixtures and over a sample that puts links, autolinks,
-images, code spans, emphasis and entities in headings, lists, quotes and plain paragraphs.
+Compared over every Markdown file of the fixtures and over samples that put links, autolinks,
+images, code spans, emphasis and entities in headings, lists, quotes and plain paragraphs, and
+open paragraph lines with every character a block rule starts at.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from markdown_it.common import normalize_url
 
 from headwater.corpus import body
 from headwater.corpus.frontmatter import split
@@ -46,12 +51,51 @@ print("[not a link](y.md)")
 """
 
 
+# Paragraph and setext lines opening with each character some block rule starts at, and some
+# that only look like one (a digit with no `.`, `-` with no space, `#` with no space, `<` of no tag)
+ENDINGS = """\
+A paragraph line
+- then a bullet that ends it
+
+A paragraph line
+1. then an ordered item (a list starting at 1 may end a paragraph)
+
+A paragraph line
+2. but one starting at 2 may not
+-not a bullet
+#not a heading
+<not-a-tag but a line
+> then a quote
+*** then a rule
+
+Setext text
+~~~
+a tilde fence
+~~~
+Text before `a fence`
+```
+code
+```
+Text before a heading
+## Heading *with* `marks` and \\_escapes\\_ and &copy;
+Text before html
+<div id="x">
+</div>
+Setext heading
+===
++ a plus item
+   lazy continuation
+ 4) four
+ _ _ _
+"""
+
+
 def _stock() -> MarkdownIt:
     return MarkdownIt("commonmark")
 
 
 def _bodies() -> list[tuple[str, str]]:
-    found = [("sample", SAMPLE)]
+    found = [("sample", SAMPLE), ("endings", ENDINGS), ("quoted endings", ENDINGS.replace("\n", "\n> "))]
     for path in sorted(FIXTURES.rglob("*.md")):
         text = path.read_text(encoding="utf-8", errors="replace")
         try:
@@ -92,3 +136,52 @@ def test_a_heading_with_no_mark_is_still_parsed_inline_for_its_slug():
     parsed = body.parse("# Q&amp;A\n\nText.\n\n## Cats &amp; dogs\n", 1)
     assert [(heading.text, heading.slug) for heading in parsed.headings] == [
         ("Q&amp;A", "qa"), ("Cats &amp; dogs", "cats--dogs")]
+
+
+def _calls(name: str, module: str, run) -> int:
+    """How many times markdown-it's function `name` of `module` was called during `run()`."""
+    count = 0
+
+    def profile(frame, event, _arg):
+        nonlocal count
+        if event == "call" and frame.f_code.co_name == name and frame.f_code.co_filename.endswith(module):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_a_heading_with_no_mark_of_an_inline_rule_is_not_parsed_inline():
+    parser = body._parser()
+    text = "# Plain heading: one, two (three) - four.\n\n## Another plain one!\n"
+    assert _calls("parse", "parser_inline.py", lambda: body.parse(text, 1)) == 0
+    assert [h.slug for h in body.parse(text, 1).headings] == ["plain-heading-one-two-three---four", "another-plain-one"]
+    assert parser is body._parser()
+
+
+@pytest.mark.parametrize("mark", body.HEADING_MARKS)
+def test_a_heading_holding_a_mark_of_an_inline_rule_is_parsed_inline(mark):
+    text = "Setext a\nb\n===\n" if mark == "\n" else f"# a {mark}b{mark} c\n"
+    assert _calls("parse", "parser_inline.py", lambda: body.parse(text, 1)) == 1
+
+
+def test_a_long_paragraph_tries_no_rule_that_could_end_it_where_no_line_opens_one():
+    text = "".join(f"plain prose line {n}, no mark at its start\n" for n in range(60))
+    # once for its first line, where every block rule is tried: not once per line
+    assert _calls("hr", "rules_block/hr.py", lambda: body.parse(text, 1)) == 1
+    assert _calls("heading", "rules_block/heading.py", lambda: body.parse(text, 1)) == 1
+    assert len(body.parse(text, 1).prose) == 1
+
+
+def test_a_link_destination_written_twice_is_normalized_once(monkeypatch):
+    seen: list[str] = []
+    real = normalize_url.normalizeLink
+    monkeypatch.setattr(normalize_url, "normalizeLink", lambda url: seen.append(url) or real(url))
+    href = "https://example.org/normalized-once-by-this-test"
+    parsed = body.parse(f"See [one]({href}) and [two]({href}).\n\nAnd [three]({href}).\n", 1)
+    assert [link.href for link in parsed.links] == [href] * 3
+    assert seen == [href]

@@ -6,7 +6,6 @@ from headwater.check.context import Context
 from headwater.check.finding import Severity, Skip
 from headwater.check.rule import Scope, rule
 from headwater.check.rules.hits import hit
-from headwater.corpus.census import Classifier
 from headwater.corpus.document import Document
 
 
@@ -26,7 +25,7 @@ example `doc_type`) on such a shelf says the kind twice; delete it and let place
       tags=("shape", "shelf"),
       routes=lambda ctx, doc: any(name in doc.front for name in _discriminators(ctx)))
 def shelf_placement_is_primary(ctx: Context, doc: Document):
-    shelves = Classifier(ctx.taxonomy).matching_shelves(doc.path)
+    shelves = ctx.shelves.matching_shelves(doc.path)
     if len(shelves) != 1 or not shelves[0].homogeneous:
         return Skip("the shelf is heterogeneous, so its discriminator is what names the kind")
     shelf = shelves[0]
