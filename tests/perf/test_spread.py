@@ -98,16 +98,21 @@ def test_a_spread_load_without_a_cache_parses_every_body_ahead_so_none_is_parsed
     assert not snapshot.parses.lines, "a body's line was kept after its document decoded it"
 
 
-def test_a_cold_load_s_shares_take_the_longest_documents_first_each_the_next_as_it_becomes_free(
-        corpus, spreading, monkeypatch):
-    parent, parsed = os.getpid(), parses._parsed
+def _slowed_here(monkeypatch, module, name: str, seconds: float) -> None:
+    """`module.name` made slower in this process only, so its forked worker outpaces it."""
+    parent, real = os.getpid(), getattr(module, name)
 
-    def slowed_here(text, derive, scalars):
+    def slowed(*args):
         if os.getpid() == parent:
-            time.sleep(0.01)
-        return parsed(text, derive, scalars)
+            time.sleep(seconds)
+        return real(*args)
 
-    shares = []
+    monkeypatch.setattr(module, name, slowed)
+
+
+def _shares_kept(monkeypatch) -> list:
+    """What each share of the next `forked.in_shares` handed back, this process's first."""
+    shares: list = []
     in_shares = forked.in_shares
 
     def kept(*args, **kwargs):
@@ -115,8 +120,14 @@ def test_a_cold_load_s_shares_take_the_longest_documents_first_each_the_next_as_
         shares.extend([mine, *theirs])
         return mine, theirs
 
-    monkeypatch.setattr(parses, "_parsed", slowed_here)
     monkeypatch.setattr(forked, "in_shares", kept)
+    return shares
+
+
+def test_a_cold_load_s_shares_take_the_longest_documents_first_each_the_next_as_it_becomes_free(
+        corpus, spreading, monkeypatch):
+    _slowed_here(monkeypatch, parses, "_parsed", 0.01)
+    shares = _shares_kept(monkeypatch)
     snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
     here, worker = shares
     texts = {d.digest: d.text for d in snapshot.census.parsed}
@@ -404,23 +415,8 @@ def test_a_worker_judges_the_corpus_sections_and_half_the_edges(corpus, spreadin
 def test_judging_all_each_share_takes_the_next_piece_of_subjects_as_it_becomes_free(corpus, spreading, monkeypatch):
     snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
     ctx = Context(snapshot, rule_ids(), None)
-    parent, judged = os.getpid(), spread.judge
-
-    def slowed_here(ctx, section, subject):
-        if os.getpid() == parent:
-            time.sleep(0.001)
-        return judged(ctx, section, subject)
-
-    shares = []
-    in_shares = forked.in_shares
-
-    def kept(*args, **kwargs):
-        mine, theirs = in_shares(*args, **kwargs)
-        shares.extend([mine, *theirs])
-        return mine, theirs
-
-    monkeypatch.setattr(spread, "judge", slowed_here)
-    monkeypatch.setattr(forked, "in_shares", kept)
+    _slowed_here(monkeypatch, spread, "judge", 0.001)
+    shares = _shares_kept(monkeypatch)
     monkeypatch.setattr(spread, "JUDGED_PIECE", 8, raising=False)
     ahead = spread.judge_all(ctx, SECTIONS)
     here, worker = shares
@@ -511,7 +507,7 @@ def test_a_warm_run_readies_the_body_parser_before_it_forks_only_when_a_front_wa
     assert ready == [1 if edit else 0]
 
 
-def _slowed_here(monkeypatch) -> None:
+def _served_slowly_here(monkeypatch) -> None:
     """The parent serves each piece slowly, so a worker surely takes some of them."""
     parent, each = os.getpid(), cache_module.Records.each
 
@@ -528,16 +524,8 @@ def test_a_warm_check_serves_each_subject_once_in_pieces_taken_by_whichever_shar
     _warm(corpus)
     snapshot = load(corpus, TODAY, CacheUse.READ)
     records = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
-    shares = []
-    in_shares = forked.in_shares
-
-    def kept(*args, **kwargs):
-        mine, theirs = in_shares(*args, **kwargs)
-        shares.extend([mine, *theirs])
-        return mine, theirs
-
-    monkeypatch.setattr(forked, "in_shares", kept)
-    _slowed_here(monkeypatch)
+    shares = _shares_kept(monkeypatch)
+    _served_slowly_here(monkeypatch)
     served = spread.serve_all(records)
     assert served is not None and len(shares) == 2
     pieces = spread._pieces(records)
@@ -558,7 +546,7 @@ def test_the_tallies_of_the_shares_add_up_to_the_tally_of_every_subject_served_h
     alone = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
     found: dict = {}
     tally = runner_module._tallied(alone, found)
-    _slowed_here(monkeypatch)
+    _served_slowly_here(monkeypatch)
     records = cache_module.Records(Context(snapshot, rule_ids(), None), Verdicts.load(corpus), SECTIONS)
     served = spread.serve_all(records)
     assert served is not None and tally.reasons and served.tally.documents
@@ -596,7 +584,7 @@ def test_pieces_a_worker_took_and_never_answered_for_are_served_here(corpus, tmp
         return account
 
     monkeypatch.setattr(spread, "_served", dies_after_its_pieces)
-    _slowed_here(monkeypatch)
+    _served_slowly_here(monkeypatch)
     again, again_cache = _warm(dying_root, edit=True)
     assert died.is_file(), "the worker took no piece"
     assert again == answered and again.findings
