@@ -398,7 +398,7 @@ def test_a_check_whose_workers_all_die_prints_the_bytes_of_one_whose_workers_ans
     assert '"rule": "identifier.claimed_twice"' in again.out  # a corpus section's finding, judged here
 
 
-def test_a_worker_judges_the_corpus_sections_and_half_the_edges(corpus, spreading):
+def test_judging_all_hands_over_each_corpus_and_edge_verdict_once_as_judged_here(corpus, spreading):
     snapshot = load(corpus, TODAY, CacheUse.OFF, spread=True)
     ctx = Context(snapshot, rule_ids(), None)
     ahead = spread.judge_all(ctx, SECTIONS)
@@ -417,7 +417,7 @@ def test_judging_all_each_share_takes_the_next_piece_of_subjects_as_it_becomes_f
     ctx = Context(snapshot, rule_ids(), None)
     _slowed_here(monkeypatch, spread, "judge", 0.001)
     shares = _shares_kept(monkeypatch)
-    monkeypatch.setattr(spread, "JUDGED_PIECE", 8, raising=False)
+    monkeypatch.setattr(spread, "JUDGED_PIECE", 8)
     ahead = spread.judge_all(ctx, SECTIONS)
     here, worker = shares
     units = len(snapshot.census.parsed) + len(list(subjects(ctx, Scope.EDGE))) + 1
