@@ -61,6 +61,18 @@ class Tickets:
     def close(self) -> None:
         os.close(self._read)
 
+    def __enter__(self) -> Tickets:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def piece_size(count: int, least: int = 1, tickets: int = Tickets.MOST) -> int:
+    """Items per piece when `count` items are shared by tickets: at least `least`, and few enough
+    pieces that `tickets` tickets hand them all out."""
+    return max(least, -(-count // tickets))
+
 
 def in_shares(work: Callable[[int, int], T], workers: int,
               pack: Callable[[T], Any] = lambda result: result) -> tuple[T, list[Any]]:

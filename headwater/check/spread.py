@@ -80,10 +80,8 @@ def judge_all(ctx: Context, layout: dict[Scope, tuple[Section, ...]]) -> Ahead |
                          encoded.setdefault(id(one), verdict_cache.encode(one.verdicts)) for one in row])
                 for index, row in judged]
 
-    try:
+    with tickets:
         mine, theirs = forked.in_shares(share, workers, pack)
-    finally:
-        tickets.close()
     ahead = Ahead(units)
     for index, row in mine:
         ahead.rows[index] = list(row)
@@ -103,7 +101,7 @@ def _judged_pieces(units: int) -> list[range]:
     free: the corpus's own sections first, the largest unit (every claim file read), then runs of
     `JUDGED_PIECE` documents and edges; no more pieces than tickets fit."""
     last = units - 1
-    size = max(JUDGED_PIECE, -(-last // (forked.Tickets.MOST - 1)))
+    size = forked.piece_size(last, JUDGED_PIECE, forked.Tickets.MOST - 1)
     return [range(last, units), *(range(start, min(start + size, last)) for start in range(0, last, size))]
 
 
@@ -153,19 +151,18 @@ def serve_all(records: verdict_cache.Records, meanwhile: Callable[[], object] | 
     pieces = _pieces(records)
     own = 1 if pieces and pieces[0][0] is Scope.CORPUS else 0  # the corpus's piece, served here
     tickets = forked.Tickets(len(pieces) - own)
-    try:
-        def share(first: int, _step: int) -> list[Account]:
-            accounts = []
-            if first == 0:
-                accounts.append(_served(records, enumerate(pieces[:own])))
-                if meanwhile is not None:
-                    meanwhile()
-            accounts.append(_served(records, ((own + ticket, pieces[own + ticket]) for ticket in tickets)))
-            return accounts
 
+    def share(first: int, _step: int) -> list[Account]:
+        accounts = []
+        if first == 0:
+            accounts.append(_served(records, enumerate(pieces[:own])))
+            if meanwhile is not None:
+                meanwhile()
+        accounts.append(_served(records, ((own + ticket, pieces[own + ticket]) for ticket in tickets)))
+        return accounts
+
+    with tickets:
         mine, theirs = forked.in_shares(share, workers)
-    finally:
-        tickets.close()
     out = Served(Tally(), {kind: [] for kind in records.layout})
     took: set[int] = set()
     for account in [*mine, *(account for accounts in theirs for account in accounts)]:
@@ -190,7 +187,7 @@ def _parser_ready(snapshot: Snapshot) -> None:
 def _pieces(records: verdict_cache.Records) -> list[Piece]:
     """Every subject in pieces of `PIECE`, the corpus's first; no more pieces than tickets fit."""
     kinds = sorted(records.layout, key=lambda kind: kind is not Scope.CORPUS)
-    size = max(PIECE, -(-sum(len(records.listed(kind)) for kind in kinds) // forked.Tickets.MOST))
+    size = forked.piece_size(sum(len(records.listed(kind)) for kind in kinds), PIECE)
     return [(kind, slice(start, start + size)) for kind in kinds
             for start in range(0, len(records.listed(kind)), size)]
 

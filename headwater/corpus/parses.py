@@ -155,7 +155,7 @@ class ParseStore:
         # differ a hundredfold in length, and every n-th document left one share half a second
         # of parsing behind the other.
         todo.sort(key=lambda item: len(item[1]), reverse=True)
-        size = -(-len(todo) // forked.Tickets.MOST)
+        size = forked.piece_size(len(todo))
         tickets = forked.Tickets(-(-len(todo) // size))
 
         def share(_first: int, _step: int) -> list[tuple[str, Ahead]]:
@@ -165,10 +165,8 @@ class ParseStore:
         def pack(parsed: list[tuple[str, Ahead]]) -> list[tuple[str, Packed]]:
             return [(digest, _packed(entry, parts)) for digest, (entry, parts) in parsed]
 
-        try:
+        with tickets:
             mine, theirs = forked.in_shares(share, workers, pack)
-        finally:
-            tickets.close()
         self.ahead.update(mine)
         for part in theirs:
             self.packed.update(part)

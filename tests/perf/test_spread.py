@@ -558,15 +558,22 @@ def test_the_tallies_of_the_shares_add_up_to_the_tally_of_every_subject_served_h
 
 
 def test_each_ticket_is_handed_out_once_across_the_processes():
-    tickets = forked.Tickets(500)
-    try:
+    with forked.Tickets(500) as tickets:
         mine, theirs = forked.in_shares(lambda share, workers: list(tickets), 3)
-    finally:
-        tickets.close()
     taken = [*mine, *(number for part in theirs for number in part)]
     assert sorted(taken) == list(range(500))
     with pytest.raises(ValueError, match="do not fit"):
         forked.Tickets(forked.Tickets.MOST + 1)
+
+
+def test_judging_all_cuts_any_number_of_subjects_into_pieces_the_tickets_can_hand_out_corpus_first():
+    for units in (2, 33, 100, 40_000_000):
+        pieces = spread._judged_pieces(units)
+        assert pieces[0] == range(units - 1, units) and len(pieces) <= forked.Tickets.MOST
+        assert [index for piece in pieces[1:] for index in piece] == list(range(units - 1))
+        size = forked.piece_size(units - 1, spread.JUDGED_PIECE, forked.Tickets.MOST - 1)
+        assert all(len(piece) == size for piece in pieces[1:-1]) and 0 < len(pieces[-1]) <= size
+    assert forked.piece_size(10, 32) == 32 and forked.piece_size(3 * forked.Tickets.MOST + 1) == 4
 
 
 def test_pieces_a_worker_took_and_never_answered_for_are_served_here(corpus, tmp_path, monkeypatch, spreading):
