@@ -55,7 +55,7 @@ def run_git(root: Path, who: str, *args: str, stdin: bytes | None = None) -> byt
     on a non-zero status. `who` names the verb or flag that runs it, in the refusal when no git is
     installed."""
     try:
-        ran = subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=False)
+        ran = subprocess.run(["git", *args], cwd=root, input=stdin, capture_output=True, check=False, env=_git_env())
     except FileNotFoundError:
         raise Refusal(f"{who} runs git, and no `git` program is on the PATH") from None
     except NotADirectoryError:
@@ -63,6 +63,15 @@ def run_git(root: Path, who: str, *args: str, stdin: bytes | None = None) -> byt
     if ran.returncode != 0:
         raise GitFailed(ran.stderr.decode("utf-8", "replace").strip())
     return ran.stdout
+
+
+# Every path headwater hands git is literal; a user's global pathspec setting would reread it, and
+# git refuses `--literal-pathspecs` beside any of them.
+PATHSPEC_SETTINGS = ("GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS")
+
+
+def _git_env() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name not in PATHSPEC_SETTINGS}
 
 
 class GitFailed(Exception):

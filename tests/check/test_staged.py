@@ -190,6 +190,18 @@ def test_a_gate_over_a_folder_judges_as_a_plain_check_does_and_its_anchors_bind_
     assert hw("check", "--strict", "--root", str(monorepo), "--now", "2026-11-01").status == 0
 
 
+@pytest.mark.parametrize("setting", ["GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS",
+                                     "GIT_LITERAL_PATHSPECS"])
+def test_a_user_s_global_pathspec_setting_does_not_change_what_a_gate_over_a_folder_reads(hw, monorepo, monkeypatch,
+                                                                                          setting):
+    """git refuses `--literal-pathspecs` beside any other global pathspec setting, and the gate's paths are literal."""
+    plain = _gate(hw, monorepo, "--format", "json")
+    monkeypatch.setenv(setting, "1")
+    gate = _gate(hw, monorepo, "--format", "json")
+    assert (gate.status, gate.err, gate.out) == (plain.status, "", plain.out)
+    assert plain.status == 0
+
+
 def test_odd_names_links_and_a_submodule_under_the_root_come_through_as_the_index_holds_them(monorepo):
     from headwater.cli.staged import staged_root
 
