@@ -208,8 +208,9 @@ def _zone(tree: CommentedMap, address: Address, total: int) -> tuple[int, int]:
     node = tree
     for key in address:
         if not isinstance(node, CommentedMap) or key not in node:
-            flow = isinstance(node, CommentedMap) and node.fa.flow_style()
-            return (start, end) if flow else (end, end)
+            # a mapping written on one line, `{a: 1}` or `{}`, changes that line
+            one_line = isinstance(node, CommentedMap) and (node.fa.flow_style() or not node)
+            return (start, end) if one_line else (end, end)
         keys = list(node.keys())
         line = node.lc.key(key)[0]
         later = [node.lc.key(k)[0] for k in keys[keys.index(key) + 1 :]]

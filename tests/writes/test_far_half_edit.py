@@ -120,6 +120,19 @@ def test_a_key_added_after_a_flow_list_goes_ahead_of_the_comments_that_trail_it_
     assert edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2")) == after
 
 
+@pytest.mark.parametrize(("before", "after"), [
+    ("---\nid: X-1\nrelations: {}\nstatus: current\n---\n",
+     "---\nid: X-1\nrelations:\n  superseded_by:\n    - X-2\nstatus: current\n---\n"),
+    ("---\r\nid: X-1\r\nrelations:  {  }\r\n---\r\n",
+     "---\r\nid: X-1\r\nrelations:\r\n  superseded_by:\r\n    - X-2\r\n---\r\n"),
+    ("---\nid: X-1\nrelations: {}   # none yet\n---\n",
+     "---\nid: X-1\nrelations:      # none yet\n  superseded_by:\n    - X-2\n---\n"),
+])
+def test_an_empty_mapping_written_as_braces_opens_into_the_block_its_first_key_needs(before, after):
+    # `relations: {}` held nothing to keep, and `new --relates supersedes=` refused to write into it
+    assert edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2")) == after
+
+
 def test_crlf_front_matter_stays_crlf():
     before = "---\r\nid: X-1\r\n---\r\n\r\n# T\r\n"
     after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
