@@ -184,6 +184,15 @@ def test_on_a_published_site_a_fragment_must_match_the_case_and_the_remedy_names
     assert "names `#Consequences`" in finding.message
     assert finding.remediation == "use one of its headings: `#consequences`"
 
+def test_the_remedy_for_a_missed_fragment_names_the_headings_spelled_nearest_to_it_first(prose):
+    headings = "".join(f"\n## {h}\n\ntext\n" for h in ["Binding support", "Component format", "Create file",
+                                                          "Delete object", "Example", "Get object", "Upload a file"])
+    root = prose(headings + "\nSee [fetching](#get-file).")
+    [finding] = [f for f in run(load(root, NOW)).findings if f.rule == "link.fragment.unresolved"]
+    # by name alone it offered `#a-record`, `#binding-support`, `#component-format`… and never `#get-object`
+    assert finding.remediation.startswith("use one of its headings: `#create-file`, `#get-object`, ")
+
+
 NAMED = """<a name="old-place"></a>
 Text with <span id="inline-one">a span</span>.
 

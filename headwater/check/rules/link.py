@@ -61,7 +61,7 @@ def link_path_unresolved(ctx: Context, doc: Document) -> list[Hit]:
     return _once(hits)
 
 
-@rule("link.fragment.unresolved", 3, Scope.CORPUS, Severity.ERROR,
+@rule("link.fragment.unresolved", 4, Scope.CORPUS, Severity.ERROR,
       short="A link's `#fragment` names no heading or anchor of the document it reaches.",
       full="The fragment of a link into a Markdown document is compared with the GitHub slugs of "
            "that document's headings and the anchors it names itself; none of them is the fragment.",
@@ -93,12 +93,26 @@ def link_fragment_unresolved(ctx: Context, doc: Document) -> list[Hit]:
         if cased and any_case:
             continue
         where = "this document" if target.path == doc.path else f"`{target.path}`"
-        slugs = cased or sorted(known)
+        slugs = cased or _nearest_first(landed.fragment, known)
         remedy = (f"use one of its headings: {ticked('#' + s for s in slugs[:6])}" if slugs
                   else "drop the fragment; the document has no headings")
         hits.append(_at(doc, link, f"the link `{link.href}` names `#{landed.fragment}`, and {where} "
                         "has no heading with that slug", remedy, link.href))
     return _once(hits)
+
+
+def _nearest_first(fragment: str, slugs: frozenset[str]) -> list[str]:
+    """The slugs closest in spelling to the fragment first (`#get-file` → `#create-file`), then by name:
+    the remedy shows six, and a page's first six by name are rarely the one meant."""
+    from difflib import SequenceMatcher  # here: only a broken fragment asks
+
+    near = SequenceMatcher(b=fragment.lower(), autojunk=False)
+
+    def distance(slug: str) -> tuple[float, str]:
+        near.set_seq1(slug)
+        return -near.ratio(), slug
+
+    return sorted(slugs, key=distance)
 
 
 def _slug_index(slugs: frozenset[str]) -> tuple[frozenset[str], dict[str, list[str]]]:
