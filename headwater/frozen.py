@@ -41,9 +41,13 @@ def _made(cls: T, slots: bool) -> T:
     for name in ("__setattr__", "__delattr__"):
         if name in cls.__dict__:
             raise TypeError(f"cannot overwrite attribute {name} in class {cls.__name__}")
-    # with slots `dataclass` makes a new class and the refusals, and how to pickle it, as it
-    # does for a frozen one; without, the refusals are closures made here
-    cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=slots, slots=slots)
+    # with slots (or a dataclass base, whose frozenness `dataclass` checks) `dataclass` makes the
+    # refusals, and a slotted class and how to pickle it, as it does for any frozen class;
+    # otherwise the refusals are closures made here
+    by_dataclass = slots or any(dataclasses.is_dataclass(base) for base in cls.__mro__[1:])
+    cls = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=by_dataclass, slots=slots)
+    params = cls.__dataclass_params__  # what the class is once the methods below are made, as readers ask
+    params.init = params.repr = params.eq = params.frozen = True
     fields = dataclasses.fields(cls)
     compared = tuple(f.name for f in fields if f.compare)
     hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
@@ -53,7 +57,7 @@ def _made(cls: T, slots: bool) -> T:
         "__eq__": _eq(_key(compared)),
         "__hash__": _hash(_key(hashed)),
     }
-    if not slots:
+    if not by_dataclass:
         made.update(_refusing(cls, frozenset(f.name for f in fields)))
     for name, method in made.items():
         if name not in cls.__dict__ or name in ("__setattr__", "__delattr__") or (

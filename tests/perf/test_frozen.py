@@ -64,6 +64,7 @@ def test_a_frozen_class_is_the_one_dataclass_frozen_makes_field_for_field(shape,
     a, b = theirs(*arguments), ours(*arguments)
 
     assert dataclasses.is_dataclass(ours)
+    assert repr(ours.__dataclass_params__) == repr(theirs.__dataclass_params__)
     assert [(f.name, f.init, f.compare, f.repr) for f in dataclasses.fields(ours)] == [
         (f.name, f.init, f.compare, f.repr) for f in dataclasses.fields(theirs)]
     assert [(p.name, repr(p.default), p.kind) for p in inspect.signature(ours).parameters.values()] == [
@@ -92,6 +93,10 @@ def test_a_subclass_of_a_frozen_class_sets_its_own_attributes_but_not_the_fields
     assert child.note == "kept" and child == child and child != ours(1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         child.a = 2
+    grandchild = frozen(type("Grandchild", (ours,), {"__annotations__": {"b": int}}))(1, 2)
+    assert (grandchild.a, grandchild.b) == (1, 2) and grandchild.__dataclass_params__.frozen
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        grandchild.b = 3
 
 
 def test_frozen_compiles_one_function_a_class_where_dataclass_compiles_six(monkeypatch):
