@@ -1,15 +1,15 @@
 """`@frozen`: a frozen dataclass, made for less at import and built for less per object.
 
 `dataclasses.dataclass(frozen=True)` compiles six methods from generated source, one `exec` each
-(about 0.5 ms a class here: some 45 ms of an edited `check`'s imports), and its `__init__` sets
-each field through `object.__setattr__`. `frozen` leaves the fields to `dataclasses` (so
-`fields`, `replace`, `asdict` and `is_dataclass` read the class as before), compiles only
-`__init__`, which writes the fields into the instance's dictionary (about half the time per
-object), and makes the rest from closures over the fields' names. The class behaves as
-`dataclass(frozen=True)` makes it: the same signature, defaults and `__post_init__`, equality
-over the compared fields of the same class, the same hash values, the same repr, and
-`FrozenInstanceError` on assignment or deletion. Classes with `__slots__` keep `dataclasses`'
-own, which also pickles them (HW-DR-0080).
+(about 0.5 ms a class here: some 45 ms of an edited `check`'s imports), and its `__init__` looks
+up `object.__setattr__` for every field it sets. `frozen` leaves the fields to `dataclasses` (so
+`fields`, `replace`, `asdict` and `is_dataclass` read the class as before, and its
+`__dataclass_params__` say frozen), compiles only `__init__`, which sets each field by
+`object.__setattr__` bound once (about half the time per object), and makes the rest from
+closures over the fields' names. The class behaves as `dataclass(frozen=True)` makes it: the
+same signature, defaults and `__post_init__`, equality over the compared fields of the same
+class, the same hash values, the same repr, and `FrozenInstanceError` on assignment or deletion.
+`@frozen(slots=True)` is `dataclass(frozen=True, slots=True)` so made (HW-DR-0080).
 """
 
 import dataclasses
@@ -73,12 +73,13 @@ def _eq_without_hash(cls: type) -> bool:
 
 
 def _init(cls: type, fields: tuple[Field, ...], slots: bool) -> Callable:
-    """`__init__` compiled from source as `dataclass` compiles it, each field written into the
-    instance's dictionary, or with slots by its slot's descriptor (a frozen class's `__setattr__`
-    refuses; `object.__setattr__` per field costs about twice as much). Names it needs are
-    `_hw_`-prefixed, which no field's name is."""
-    scope: dict[str, object] = {"_hw_FACTORY": FACTORY}
-    params, lines = [], [] if slots else ["_hw_dict = self.__dict__"]
+    """`__init__` compiled from source as `dataclass` compiles it, each field set by
+    `object.__setattr__` bound once (where `dataclass` looks it up for every field), or with
+    slots by its slot's descriptor: half the time. Not by writing `self.__dict__`, which would
+    make each instance a dictionary of its own: more memory, and slower reads of its fields.
+    Names it needs are `_hw_`-prefixed, which no field's name is."""
+    scope: dict[str, object] = {"_hw_FACTORY": FACTORY, "_hw_setattr": object.__setattr__}
+    params, lines = [], []
     for f in fields:
         value = f.name
         if f.default_factory is not MISSING:
@@ -104,7 +105,7 @@ def _init(cls: type, fields: tuple[Field, ...], slots: bool) -> Callable:
             scope[f"_hw_set_{f.name}"] = getattr(cls, f.name).__set__
             lines.append(f"_hw_set_{f.name}(self, {value})")
         else:
-            lines.append(f"_hw_dict[{f.name!r}] = {value}")
+            lines.append(f"_hw_setattr(self, {f.name!r}, {value})")
     if hasattr(cls, "__post_init__"):
         lines.append("self.__post_init__()")
     body = "\n".join(f"    {line}" for line in lines) or "    pass"
