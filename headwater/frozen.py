@@ -21,6 +21,7 @@ from typing import TypeVar
 
 T = TypeVar("T", bound=type)
 
+
 class _Factory:
     """The default of a field its factory fills, as `dataclass`'s signature shows it."""
 
@@ -60,8 +61,7 @@ def _made(cls: T, slots: bool) -> T:
     if not by_dataclass:
         made.update(_refusing(cls, frozenset(f.name for f in fields)))
     for name, method in made.items():
-        if name not in cls.__dict__ or name in ("__setattr__", "__delattr__") or (
-                name == "__hash__" and _eq_without_hash(cls)):
+        if name not in cls.__dict__ or (name == "__hash__" and _eq_without_hash(cls)):
             method.__qualname__ = f"{cls.__qualname__}.{name}"
             setattr(cls, name, method)
     return cls
