@@ -9,7 +9,7 @@ are recorded here with their position and turned into findings there.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -18,6 +18,7 @@ from headwater.corpus.census import Census
 from headwater.corpus.document import Document
 from headwater.corpus.tree import SourceTree
 from headwater.federation.pinned import Federation, RemoteDocument
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.taxonomy.model import Relation, Taxonomy
@@ -43,7 +44,7 @@ class ProblemKind(Enum):
     ID_NOT_A_SCALAR = "id_not_a_scalar"
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """A relation or identifier the graph could not bind, where it was written and why."""
 
@@ -55,7 +56,7 @@ class Problem:
     message: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Anchor:
     """The repository paths a set of patterns names, matched once per snapshot."""
 
@@ -77,7 +78,7 @@ class Anchor:
         return any(compile_pattern(p).matches(path) for p in self.patterns)
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     """What a relation entry binds to: a document, an anchor, or nothing (and why)."""
 
@@ -96,7 +97,7 @@ class Target:
         return self.id or self.raw
 
 
-@dataclass(frozen=True)
+@frozen
 class Edge:
     """One typed relation from a document to its target, as written in its front matter."""
 
@@ -116,7 +117,7 @@ class Edge:
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Graph:
     """Every edge of one snapshot, the identifiers they bind by, and what failed to bind."""
 
@@ -170,7 +171,7 @@ class Graph:
         return graph
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Spelling:
     """A relation as one name writes it, and what binding its entries needs: the kinds at the far
     end that are anchors and those that are documents."""

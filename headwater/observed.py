@@ -36,10 +36,10 @@ import stat
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from headwater.announcements import LISTING, OPENED_IN, PROBE, READ, READS
 from headwater.forked import HANDING, WORKING  # a worker forked there says it starts, and hands work back
+from headwater.frozen import frozen
 
 OPENED, LISTED, PROBED = "open", "list", "probe"
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
@@ -148,7 +148,7 @@ def _changed_since(path: str, since: int) -> bool | None:
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Scope:
     """Which notes are observations: every path but those whose bytes are no input to the answer
     (the disposable cache, which can only save work, and the key that seals it) and the bytecode

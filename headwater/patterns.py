@@ -11,13 +11,14 @@ last star: time grows with the pattern's length times the path's, whatever eithe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from headwater.frozen import frozen
 
 WILDCARDS = "*?"
 
 
-@dataclass(frozen=True)
+@frozen
 class Pattern:
     text: str
     segments: tuple[str, ...]

@@ -11,7 +11,7 @@ import gc
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TypeVar
 
@@ -24,6 +24,7 @@ from headwater.corpus.parses import CacheUse, ParseAccount, ParseStore
 from headwater.corpus.tree import SourceTree
 from headwater.federation.federated_tree import FederatedTree
 from headwater.federation.pinned import Federation, read_federation
+from headwater.frozen import frozen
 from headwater.graph import Graph, build
 from headwater.taxonomy.declaration import Declaration, read_declaration
 from headwater.taxonomy.lock import Lock, read_lock
@@ -32,7 +33,7 @@ from headwater.taxonomy.model import Taxonomy
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@frozen
 class Snapshot:
     """Everything one walk of the corpus read, which every verb and MCP tool reads."""
 

@@ -13,7 +13,7 @@ import datetime as dt
 import itertools
 import posixpath
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from headwater import inplace, writelock
@@ -29,6 +29,7 @@ from headwater.corpus.census import Classifier, Outcome, is_markdown
 from headwater.corpus.claims import claim_text
 from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.snapshot import Snapshot
@@ -42,7 +43,7 @@ SPOKEN_NUMBER = re.compile(r"[A-Za-z]+-(\d+)")
 BASELINE = "`headwater adopt --baseline`"
 
 
-@dataclass(frozen=True)
+@frozen
 class Found:
     path: str
     kind: str
@@ -55,7 +56,7 @@ class Found:
     restated: str | None = None  # a front-matter status naming the successor, which adopt splits in two
 
 
-@dataclass(frozen=True)
+@frozen
 class Adoption:
     patches: tuple[Patch, ...]
     lines: tuple[str, ...]  # one per adopted record: what was written

@@ -13,10 +13,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, normalize
 
 ADR_DIR = ".adr-dir"  # adr-tools' file naming the folder of records, relative to the folder holding it
@@ -27,7 +27,7 @@ TEMPLATE = "templates/template.md"  # where `adr new` finds a team's own templat
 PLACEHOLDER = b"TITLE"  # what `adr new` replaces with the title in a team's template
 
 
-@dataclass(frozen=True)
+@frozen
 class TitleReaders:
     """adr-tools' folder of records, how it is known, and how many records there open with the
     title line that front matter would push down."""

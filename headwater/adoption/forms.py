@@ -13,9 +13,9 @@ team's status vocabulary from. Nothing here writes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from headwater.frozen import frozen
 from headwater.yaml.nodes import Map, Scalar, Seq, scalar_text
 from headwater.yaml.strict import YamlRefusal, load
 
@@ -37,7 +37,7 @@ SIDECARS = ("kep.yaml", "metadata.yaml")  # metadata files a record folder keeps
 SIDECAR_DATES = ("last-updated", "creation-date", "date")
 
 
-@dataclass(frozen=True)
+@frozen
 class Derived:
     """What a record's body says about it; every field is None or empty when the body is silent."""
 

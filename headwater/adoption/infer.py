@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
 from headwater.adoption import adr_tools, corpus_root, forms
 from headwater.adoption.site import SiteRoot, site_root
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.frozen import frozen
 from headwater.reads.route.ignored import ignored
 from headwater.yaml.nodes import Map, Scalar
 
@@ -50,7 +50,7 @@ NUMBERED_TEMPLATE = re.compile(r"(?:^|/)0+-(?:[^/]*-)?template(?:-[^/]*)?(?:\.md
 PAGE_NAMES = re.compile(r"^(readme|index|template|adr-template|_template|toc|summary)(\.[a-z]+)?\.md$", re.I)
 
 
-@dataclass(frozen=True)
+@frozen
 class Record:
     path: str  # repository-relative
     keys: dict[str, str]  # front-matter keys with scalar values
@@ -60,7 +60,7 @@ class Record:
     first_line: str = ""  # where adr-tools reads its title, and front matter would open
 
 
-@dataclass(frozen=True)
+@frozen
 class RecordShelf:
     folder: str  # repository-relative, no trailing slash
     layout: str
@@ -74,7 +74,7 @@ class RecordShelf:
     prefix: str | None = None  # the word the records' names open with (`ADR` in `ADR-001-x.md`)
 
 
-@dataclass(frozen=True)
+@frozen
 class Inference:
     corpus: str
     corpus_reason: str

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, writelock
@@ -12,6 +11,7 @@ from headwater.adoption import adr_tools, shelf_paths, site
 from headwater.adoption.infer import Inference, infer, namespace_for
 from headwater.adoption.overlay_inference import Inferred, facet_for_role, infer_overlay
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.canonical import dump, scalar
 from headwater.taxonomy.declaration import DECLARATION, LOCK
@@ -28,7 +28,7 @@ OTHER_NAMESPACE = "DOC"  # other schemes, whose prefixes must not overlap `ADR-`
 NAMESPACE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Binding:
     corpus: str
     corpus_reason: str

@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 
 from headwater.adoption import forms
 from headwater.adoption.infer import STATUS_ROLES, Inference, Record, RecordShelf
+from headwater.frozen import frozen
 from headwater.taxonomy.model import SUMMARY_ROLE
 
 LIVE, INITIAL, TERMINAL = "live", "initial", "terminal-retained"
 
 
-@dataclass(frozen=True)
+@frozen
 class Inferred:
     add: dict
     override: dict

@@ -12,13 +12,13 @@ import os
 import posixpath
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
 from headwater import inplace
 from headwater.adoption import forms
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, normalize
 from headwater.yaml.nodes import Map, Scalar
 
@@ -31,7 +31,7 @@ HREFS = (re.compile(r"\]\(\s*<?(/[^)\s>]*)"), re.compile(r"^\s{0,3}\[[^\]]+\]:\s
          re.compile(r"\bhref=\"(/[^\"]*)\""))
 
 
-@dataclass(frozen=True)
+@frozen
 class Pages:
     folder: str  # the corpus root (never the repository's), or the folder below it the site publishes
     fronted: int  # Markdown files under it whose front matter is a mapping
@@ -41,7 +41,7 @@ class Pages:
     scent: tuple[str, int, str] | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Proposal:
     """Overlay operations for the pages, with one sentence each."""
 
@@ -51,7 +51,7 @@ class Proposal:
     said: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class SiteRoot:
     roots: tuple[str, ...]  # for `corpus.site_roots`, in the order a link is looked for under them
     said: str

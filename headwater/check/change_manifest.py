@@ -5,12 +5,13 @@ before, and which re-reads the author states. The format is `headwater.manifest`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from headwater.corpus.census import Classifier, Outcome, Row
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.manifest import ADDED, HEADER, PRIOR, SHAPES, fields
@@ -20,7 +21,7 @@ from headwater.taxonomy.model import Taxonomy
 from headwater.yaml.nodes import Map, scalar_text
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     manifest: str  # the manifest's path as the user gave it
     added: frozenset[str]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import sys
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -13,6 +12,7 @@ from headwater.announcements import PROBE
 from headwater.check.change_manifest import Change
 from headwater.corpus.census import Classifier
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 from headwater.graph import Bound, Edge, Graph
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -20,7 +20,7 @@ from headwater.taxonomy.model import Taxonomy
 CLAIMS = ".headwater/ids"
 
 
-@dataclass(frozen=True)
+@frozen
 class Context:
     snapshot: Snapshot
     rule_ids: frozenset[str] = frozenset()  # every rule this engine carries

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from headwater.frozen import frozen
 
 if TYPE_CHECKING:  # a replayed report's coverage is unpickled without the census
     from headwater.corpus.census import Census
 
 
-@dataclass(frozen=True)
+@frozen
 class SkipCount:
     reason: str
     instances: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Coverage:
     seen: int
     classified: int

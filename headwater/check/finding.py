@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import TYPE_CHECKING
+
+from headwater.frozen import frozen
 
 if TYPE_CHECKING:  # a report read back from a replay memo carries no patch, and imports no writer
     from headwater.check.patches import Patch
@@ -22,7 +24,7 @@ class Escape(Enum):
     SUPPRESSION = "suppression"
 
 
-@dataclass(frozen=True)
+@frozen
 class Hidden:
     """What hid a finding: a suppression directive (`reason`, `note`: its reason and note), or an
     adoption task (`reason`: the task id, `note`: its owner), at `path:line`."""
@@ -34,7 +36,7 @@ class Hidden:
     note: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Hit:
     """One defect as a rule sees it; the runner adds the rule id and the default severity."""
 
@@ -49,7 +51,7 @@ class Hit:
     companion: Patch | None = None  # a second file the same fix writes: the claim of a minted id
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     rule: str
     severity: Severity
@@ -79,7 +81,7 @@ class Finding:
         return f"{self.path}:{self.line}:{self.column}" if self.line > 0 else self.path
 
 
-@dataclass(frozen=True)
+@frozen
 class Skip:
     """An instance that reached no verdict, and why."""
 

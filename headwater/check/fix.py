@@ -11,7 +11,6 @@ state after the writes: the snapshot is loaded again and the checks run again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import writelock
@@ -20,6 +19,7 @@ from headwater.check.patches import Patch, apply
 from headwater.check.runner import Report
 from headwater.corpus.frontmatter import FrontMatterRefusal, split
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.paths import OutsidePath, normalize, symlink_on_the_way
@@ -31,7 +31,7 @@ BOM = "\ufeff"
 FIX = "`--fix`"  # the verb a batch refusal names; `adopt` passes its own
 
 
-@dataclass(frozen=True)
+@frozen
 class Planned:
     path: str
     before: bytes | None  # None: the file is created

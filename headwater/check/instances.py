@@ -20,6 +20,7 @@ from headwater.check.context import Context
 from headwater.check.finding import Finding, Hit, Skip
 from headwater.check.rule import Reads, Rule, Scope
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 from headwater.graph import Edge
 
 Subject = Document | Edge | None  # what one verdict judges: a document, an edge, or the corpus (None)
@@ -67,7 +68,7 @@ class Section:
         return self.reads_anchor or self.reads_links or not self.cached
 
 
-@dataclass(frozen=True)
+@frozen
 class Judged:
     """One section's verdicts on one subject, with what the runner tallies of them."""
 
@@ -109,7 +110,7 @@ class JudgedAhead(Protocol):
     def pop(self, key: tuple[int, int], default: Judged | None = None, /) -> Judged | None: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Summary:
     """What the runner takes from sections judged on one subject: the instances counted against
     its document (a rule judged by document is one corpus instance, counted apart), each skip as

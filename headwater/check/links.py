@@ -14,13 +14,13 @@ import os
 import posixpath
 import re
 import sys
-from dataclasses import dataclass
 from urllib.parse import unquote
 
 from headwater.announcements import PROBE
 from headwater.check.context import Context
 from headwater.corpus.body import Link
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 
 SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 INDEX_PAGES = ("_index", "index", "readme")  # served at their folder's own address
@@ -28,7 +28,7 @@ SEP = "\x1f"
 LIST = "\x1c"
 
 
-@dataclass(frozen=True)
+@frozen
 class Reach:
     """Where a relative link lands: a repository path (None when it climbs out) and a fragment;
     for a link opening with `/` under several site roots, where it lands under each later one."""

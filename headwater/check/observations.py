@@ -16,12 +16,12 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from headwater.announcements import PROBE
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.yaml.files import load_file
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
@@ -31,7 +31,7 @@ COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     line: int
     column: int
@@ -43,7 +43,7 @@ class Entry:
         return self.fields.get("kind", "")
 
 
-@dataclass(frozen=True)
+@frozen
 class Observations:
     problem: str | None  # why the file does not read, or None
     line: int

@@ -15,24 +15,25 @@ Applying is pure text in, text out; `headwater.check.fix` does the reading and w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import astuple
 
+from headwater.frozen import frozen
 from headwater.writes.roundtrip import UnsafeEdit, add_to_list, edit_front_matter, set_scalar
 
 
-@dataclass(frozen=True)
+@frozen
 class AddToList:
     address: tuple[str, ...]
     value: str
 
 
-@dataclass(frozen=True)
+@frozen
 class SetScalar:
     address: tuple[str, ...]
     value: str
 
 
-@dataclass(frozen=True)
+@frozen
 class ReplaceSpan:
     line: int
     column: int
@@ -40,7 +41,7 @@ class ReplaceSpan:
     new: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Create:
     text: str
 
@@ -49,7 +50,7 @@ Edit = AddToList | SetScalar | ReplaceSpan | Create
 KINDS: dict[str, type] = {"add": AddToList, "set": SetScalar, "replace": ReplaceSpan, "create": Create}
 
 
-@dataclass(frozen=True)
+@frozen
 class Patch:
     path: str
     expects: str | None  # `sha256:<hex>` of the bytes the patch was made against; None: absent

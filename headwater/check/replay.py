@@ -21,7 +21,6 @@ import io
 import marshal
 import os
 import pickle
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import cachedir, observed
@@ -29,6 +28,7 @@ from headwater.atomic import Unconfined
 from headwater.check.report import Report
 from headwater.check.shown import Shown
 from headwater.codeprint import program_fingerprint
+from headwater.frozen import frozen
 
 MEMO = "replay"
 FORMAT = 1
@@ -44,7 +44,7 @@ MADE = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@frozen
 class Replayed:
     """The kept report, what it shows of its snapshot, and how many observations held."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from headwater.check.finding import Finding, Severity
+from headwater.frozen import frozen
 
 if TYPE_CHECKING:  # a replayed report is unpickled without importing the runner's world
     from headwater.check.change_manifest import Change
@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # a replayed report is unpickled without importing the runner
     from headwater.check.rule import Rule
 
 
-@dataclass(frozen=True)
+@frozen
 class Report:
     package: str
     version: str

@@ -7,10 +7,11 @@ markdown reports, the JSON `rules` list and the SARIF `tool.driver.rules`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 
 from headwater.check.finding import Hit, Severity, Skip
+from headwater.frozen import frozen
 
 
 class Scope(Enum):
@@ -47,7 +48,7 @@ def default_reads(scope: Scope) -> tuple[Reads, ...]:
     return (Reads.SUBJECT,) if scope in (Scope.DOCUMENT, Scope.EDGE) else (Reads.UNSTATED,)
 
 
-@dataclass(frozen=True)
+@frozen
 class Rule:
     id: str
     version: int

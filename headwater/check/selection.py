@@ -12,12 +12,12 @@ import dataclasses
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.announcements import PROBE
 from headwater.check.finding import Finding, Severity
 from headwater.errors import ArgumentRefused
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, inside, normalize, quoted
 from headwater.patterns import compile_pattern
 from headwater.textsafe import shown
@@ -26,7 +26,7 @@ RANK = {Severity.ERROR: 0, Severity.WARN: 1, Severity.INFO: 2}
 SEVERITIES = tuple(s.value for s in Severity)
 
 
-@dataclass(frozen=True)
+@frozen
 class Selection:
     paths: tuple[str, ...] = ()  # repository-relative files, directories or patterns
     rules: tuple[str, ...] = ()  # rule ids, or a dotted family such as `facet` or `facet.required`

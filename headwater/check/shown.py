@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING
+
+from headwater.frozen import frozen
 
 if TYPE_CHECKING:
     from headwater.snapshot import Snapshot
 
 
-@dataclass(frozen=True)
+@frozen
 class Shown:
     """The census and graph counts, each row that is not a typed document, and each document's
     identifier (SARIF's fingerprints read it): all a renderer reads besides the report."""

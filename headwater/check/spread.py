@@ -14,7 +14,6 @@ instead of judging.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from operator import itemgetter
 
 from headwater import forked
@@ -25,6 +24,7 @@ from headwater.check.finding import Finding
 from headwater.check.instances import Judged, Section, Subject, judge, subjects
 from headwater.check.rule import Scope
 from headwater.corpus import body
+from headwater.frozen import frozen
 from headwater.snapshot import Snapshot
 
 WORTH_IT = 200  # documents per process before a fork pays for itself
@@ -112,7 +112,7 @@ def _one(judged: Judged, alike: dict[tuple, Judged]) -> Judged:
 Found = tuple[tuple[int, tuple[Finding, ...]], ...]  # a subject's findings by rule position (`Summary.found`)
 
 
-@dataclass(frozen=True)
+@frozen
 class Served:
     """What the runner takes of the subjects served across the cores: their instances, tallied in
     the shares, and the findings of each subject that found any, by kind, in subject order."""

@@ -15,12 +15,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from headwater.check.finding import Escape, Finding, Hidden
 from headwater.clock import parse_date
 from headwater.corpus.body import parser_lines
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 
 DIRECTIVE = re.compile(r"<!--\s*headwater\s+(?P<body>.*?)\s*-->")
 FIELD = re.compile(r"(?P<key>[a-z_]+)=(?P<value>\S*)")
@@ -29,7 +30,7 @@ REASONS = ("false_positive", "accepted_deviation")
 FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
-@dataclass(frozen=True)
+@frozen
 class Directive:
     path: str
     line: int

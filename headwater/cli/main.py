@@ -12,7 +12,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import __version__
@@ -20,6 +19,7 @@ from headwater.cli.output import Result, write_whole
 from headwater.cli.verbs import GLOBAL_FLAGS, SECOND_WORDS, VERBS, Flag, Verb, verb_named
 from headwater.discovery import discover, init_root
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.paths import is_text, quoted
 from headwater.textsafe import shown
 
@@ -29,7 +29,7 @@ EVERY_FLAG = {name for f in ALL_FLAGS for name in (f.name, f.short) if name}
 VALUE_FLAGS = {f.name for f in ALL_FLAGS if f.metavar}
 
 
-@dataclass(frozen=True)
+@frozen
 class Invocation:
     """One command line: its verb, parsed arguments and the repository root."""
 
@@ -38,11 +38,20 @@ class Invocation:
     root: Path
 
 
+class _Unprinted(argparse.HelpFormatter):
+    """The formatter argparse makes for each flag added, only to test its metavar: it never prints
+    here (`headwater help` does), so it asks no terminal its width (nor imports `shutil` to)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=80)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with its failures as refusals, told apart by what failed, never by argparse's English."""
 
     def __init__(self, verb: Verb) -> None:
-        super().__init__(prog=f"headwater {verb.name}", add_help=False, allow_abbrev=False, exit_on_error=False)
+        super().__init__(prog=f"headwater {verb.name}", add_help=False, allow_abbrev=False, exit_on_error=False,
+                         formatter_class=_Unprinted)
         self.verb = verb
         self.flags = {f.name: f for f in GLOBAL_FLAGS + verb.flags}
         for flag in self.flags.values():

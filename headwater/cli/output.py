@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Result:
     """A verb's answer: bytes for stdout, lines for stderr (accounts), and the exit status."""
 

@@ -6,15 +6,14 @@ read this table, so they cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from headwater.frozen import frozen
 from headwater.reads.route.task import TASK_MOST
 from headwater.render import FORMAT_NAMES, MARKDOWN_MAX_BYTES
 
 GROUPS = ("Checking a corpus", "Reading a corpus", "Writing a corpus", "The taxonomy", "Getting help")
 
 
-@dataclass(frozen=True)
+@frozen
 class Flag:
     """An option a verb takes, as the help and the parser spell it."""
 
@@ -30,7 +29,7 @@ class Flag:
     required: bool = False  # the verb refuses to run without it, so its usage shows no brackets
 
 
-@dataclass(frozen=True)
+@frozen
 class Operand:
     """A positional word (or words) a verb takes."""
 
@@ -41,7 +40,7 @@ class Operand:
     path: bool = False  # a path the user may type (or an identifier): read as `Flag.path` says
 
 
-@dataclass(frozen=True)
+@frozen
 class Verb:
     """A command: its words, help, flags and operands, and the handler that runs it."""
 

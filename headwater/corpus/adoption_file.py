@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.announcements import PROBE
 from headwater.clock import parse_date
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.yaml.files import load_in_place
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 ADOPTION = ".headwater/adoption.yml"
 
 
-@dataclass(frozen=True)
+@frozen
 class Task:
     """One held finding of `.headwater/adoption.yml`: what is owed, by whom, until when."""
 

@@ -8,16 +8,17 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
+
+from headwater.frozen import frozen
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
 
 
-@dataclass(frozen=True)
+@frozen
 class Heading:
     """A Markdown heading: its text, level, line and anchor slug."""
 
@@ -27,7 +28,7 @@ class Heading:
     slug: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Link:
     """A Markdown link in a body (images are not read): where it points, its text and position."""
 
@@ -37,7 +38,7 @@ class Link:
     column: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Prose:
     """A paragraph or heading outside code and block quotes, as its source lines are written."""
 
@@ -45,7 +46,7 @@ class Prose:
     lines: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Code:
     """A code block (`fence` with its info string, or an indented `block`) or an inline `span`."""
 
@@ -55,7 +56,7 @@ class Code:
     text: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Body:
     """A document's body as the rules read it: headings, links, prose runs, code and the anchors
     its author named explicitly (an HTML `id` or `name`, a heading's `{#id}`)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +19,7 @@ from headwater.corpus.document import Document
 from headwater.corpus.frontmatter import FrontMatterRefusal, foreign, split
 from headwater.corpus.parses import ParseStore
 from headwater.corpus.walk import Entry, EntryKind, walk
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.inplace import folder as open_folder
 from headwater.inplace import read_regular
@@ -49,7 +49,7 @@ UNWALKABLE_REASONS = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Row:
     """One file of the census: its outcome, why, and the document when its front matter loaded."""
 
@@ -67,7 +67,7 @@ class Row:
         return f"typed {self.kind}" if self.outcome is Outcome.TYPED else self.outcome.value
 
 
-@dataclass(frozen=True)
+@frozen
 class Census:
     """Every file under the corpus root, one row each, in path order."""
 

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import cachedir
 from headwater.corpus.body import Body
+from headwater.frozen import frozen
 from headwater.yaml.nodes import Map
 
 DERIVED_FILE = "derived"
 
 
-@dataclass(frozen=True)
+@frozen
 class Derivation:
     """`of` gives a JSON value from a document's front matter and body (both its bytes' alone,
     never its path: two paths may share a digest); `key` names everything besides those bytes
@@ -68,7 +68,7 @@ def values(stored: dict[str, bytes], digests: list[str]) -> Decoded:
     return Decoded(tuple(stored.get(digest) or b"null" for digest in digests))
 
 
-@dataclass(frozen=True)
+@frozen
 class Decoded(Sequence):
     """Encoded values, each decoded as it is read (a malformed one reads as None), so a reader
     that folds one document's value at a time never holds every document's decoded at once."""

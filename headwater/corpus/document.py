@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from headwater.corpus.body import Body, parse
+from headwater.frozen import frozen
 from headwater.yaml.nodes import Map, Node, scalar_text
 
 if TYPE_CHECKING:
     from headwater.corpus.parses import ParseStore
 
 
-@dataclass(frozen=True)
+@frozen
 class Document:
     """A file whose front matter loaded: its kind (None: untyped), front and lazily its body."""
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.yaml.nodes import Map, Scalar
 from headwater.yaml.strict import YamlRefusal, load
 
@@ -20,7 +20,7 @@ class FrontMatterRefusal(Refusal):
     makes it a row of the file; the sentence names no file, so a caller that refuses with it says which."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Split:
     """A file split into its front matter (positioned nodes) and its body."""
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import marshal
 from array import array
-from dataclasses import dataclass
 from itertools import starmap
 from pathlib import Path
 
 from headwater import cachedir
 from headwater.corpus.frontmatter import FrontMatterRefusal
+from headwater.frozen import frozen
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 FRONTS_FILE = "fronts"
@@ -50,7 +50,7 @@ def header(parsed_header: str) -> str:
     return f"headwater fronts {FORMAT} from {parsed_header}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Fronts:
     """The file's entries by digest, over every node it holds built once (scalars first)."""
 

@@ -23,7 +23,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -35,6 +34,7 @@ from headwater.corpus import fronts as fronts_file
 from headwater.corpus.body import Body, Code, Heading, Link, Prose, parse
 from headwater.corpus.derived import Derivation
 from headwater.corpus.frontmatter import FrontMatterRefusal, Split, split
+from headwater.frozen import frozen
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 T = TypeVar("T")
@@ -50,7 +50,7 @@ class CacheUse(Enum):
     WRITE = "write"  # reuse, and `save` writes back what this run parsed (check)
 
 
-@dataclass(frozen=True)
+@frozen
 class ParseAccount:
     """How many fronts and bodies a run reused from the caches and how many it parsed."""
 

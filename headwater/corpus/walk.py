@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from headwater.announcements import LISTING, PROBE
+from headwater.frozen import frozen
 from headwater.statefolder import CACHE
 
 SKIPPED_DIRECTORIES = frozenset({b".git"})
@@ -30,7 +30,7 @@ class EntryKind(Enum):
     MISSING_ROOT = "missing root"
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One entry the walk found: a file, or why it is not one (a symlink, a special file, …)."""
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 
 from headwater.federation import formats
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.patterns import compile_pattern, is_wild
@@ -34,7 +35,7 @@ class OtherVersion(NotAnArtifact):
         self.found, self.reads = found, reads
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class RemoteDocument:
     corpus: str
     path: str
@@ -53,7 +54,7 @@ class RemoteDocument:
         return f"{self.corpus}:{self.id}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class RemoteGoverning:
     """A harvested document governing an anchor, its patterns spelled as this repository reads them."""
 
@@ -62,7 +63,7 @@ class RemoteGoverning:
     patterns: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class RemoteLink:
     """An exported edge between two of the export's documents, one governing the other's reading."""
 
@@ -71,7 +72,7 @@ class RemoteLink:
     succession: bool  # the exporting taxonomy files the relation under succession
 
 
-@dataclass(frozen=True)
+@frozen
 class Pinned:
     pin: Pin
     files: dict[str, str]  # `<corpus>:<path>` → content digest (hex)
@@ -80,7 +81,7 @@ class Pinned:
     links: tuple[RemoteLink, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Unread:
     pin: Pin
     reason: str
@@ -90,7 +91,7 @@ class Unread:
         return spelled.startswith(self.pin.name + ":")
 
 
-@dataclass(frozen=True)
+@frozen
 class Federation:
     pinned: tuple[Pinned, ...] = ()
     unread: tuple[Unread, ...] = ()

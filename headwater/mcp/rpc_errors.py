@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+
+from headwater.frozen import frozen
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -28,7 +29,7 @@ class Retry(Enum):
     FATAL = "fatal"
 
 
-@dataclass(frozen=True)
+@frozen
 class RpcError(Exception):
     code: int
     message: str

@@ -8,9 +8,10 @@ registered has no handler at all.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from headwater.check.selection import SEVERITIES
+from headwater.frozen import frozen
 from headwater.mcp import schemas
 from headwater.reads.route.task import TASK_MOST
 from headwater.render import FORMAT_NAMES
@@ -21,7 +22,7 @@ CHECK_LIMIT = 50  # findings an answer carries unless `limit` says otherwise: ag
 KINDS_FORMATS = ("text", "json")
 
 
-@dataclass(frozen=True)
+@frozen
 class Argument:
     name: str
     description: str
@@ -45,7 +46,7 @@ class Argument:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """What a tool hands back: content blocks, an optional structured document, and for writes
     whether a byte landed (which spends the server)."""
@@ -57,7 +58,7 @@ class Outcome:
     after: Callable[[], None] | None = None  # work for once the answer is written (keeping a cache)
 
 
-@dataclass(frozen=True)
+@frozen
 class Tool:
     name: str
     title: str

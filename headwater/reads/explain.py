@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from headwater.corpus.census import Outcome, Row
+from headwater.frozen import frozen
 from headwater.reads.related import Neighbour, neighbours
 from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
@@ -13,7 +12,7 @@ from headwater.taxonomy.model import Taxonomy
 VERSION = "1.1"  # 1.1: `unread_pins` on an edge naming a corpus whose pin binds nothing
 
 
-@dataclass(frozen=True)
+@frozen
 class Permission:
     """A relation the kind may declare, the kinds it may reach, and what the other end writes."""
 
@@ -22,13 +21,13 @@ class Permission:
     inverse: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Purpose:
     name: str
     intent: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Explanation:
     """`explain`'s answer. `kind` is None for a file that is no typed document; then only the
     derivation (ending in why it has no kind) is known, and nothing is required of it."""

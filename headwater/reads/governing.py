@@ -9,7 +9,6 @@ governs only itself; `src/ingest/**` is how a directory's contents are governed.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 from pathlib import Path
@@ -18,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
 from headwater.federation.pinned import RemoteDocument, Unread
+from headwater.frozen import frozen
 from headwater.graph import Anchor, Bound, Edge, Graph
 from headwater.paths import OutsidePath, relative_to_root
 from headwater.patterns import Pattern, compile_pattern
@@ -36,7 +36,7 @@ def reaches(edge: Edge, path: str) -> bool:
     return target.bound is Bound.DOCUMENT and target.path == path
 
 
-@dataclass(frozen=True)
+@frozen
 class Targets:
     """What the edges' targets reach and name, gathered once per snapshot: a question about a
     path then costs the distinct anchors, not every edge."""
@@ -104,7 +104,7 @@ def governing_documents_naming(graph: Graph, tax: Taxonomy, identifier: str) -> 
     return [graph.documents[source] for source in sorted(found)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Governing:
     """`governing_docs_for_path`'s answer: this corpus's governing documents in path order, each
     terminal one with the live successor to read instead, then those of harvested corpora, each

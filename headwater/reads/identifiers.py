@@ -11,11 +11,11 @@ export states it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
 from headwater.federation.pinned import RemoteDocument, Unread
+from headwater.frozen import frozen
 from headwater.graph import Graph, ProblemKind
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -24,7 +24,7 @@ VERSION = "1.1"  # of the `resolve --json` document's shape; 1.1: `near` on a mi
 BLANK = "an identifier is a word such as ACME-DR-0001, and this one is blank"
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolution:
     """`resolve_identifier`'s answer: at most one of a document, a harvested document, or the
     untyped file that carries the identifier (its `carrier`); none of them is a miss."""

@@ -11,12 +11,11 @@ re-read before merging.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from headwater.check.change_manifest import Change
 from headwater.corpus.census import Outcome
 from headwater.corpus.document import Document
 from headwater.federation.pinned import listed_files
+from headwater.frozen import frozen
 from headwater.reads.governing import governing_documents, governing_documents_naming
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
@@ -24,14 +23,14 @@ from headwater.taxonomy.model import Taxonomy
 VERSION = "1.0"  # of the `impact --format json` document's shape
 
 
-@dataclass(frozen=True)
+@frozen
 class Impacted:
     document: Document
     paths: tuple[str, ...]  # the changed paths its edges govern, sorted
     reverified: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class Impact:
     """`impact`'s answer: every touched document, those not re-verified first, each group in path
     order; and the freshness facet a re-verification moves (None when the taxonomy has none)."""

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from headwater.frozen import frozen
 from headwater.taxonomy.lock import Lock
 from headwater.taxonomy.model import Taxonomy
 from headwater.writes.shape import undecided
@@ -14,21 +13,21 @@ NO_TRIGGER = ("the taxonomy declares no trigger for this kind; the answers of it
 NO_TRIGGER_NO_ANSWERS = "the taxonomy declares no trigger for this kind, and its purpose declares no answers"
 
 
-@dataclass(frozen=True)
+@frozen
 class KindPurpose:
     name: str
     intent: str | None
     answers: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class KindShelf:
     name: str
     path: str
     discriminator: str | None  # None on a homogeneous shelf: placement alone names the kind
 
 
-@dataclass(frozen=True)
+@frozen
 class When:
     """When to write one: the taxonomy's own trigger, or a note saying it declares none."""
 
@@ -36,7 +35,7 @@ class When:
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class KindEntry:
     name: str
     is_a: str | None
@@ -48,7 +47,7 @@ class KindEntry:
     when: When
 
 
-@dataclass(frozen=True)
+@frozen
 class Kinds:
     """`taxonomy kinds`' answer: every concrete kind of the lock's package, and the abstract ones."""
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from headwater.corpus.census import Outcome
 from headwater.corpus.document import Document
 from headwater.errors import Refusal
 from headwater.federation.pinned import Federation, RemoteDocument, Unread
+from headwater.frozen import frozen
 from headwater.graph import Bound, Edge, Graph
 from headwater.reads.target import find_row
 from headwater.snapshot import Snapshot
@@ -16,7 +15,7 @@ from headwater.taxonomy.model import Taxonomy
 VERSION = "1.0"  # of the `related --json` document's shape
 
 
-@dataclass(frozen=True)
+@frozen
 class Neighbour:
     relation: str
     inbound: bool
@@ -32,7 +31,7 @@ class Neighbour:
         return ", ".join(self.targets)
 
 
-@dataclass(frozen=True)
+@frozen
 class Related:
     """`related`'s answer: the argument as the reader wrote it, and the document's edges."""
 

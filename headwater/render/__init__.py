@@ -8,9 +8,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from headwater.frozen import frozen
 from headwater.render.palette import Palette
 
 if TYPE_CHECKING:  # the table is read at parse time, so it imports no engine
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the table is read at parse time, so it imports no engine
 MARKDOWN_MAX_BYTES = 60_000  # under a pull-request comment's 65,536 characters and far under a step summary's 1 MiB
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """What the caller decides about the bytes: the text width and colour, the markdown bound, how
     many census rows the text report lists (a limit bounds them as it bounds findings), and the
@@ -71,7 +71,7 @@ def _concise(report: Report, shown: Shown, layout: Layout) -> str:
     return render_concise(report)
 
 
-@dataclass(frozen=True)
+@frozen
 class Format:
     name: str
     summary: str
@@ -96,14 +96,14 @@ def format_named(name: str) -> Format | None:
     return next((f for f in FORMATS if f.name == name), None)
 
 
-def render(fmt: str, report: Report, snapshot: Snapshot, layout: Layout = Layout()) -> str:
+def render(fmt: str, report: Report, snapshot: Snapshot, layout: Layout = Layout()) -> str:  # noqa: B008 - frozen
     """The bytes `headwater check --format <fmt>` writes (colour only ever in text)."""
     from headwater.check.shown import Shown
 
     return render_shown(fmt, report, Shown.of(snapshot), layout)
 
 
-def render_shown(fmt: str, report: Report, shown: Shown, layout: Layout = Layout()) -> str:
+def render_shown(fmt: str, report: Report, shown: Shown, layout: Layout = Layout()) -> str:  # noqa: B008 - frozen
     """The same bytes from what the report shows of its snapshot (a replayed run has no other)."""
     chosen = format_named(fmt)
     if chosen is None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
+
+from headwater.frozen import frozen
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CODES = {"error": "1;31", "warn": "1;33", "info": "34", "path": "36", "verb": "1;32",
          "heading": "1", "dim": "2", "id": "35"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Palette:
     enabled: bool
 

@@ -7,8 +7,9 @@ and what they may be told to run. All three are keyed data in the lock, never co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from headwater.frozen import frozen
 
 DISPOSITIONS = ("gap", "unverifiable")
 # The phases of this engine a `phase:` mechanism may name: each runs on every `check`.
@@ -21,7 +22,7 @@ def _strings(value: Any) -> tuple[str, ...]:
     return (str(value),) if value is not None else ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Obligation:
     """An assurance obligation the taxonomy declares, and the dispositions it writes."""
 
@@ -36,7 +37,7 @@ class Obligation:
         return Obligation(key, str(raw.get("statement", "")), written)
 
 
-@dataclass(frozen=True)
+@frozen
 class Control:
     """A control the taxonomy declares: its mechanism and the obligations it discharges."""
 
@@ -57,7 +58,7 @@ class Control:
         return Control(key, str(raw.get("mechanism", "")), _strings(raw.get("discharges")))
 
 
-@dataclass(frozen=True)
+@frozen
 class Surface:
     """What an adopter-facing page may name: its documents, local roots and commands."""
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.announcements import PROBE
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.patterns import opening_wildcard
 from headwater.statefolder import DECLARATION, refuse_linked
 from headwater.taxonomy.pins import Pin, read_pins
@@ -18,7 +18,7 @@ LOCK = ".headwater/taxonomy.lock"
 UNBOUND = f"this repository is not bound to a taxonomy: {DECLARATION} is missing. Run `headwater init` to bind it"
 
 
-@dataclass(frozen=True)
+@frozen
 class Exclusion:
     """A path pattern the corpus leaves out, and why."""
 
@@ -26,7 +26,7 @@ class Exclusion:
     reason: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Declaration:
     """`.headwater/taxonomy.yml`: the package, bundles, overlay, corpus root and exclusions."""
 

@@ -9,9 +9,9 @@ such member a resolved tree carries; the lock records the list and `taxonomy val
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from headwater.frozen import frozen
 from headwater.taxonomy.model import Taxonomy
 
 # (section, member) → why a declaration's member is read and nothing follows from it here.
@@ -44,7 +44,7 @@ VOICE_CATEGORIES = ("future_intent", "change_narration", "phased_rollout")
 ALLOCATIONS = ("reconcile-first", "minted-once")
 
 
-@dataclass(frozen=True)
+@frozen
 class Inert:
     address: str
     reason: str

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
 from headwater.announcements import PROBE
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import sha256_hex
 from headwater.statefolder import DECLARATION
 from headwater.taxonomy.declaration import LOCK, UNBOUND
@@ -20,7 +20,7 @@ from headwater.yaml.nodes import to_plain
 MARK = "\nresolved:\n"
 
 
-@dataclass(frozen=True)
+@frozen
 class LockedSource:
     """One source the resolved taxonomy was built from, by content digest."""
 
@@ -28,7 +28,7 @@ class LockedSource:
     digest: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Lock:
     """`.headwater/taxonomy.lock`: the resolved taxonomy and the sources it was resolved from."""
 

@@ -7,10 +7,11 @@ by role, never by literal name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
+from headwater.frozen import frozen
 from headwater.patterns import Pattern, compile_pattern
 from headwater.taxonomy.assurance import Control, Obligation, Surface
 
@@ -36,7 +37,7 @@ def _flag(value: Any) -> bool:
     return str(value).lower() == "true"
 
 
-@dataclass(frozen=True)
+@frozen
 class Facet:
     """A front-matter field a kind may carry: its role, type and constraints."""
 
@@ -83,7 +84,7 @@ def _expect(raw: dict) -> list:
     return expect if isinstance(expect, list) else []
 
 
-@dataclass(frozen=True)
+@frozen
 class Expectation:
     """A participation expectation: a document of the kind, in the `when` facet values, takes
     part in `relation` (toward `to_kind`) within `within` of the date its `since` role holds."""
@@ -112,7 +113,7 @@ class Expectation:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class Kind:
     """A document kind: its parent, what it requires and forbids, its sections, scheme and lifecycle."""
 
@@ -161,7 +162,7 @@ class Kind:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class Relation:
     """A typed relation: its name, inverse, family and the kinds at each end."""
 
@@ -203,7 +204,7 @@ class Relation:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class Shelf:
     """Where documents live: a path pattern and the kind (or kinds) it carries."""
 
@@ -241,7 +242,7 @@ class Shelf:
 PLACEHOLDER = re.compile(r"\{(namespace|slug|seq(?::0(\d+)d)?)\}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Scheme:
     """How a kind's identifiers are spelled and minted."""
 
@@ -306,7 +307,7 @@ class Scheme:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class Lifecycle:
     """A lifecycle regime: its initial state and allowed transitions."""
 
@@ -316,7 +317,7 @@ class Lifecycle:
     retain_terminal: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class RetiredTerm:
     """A term a language regime retires, why, and what replaces it."""
 
@@ -325,7 +326,7 @@ class RetiredTerm:
     replacement: str | None
 
 
-@dataclass(frozen=True)
+@frozen
 class Permitted:
     """A relation a kind may declare, under the name it writes it with."""
 
@@ -335,7 +336,7 @@ class Permitted:
     far_kinds: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Taxonomy:
     """The resolved taxonomy (the lock's `resolved:` block), read by role."""
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from headwater.frozen import frozen
 
 SEGMENT = re.compile(r"^[A-Za-z0-9_-]+$")
 OPERATIONS = ("add", "override", "remove", "add_to", "remove_from")
@@ -17,7 +18,7 @@ LABELS = ("taxonomy", "bundle", "extends", "requires")  # read, never compared (
 REFERENCE_ROOTS = ("vocabularies",)
 
 
-@dataclass(frozen=True)
+@frozen
 class OverlayError(Exception):
     source: str
     address: str

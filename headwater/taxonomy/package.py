@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
 from headwater.announcements import PROBE
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest, sha256_hex
 from headwater.statefolder import PACKAGES
 from headwater.yaml.files import decode, load_text
@@ -26,7 +26,7 @@ def embedded_root() -> Path:
     return installed if installed.is_dir() else here.parent / "taxonomy"
 
 
-@dataclass(frozen=True)
+@frozen
 class Package:
     """A taxonomy package on disk: its name, version and where its files are."""
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.paths import inside, symlink_on_the_way
 from headwater.yaml.nodes import Map, Node, Scalar
 
@@ -28,7 +28,7 @@ class Family(Enum):
     IMPORT = "imports"  # another repository's anchors (file paths and their revisions)
 
 
-@dataclass(frozen=True)
+@frozen
 class Pin:
     """Another corpus this repository reads, pinned by path and digest."""
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import copy
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import inplace
 from headwater.announcements import PROBE
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest, sha256_hex
 from headwater.taxonomy import canonical
 from headwater.taxonomy.declaration import DECLARATION, Declaration, read_declaration
@@ -31,13 +31,13 @@ HEADER = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     label: str
     data: bytes
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolution:
     declaration: Declaration
     package: Package

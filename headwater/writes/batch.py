@@ -9,14 +9,14 @@ The caller words every sentence: it knows what it was writing and why.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, writelock
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class FileWrite:
     path: str  # relative to the root
     before: bytes | None  # what the run read; None: the file is created

@@ -21,17 +21,17 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.manifest import ADDED, HEADER, PRIOR, VERIFIED, line
 from headwater.textsafe import shown
 
 OURS = {"manifest", "prior"}  # what an out-dir holds after a run: all a rerun may replace
 
 
-@dataclass(frozen=True)
+@frozen
 class Manifest:
     added: tuple[str, ...]
     prior: tuple[tuple[str, bytes], ...]  # (path today, bytes at the base), in path order

@@ -4,9 +4,8 @@ matches something), and which far halves the targets then owe."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import opening_wildcard
 from headwater.snapshot import Snapshot
@@ -15,7 +14,7 @@ from headwater.textsafe import shown
 from headwater.writes.inputs import COMMAND_LINE, Spelling
 
 
-@dataclass(frozen=True)
+@frozen
 class Proposed:
     written_as: str
     target: str  # as the new document writes it

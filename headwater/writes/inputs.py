@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from headwater.errors import ArgumentRefused, Refusal
+from headwater.frozen import frozen
 
 T = TypeVar("T")
 
@@ -18,7 +18,7 @@ FLAGS = {"kind": "KIND", "title": "--title", "summary": "--summary", "relates": 
 ARRAYS = frozenset({"relates", "facets"})  # the MCP tool takes these as arrays of strings
 
 
-@dataclass(frozen=True)
+@frozen
 class Spelling:
     flags: bool  # the command line's flags; else the MCP tool's argument names
 

@@ -10,18 +10,18 @@ only grow, and a deleted identifier is never handed to a different document.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic
 from headwater.corpus.claims import CLAIMS, claim_text, read_claims
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.taxonomy.model import Scheme
 
 ATTEMPTS = 1000  # more collisions than this in one run means something else is wrong
 
 
-@dataclass(frozen=True)
+@frozen
 class Minted:
     identifier: str
     sequence: int | None  # None for a scheme without `{seq}`

@@ -18,11 +18,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from headwater import atomic, writelock
 from headwater.corpus.census import Classifier, Outcome, excluded_by
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.inplace import read_regular
 from headwater.paths import NAME_MAX, inside
@@ -42,7 +42,7 @@ CAPTURE_COST = ".headwater/capture-cost.jsonl"
 RELATIONS = "relations"  # the document format's key, like `id`: not a taxonomy name
 
 
-@dataclass(frozen=True)
+@frozen
 class Written:
     account: str  # the report
     artifact: str  # the new document's text
@@ -58,7 +58,7 @@ class Aborted(Refusal):
         self.written = written
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     snapshot: Snapshot
     title: str

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.paths import OutsidePath, normalize
 from headwater.taxonomy.model import Shelf, Taxonomy
 from headwater.textsafe import shown
@@ -18,7 +18,7 @@ from headwater.writes.inputs import COMMAND_LINE, Spelling
 LAYOUT_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\d+)d|:(yyyymmdd))?\}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Placement:
     kind: str
     shelf: Shelf

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from headwater.clock import parse_date
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.taxonomy.canonical import scalar
 from headwater.taxonomy.model import Shelf, Taxonomy
 from headwater.textsafe import shown
@@ -24,7 +25,7 @@ SCENT_TODO = "TODO one sentence: what a reader learns here, which is what routin
 SECTION_TODO = "TODO write this section."
 
 
-@dataclass(frozen=True)
+@frozen
 class FacetValue:
     name: str
     value: str
@@ -33,7 +34,7 @@ class FacetValue:
     text: bool = True  # written so every YAML reader takes it as text (a date facet's value is not)
 
 
-@dataclass(frozen=True)
+@frozen
 class Shape:
     facets: tuple[FacetValue, ...]
     sections: tuple[str, ...]

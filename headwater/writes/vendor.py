@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 from headwater import atomic, inplace, writelock
 from headwater.errors import Refusal
+from headwater.frozen import frozen
 from headwater.hashing import digest
 from headwater.taxonomy.declaration import DECLARATION, read_declaration
 from headwater.taxonomy.package import VENDORED, Package, read_package, release_digest, release_members
@@ -28,7 +28,7 @@ from headwater.yaml.nodes import Map, to_plain
 RELEASE = "release.yml"
 
 
-@dataclass(frozen=True)
+@frozen
 class Verified:
     package: Package
     digest: str
@@ -36,7 +36,7 @@ class Verified:
     destination: str  # repository-relative: `.headwater/packages/<dirname>`
 
 
-@dataclass(frozen=True)
+@frozen
 class Vendored:
     verified: Verified
     copied: bool  # False when the same package was already there

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from headwater.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Scalar:
     text: str
     line: int  # 1-based, in the file the text came from
@@ -13,14 +15,14 @@ class Scalar:
     quoted: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Seq:
     items: tuple[Node, ...]
     line: int
     column: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Map:
     entries: tuple[tuple[Scalar, Node], ...]
     line: int

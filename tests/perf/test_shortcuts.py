@@ -137,3 +137,27 @@ def test_the_shelves_a_directory_settles_once_are_those_each_path_matches_the_lo
         matched = [shelf for shelf in shelves.values() if shelf.pattern.matches(file)]
         best = max((shelf.pattern.specificity for shelf in matched), default=None)
         assert classifier.matching_shelves(file) == [s for s in matched if s.pattern.specificity == best]
+
+
+def test_the_code_fingerprint_walks_the_modules_in_the_order_and_bytes_pathlib_s_walk_gives(tmp_path, monkeypatch):
+    import hashlib
+    from pathlib import Path
+
+    from headwater import codeprint
+
+    for name in ("check.py", "check/x.py", "check/a/b.py", "check-x.py", "a.py", "z/__init__.py", "z/notes.txt",
+                 "z/__pycache__/m.cpython-311.pyc", "Upper.py", "é.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(name.encode("utf-8") * 3)
+    monkeypatch.setattr(codeprint, "CODE_ROOT", tmp_path)
+
+    def the_long_way(root: Path) -> str:
+        digest = hashlib.sha256()
+        for module in sorted(root.rglob("*.py")):
+            digest.update(module.relative_to(root).as_posix().encode("utf-8") + b"\0")
+            digest.update(hashlib.sha256(module.read_bytes()).digest())
+        return digest.hexdigest()
+
+    assert codeprint.code_fingerprint() == the_long_way(tmp_path)
+    monkeypatch.setattr(codeprint, "CODE_ROOT", Path(codeprint.__file__).resolve().parent)
+    assert codeprint.code_fingerprint() == the_long_way(codeprint.CODE_ROOT)

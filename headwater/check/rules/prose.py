@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cached_property
 
 from headwater.check.context import Context
 from headwater.check.rules.mask import mask
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -18,7 +18,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 MARKER = re.compile(r"[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+[.)][ \t]+)?")
 
 
-@dataclass(frozen=True)
+@frozen
 class Run:
     """One prose block joined into one text, with code and quotes blanked."""
 

@@ -40,7 +40,8 @@ first written blind included, and are reported on two further blind sets.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from headwater.frozen import frozen
 
 CONFIDENT = 0.27  # the least confidence at which a task of SPAN words is answered on its match
 BROAD = 0.6  # the share of CONFIDENT at which a task is answered when its best document covers it
@@ -52,7 +53,7 @@ SPAN = 5  # a longer task is judged on this many words' worth of its mass and it
 NAMING = frozenset({"title", "summary", "path"})  # the fields that say what a document is about
 
 
-@dataclass(frozen=True)
+@frozen
 class Agreement:
     """How the best document holds the task: whether its name holds any task word, whether it
     rests on one word while two or more other task words the corpus knows pass it by, whether the

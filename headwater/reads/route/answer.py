@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from headwater.frozen import frozen
 from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # the renderers dispatch on this class without loading route'
     from headwater.reads.route.router import Route
 
 
-@dataclass(frozen=True)
+@frozen
 class RouteAnswer:
     route: Route
     taxonomy: Taxonomy

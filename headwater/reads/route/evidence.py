@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from headwater.frozen import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Evidence:
     """The path or identifier by which the task names the document, the anchors it governs (and
     its edges to them that are suspect), the task terms that reached it (and the fields each hit),

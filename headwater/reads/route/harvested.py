@@ -7,16 +7,16 @@ and a document that governs another's reading comes first."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from headwater.federation.pinned import Federation, RemoteDocument
+from headwater.frozen import frozen
 from headwater.reads.route.evidence import Evidence
 from headwater.reads.route.state import anchored_places
 from headwater.reads.route.turns import by_precedence
 from headwater.reads.terms import read_path
 
 
-@dataclass(frozen=True)
+@frozen
 class HarvestedOffer:
     document: RemoteDocument
     evidence: Evidence

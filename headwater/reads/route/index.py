@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from headwater.corpus.body import Body
 from headwater.corpus.derived import Derivation
 from headwater.corpus.document import Document, front_text
+from headwater.frozen import frozen
 from headwater.reads.route.tokens import Tokenizer
 from headwater.reads.terms import tokens
 from headwater.taxonomy.model import SUMMARY_ROLE, Taxonomy
@@ -35,7 +35,7 @@ PATH_NOISE = frozenset({"index", "readme", "md", "markdown"})
 KEPT_SHAPE = "title, summary, headings, prose, first paragraph, sections"  # of a kept value (its key)
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
     """One document as route reads it: per field (in FIELDS order), stem → occurrences."""
 
@@ -47,7 +47,7 @@ class Entry:
         return tuple(sum(c.values()) for c in self.counts)
 
 
-@dataclass(frozen=True)
+@frozen
 class RouteIndex:
     # census order, which is path order: a position breaks ties as a path would. `of` gives them
     # one at a time, read once (by the scorer), so one document's counts are held at a time.
@@ -63,7 +63,7 @@ class RouteIndex:
                           tokenizer)
 
 
-@dataclass(frozen=True)
+@frozen
 class Roles:
     """The facets route reads as a title and a summary, and the sections it reads as a summary,
     by role: with the tokenizer, all that shapes a document's kept counts besides its bytes."""
@@ -78,7 +78,7 @@ class Roles:
                      tax.sections_for_role(SUMMARY_ROLE))
 
 
-@dataclass(frozen=True)
+@frozen
 class Counted:
     """What route reads of one document's bytes, as stem counts: its title (the name facet, else
     its body's first level-1 heading), its summary facet, its headings, its prose outside them,

@@ -7,13 +7,12 @@ still routes on its words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from headwater.frozen import frozen
 from headwater.reads.route.tokens import Tokenizer
 from headwater.taxonomy.model import Taxonomy
 
 
-@dataclass(frozen=True)
+@frozen
 class PurposeWords:
     answers: dict[str, frozenset[str]]  # purpose → the stems of its `answers`
     intents: dict[str, frozenset[str]]  # purpose → the stems of its `intent`

@@ -44,12 +44,13 @@ import math
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import accumulate, compress, islice, repeat
 from operator import add, ge, itemgetter, mul
 from types import MappingProxyType
 
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 from headwater.reads.route.abstention import Agreement, explains, trusted
 from headwater.reads.route.index import FIELDS, Entry, RouteIndex
 from headwater.reads.route.tokens import Tokenizer
@@ -76,7 +77,7 @@ Sums = tuple[array, array, array, dict[int, float]]  # a stem's (positions, pseu
 Table = list[Sums | None] | dict[int, Sums | None]
 
 
-@dataclass(frozen=True)
+@frozen
 class Hit:
     """One document's position in the index and its score (the prior included)."""
 
@@ -84,7 +85,7 @@ class Hit:
     score: float
 
 
-@dataclass(frozen=True)
+@frozen
 class Ranking:
     hits: tuple[Hit, ...]  # the documents within `floor` of the best, best first; ties by path
     confidence: float  # best raw score over the task's IDF mass; 0 when nothing is reached
@@ -92,7 +93,7 @@ class Ranking:
     reached: tuple[str, ...]  # the task stems some document holds, in task order
 
 
-@dataclass(frozen=True)
+@frozen
 class Postings:
     """Every document holding one stem: positions ascending, each one's IDF-weighted saturated
     frequency over every field, and the fields it sits in (a bit per field); and, for the
@@ -105,7 +106,7 @@ class Postings:
     vouched: dict[int, float]  # position → its value without the UNVOUCHED fields, where they hold the stem
 
 
-@dataclass(frozen=True)
+@frozen
 class Folded:
     """Every document's counts, read once from the entries and kept compact until the corpus's
     mean field lengths are known: per document and field (FIELDS order), how many stems it
@@ -145,7 +146,7 @@ def fold(entry: Entry, known: dict[str, int], stems: list[str],
         length.append(sum(held.values()))
 
 
-@dataclass(frozen=True)
+@frozen
 class Scorer:
     documents: tuple[Document, ...]  # by index position
     tokenizer: Tokenizer
@@ -372,7 +373,7 @@ class Scorer:
         return self.documents[hit.position]
 
 
-@dataclass(frozen=True)
+@frozen
 class Gathering:
     """One stem's sums made from `Folded` alone: its occurrences found in the ids' bytes, each
     mapped to its document and field by where each row's stems end, and added as `Scorer.over` adds

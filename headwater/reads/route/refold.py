@@ -14,17 +14,17 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import accumulate
 
 from headwater.corpus.document import Document
+from headwater.frozen import frozen
 from headwater.reads.route.index import FIELDS, Entry
 from headwater.reads.route.rank import Folded, fold
 
 WIDTH = len(FIELDS)
 
 
-@dataclass(frozen=True)
+@frozen
 class Rows:
     """`Folded` without its documents: each row named by its document's (path, digest)."""
 

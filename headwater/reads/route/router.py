@@ -12,13 +12,14 @@ silent and says why in one sentence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from functools import cache, partial
 
 from headwater.check.suspect import is_suspect
 from headwater.corpus.document import Document
 from headwater.federation.pinned import Federation, Unread
+from headwater.frozen import frozen
 from headwater.graph import Bound, Graph
 from headwater.paths import relative_to_root
 from headwater.reads.governing import Targets, governing_documents, reaches, source_governs
@@ -68,14 +69,14 @@ class Silence(Enum):
         return self.value[1]
 
 
-@dataclass(frozen=True)
+@frozen
 class Offered:
     document: Document
     evidence: Evidence
     successor: str = ""  # a terminal document's live successor, offered beside it
 
 
-@dataclass(frozen=True)
+@frozen
 class Route:
     task: str
     terms: tuple[str, ...]
@@ -92,7 +93,7 @@ class Route:
     unread: tuple[Unread, ...] = ()  # pins binding nothing that could govern a path the task names
 
 
-@dataclass(frozen=True)
+@frozen
 class Reader:
     """Everything route reads from one snapshot, built on the first call and kept."""
 

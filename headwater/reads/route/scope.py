@@ -8,8 +8,8 @@ nothing, so the list stays empty. The list never changes a route's pointers or i
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from headwater.frozen import frozen
 from headwater.graph import Graph
 from headwater.paths import OutsidePath, normalize
 from headwater.patterns import compile_pattern
@@ -19,7 +19,7 @@ from headwater.snapshot import Snapshot
 from headwater.taxonomy.model import Taxonomy
 
 
-@dataclass(frozen=True)
+@frozen
 class Ungoverned:
     path: str
     relations: tuple[str, ...]  # declared relations that could govern it, in declaration order

@@ -10,18 +10,18 @@ what the budget lets through.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from headwater.corpus.document import Document
 from headwater.federation.pinned import Federation
+from headwater.frozen import frozen
 from headwater.graph import Bound, Graph
 from headwater.taxonomy.model import Taxonomy
 
 K = TypeVar("K", str, tuple[str, str])  # a document's path here, or (corpus, path) of a harvested one
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     path: str
     succeeds: str = ""  # offered ahead of this terminal document, which it succeeds
@@ -98,7 +98,7 @@ def _first_live(key: K, after: Mapping[K, list[K]], terminal: Callable[[K], bool
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Anchored(Generic[K]):
     """A document a named path reaches (`anchors`), or the live successor offered ahead of one."""
 

@@ -18,10 +18,11 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from itertools import repeat
 
+from headwater.frozen import frozen
 from headwater.reads.terms import STRETCH, counted, tokens
 from headwater.taxonomy.model import Taxonomy
 
@@ -46,7 +47,7 @@ ENGLISH_STOP_WORDS = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@frozen
 class Tokenizer:
     stop_words: frozenset[str]
     _stems: dict[str, str] = field(default_factory=dict, compare=False, repr=False)

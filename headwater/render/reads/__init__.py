@@ -10,9 +10,9 @@ value: what MCP sends as `structuredContent`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import import_module
 
+from headwater.frozen import frozen
 from headwater.render import MARKDOWN_MAX_BYTES
 
 FORMATS = ("text", "json", "markdown", "github")  # each `answer_<format>.py` here, and its function
@@ -23,7 +23,7 @@ def plain(_role: str, text: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """What the caller decides about the bytes: the fill width (None: unfolded, as an MCP client
     reads it), the colour, the markdown bound, and the root's folder in its git work tree, which
