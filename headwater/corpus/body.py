@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from urllib.parse import unquote
 
-from headwater.corpus.markdown import parser as _parser
+from headwater.corpus.commonmark import parser as _parser
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.common import normalize_url
 
-from headwater.corpus import body, markdown
+from headwater.corpus import body, commonmark
 from headwater.corpus.frontmatter import split
 
 FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
@@ -179,7 +179,7 @@ def test_trying_each_rule_where_its_character_stands_changes_no_token_the_stock_
     bodies = _bodies()
     stock = _stock()
     for name, text in bodies:
-        assert _every_token(markdown.parser(), text) == _every_token(stock, text), name
+        assert _every_token(commonmark.parser(), text) == _every_token(stock, text), name
 
 
 def test_the_sample_keeps_its_links_spans_and_heading_slugs():

@@ -2,12 +2,12 @@
 the character it starts at stands.
 
 markdown-it tries every block rule, in order, at each block's first line, and every rule that may
-end a paragraph (a reference, a quote, a list) at each of that block's next lines; and every
-inline rule at each character that ends a run of text (`-`, `:`, `=` as much as `[`). Each rule
-first reads one character and returns False on any other, after logging its entry. Here one rule
-per chain tries, in the same order, only the rules the character could start, and a paragraph is
-read for a setext underline only where a line could be one: the same rules run wherever they
-could match, so the tokens are the stock parser's (the tests compare every token).
+end a paragraph, a reference, a quote or a list at each of that block's next lines; and every
+inline rule at each character that ends a run of text (`-`, `:`, `=` as much as `[`). Most rules
+first read one character and return False on any other (a block rule after logging its entry).
+Here one rule per chain tries, in the same order, only the rules the character could start, and a
+paragraph is read for a setext underline only where a line could be one: the same rules run
+wherever they could match, so the tokens are the stock parser's (the tests compare every token).
 """
 
 from __future__ import annotations
