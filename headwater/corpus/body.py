@@ -8,14 +8,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import cache
 from urllib.parse import unquote
 
+from headwater.corpus.commonmark import parser as _parser
 from headwater.frozen import frozen
-
-if TYPE_CHECKING:
-    from markdown_it import MarkdownIt
 
 
 @frozen
@@ -71,53 +68,6 @@ class Body:
     def slugs(self) -> frozenset[str]:
         """Every fragment a link may land on: the headings' GitHub slugs and the named anchors."""
         return frozenset(h.slug for h in self.headings).union(self.anchors)
-
-
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    # imported on first parse: reads that never open a body (route, explain, mcp) and a check
-    # served from the parse cache do not pay markdown-it's import
-    from markdown_it import MarkdownIt
-
-    parser = MarkdownIt("commonmark")
-    # blocks only: `parse` reads each block's inline children as it reaches the block, then lets
-    # them go, so a long page never holds every block's inline tokens at once (they were half of a
-    # 10 MB page's peak memory)
-    parser.core.ruler.disable(["inline", "text_join"])
-    _guard_paragraph_ends(parser)
-    # a link's destination normalized once per process: a corpus links the same URLs again and
-    # again (a third as many distinct as written, on the KEPs), and each costs a URL parse
-    parser.normalizeLink = lru_cache(maxsize=4096)(parser.normalizeLink)  # type: ignore[method-assign]
-    return parser
-
-
-# The block rules that may end a paragraph (or a setext heading's text) on its next line, and the
-# first characters each needs that line to open with: markdown-it's `fence`, `blockquote`, `hr`,
-# `list`, `html_block` and `heading` each return False on any other one.
-PARAGRAPH_ENDS = {"fence": "`~", "blockquote": ">", "hr": "*-_", "list": "*-+0123456789", "html_block": "<",
-                  "heading": "#"}
-
-
-def _guard_paragraph_ends(parser: MarkdownIt) -> None:
-    """markdown-it tries every rule that may end a paragraph on each of its lines, about six calls
-    a line; one guard asks first whether the line's first character could start any of them.
-    The same rules run, in the same order, wherever it could: the same tokens."""
-    ruler = parser.block.ruler
-    ends = [rule for rule in ruler.__rules__ if rule.enabled and "paragraph" in rule.alt]
-    if any(rule.name not in PARAGRAPH_ENDS for rule in ends):
-        return  # a rule a first character does not rule out: every line tries them all
-    starts = "".join(PARAGRAPH_ENDS[rule.name] for rule in ends)
-    tried = [rule.fn for rule in ends]
-    for rule in ends:
-        ruler.at(rule.name, rule.fn, {"alt": [chain for chain in rule.alt if chain != "paragraph"]})
-
-    def ends_paragraph(state, line: int, end: int, silent: bool) -> bool:
-        at = state.bMarks[line] + state.tShift[line]
-        if at < state.eMarks[line] and state.src[at] not in starts:
-            return False
-        return any(rule(state, line, end, silent) for rule in tried)
-
-    ruler.push("paragraph_ends", ends_paragraph, {"alt": ["paragraph"]})
 
 
 # `parse` reads a block's inline children for its links and code spans, and a heading's for its
@@ -206,10 +156,19 @@ def _searcher(pattern: re.Pattern[str], text: str) -> Callable[[int], re.Match[s
     return first
 
 
+# What a slug drops of an ASCII heading: all but lowercase letters, digits (each of category L or
+# N, as no ASCII character is M), spaces, `-` and `_`; one substitution, where asking
+# `unicodedata` for each character cost 3% of a KEP body's parse.
+_ASCII_DROPPED = re.compile("[^a-z0-9 _-]")
+
+
 def github_slug(text: str) -> str:
     """GitHub's anchor: lowercase, drop punctuation but `-` and `_`, spaces to `-`."""
     lowered = text.strip().lower()
-    kept = "".join(c for c in lowered if c in " -_" or unicodedata.category(c)[0] in "LNM")
+    if lowered.isascii():
+        kept = _ASCII_DROPPED.sub("", lowered)
+    else:
+        kept = "".join(c for c in lowered if c in " -_" or unicodedata.category(c)[0] in "LNM")
     return kept.replace(" ", "-")
 
 
@@ -238,31 +197,36 @@ def parse(body: str, first_line: int) -> Body:
     defined = cache(lambda: _definitions(lines))  # read only if a reference link is found
     quoted = 0  # block-quote depth: quoted prose is someone else's words
     for index, token in enumerate(tokens):
-        quoted += (token.type == "blockquote_open") - (token.type == "blockquote_close")
-        if token.type in ("paragraph_open", "heading_open") and token.map and not quoted:
-            start, end = token.map
-            prose.append(Prose(first_line + start, tuple(lines[start:end])))
-        if token.type == "heading_open" and token.map:
-            _read_inline(tokens[index + 1], env, heading=True)
-            text = tokens[index + 1].content.strip()
-            base = github_slug(_plain_text(tokens[index + 1]))
-            count = seen.get(base, 0)
-            seen[base] = count + 1
-            slug = base if count == 0 else f"{base}-{count}"
-            headings.append(Heading(text, int(token.tag[1:]), first_line + token.map[0], slug))
-            anchors.extend(_heading_ids(text))
-        if token.type == "inline":
-            _read_inline(token, env, heading=False)  # a heading's were read above
+        kind = token.type  # one test a token for the commonest kinds: most are read for nothing
+        if kind == "inline":
+            _read_inline(token, env, heading=False)  # a heading's were read at its opening
             if token.children and token.map:
                 links.extend(_links(token, first_line, lines, defined))
                 code.extend(_spans(token, first_line, lines))
                 anchors.extend(_html_anchors("".join(
                     child.content for child in token.children if child.type == "html_inline")))
             token.children = None  # read: let go
-        elif token.type == "html_block":
+        elif kind == "paragraph_open" or kind == "heading_open":
+            if not token.map:
+                continue
+            start, end = token.map
+            if not quoted:
+                prose.append(Prose(first_line + start, tuple(lines[start:end])))
+            if kind == "heading_open":
+                _read_inline(tokens[index + 1], env, heading=True)
+                text = tokens[index + 1].content.strip()
+                base = github_slug(_plain_text(tokens[index + 1]))
+                count = seen.get(base, 0)
+                seen[base] = count + 1
+                slug = base if count == 0 else f"{base}-{count}"
+                headings.append(Heading(text, int(token.tag[1:]), first_line + start, slug))
+                anchors.extend(_heading_ids(text))
+        elif kind == "blockquote_open" or kind == "blockquote_close":
+            quoted += 1 if kind == "blockquote_open" else -1
+        elif kind == "html_block":
             anchors.extend(_html_anchors(token.content))
-        elif token.type in ("fence", "code_block") and token.map:
-            fenced = token.type == "fence"
+        elif (kind == "fence" or kind == "code_block") and token.map:
+            fenced = kind == "fence"
             code.append(Code("fence" if fenced else "block", token.info.strip(),
                              first_line + token.map[0] + fenced, token.content))
     return Body(tuple(headings), tuple(links), tuple(prose), tuple(code), tuple(anchors))

@@ -54,6 +54,8 @@ MODULES: dict[str, tuple[str, ...]] = {
     "headwater/corpus/body.py": ("tests/snapshot/test_link_extraction.py", "tests/snapshot/test_body_inline_pass.py",
                                  "tests/check/test_body_rules.py", "tests/perf/test_parse_cache.py",
                                  "tests/snapshot/test_body_blocks.py"),
+    "headwater/corpus/commonmark.py": ("tests/snapshot/test_body_inline_pass.py", "tests/snapshot/test_body_blocks.py",
+                                     "tests/snapshot/test_link_extraction.py"),
     "headwater/paths.py": ("tests/snapshot/test_patterns_and_paths.py", "tests/reliability/test_properties.py",
                            "tests/reliability/test_confinement.py", "tests/writes/test_new_refusals.py"),
     "headwater/statefolder.py": ("tests/reliability/test_symlinked_state.py",

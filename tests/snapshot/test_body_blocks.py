@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from headwater.corpus.body import Code, Heading, Prose, parse, parser_lines
+from headwater.corpus import body
+from headwater.corpus.body import Code, Heading, Prose, github_slug, parse, parser_lines
 from headwater.corpus.frontmatter import LINE, FrontMatterRefusal, _split_lines, split
 
 
@@ -22,6 +24,34 @@ def test_each_heading_keeps_its_level_and_file_line():
 def test_repeated_headings_get_numbered_slugs_as_github_gives_them():
     parsed = parse("# Setup\n\n## Setup\n\n### Setup\n\n## Other\n", 1)
     assert [heading.slug for heading in parsed.headings] == ["setup", "setup-1", "setup-2", "other"]
+
+
+def _slug_by_character(text: str) -> str:
+    """GitHub's slug kept by each character's Unicode category, as `github_slug` keeps any text."""
+    lowered = text.strip().lower()
+    return "".join(c for c in lowered if c in " -_" or unicodedata.category(c)[0] in "LNM").replace(" ", "-")
+
+
+def test_an_ascii_heading_slugs_as_each_character_s_unicode_category_keeps_it():
+    every = "".join(map(chr, range(128)))
+    for text in (every, f" Tab\tand {every[32:]} end ", "Release 1.2: API_v3 (beta) - notes!"):
+        assert github_slug(text) == _slug_by_character(text)
+    assert github_slug("Ünïcode Ωmega — done") == _slug_by_character("Ünïcode Ωmega — done") == "ünïcode-ωmega--done"
+
+
+def test_an_ascii_heading_is_slugged_without_asking_each_character_s_category(monkeypatch):
+    asked: list[str] = []
+
+    class Counting:
+        @staticmethod
+        def category(character: str) -> str:
+            asked.append(character)
+            return unicodedata.category(character)
+
+    monkeypatch.setattr(body, "unicodedata", Counting)
+    assert github_slug("Graduation Criteria: Alpha -> Beta") == "graduation-criteria-alpha---beta"
+    assert asked == []
+    assert github_slug("Café") == "café" and asked
 
 
 def test_prose_resumes_after_a_block_quote_and_includes_headings():

@@ -1,11 +1,12 @@
 """The body parse skips markdown-it's inline pass over blocks with no `[`, `<` or backtick (no
 link and no code span can be written without one) and over headings with no character an inline
-rule starts at, asks whether a line could end a paragraph before trying each rule that might,
-and normalizes a link destination once per process: every body comes out as the stock parser's.
+rule starts at, tries each block and inline rule only where the character it starts at stands,
+reads a paragraph for a setext underline only where a line could be one, and normalizes a link
+destination once per process: every body, and every token, comes out as the stock parser's.
 
 Compared over every Markdown file of the fixtures and over samples that put links, autolinks,
-images, code spans, emphasis and entities in headings, lists, quotes and plain paragraphs, and
-open paragraph lines with every character a block rule starts at.
+images, code spans, emphasis and entities in headings, lists, quotes and plain paragraphs, open
+paragraph lines with every character a block rule starts at, and underline them in every way.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.common import normalize_url
 
-from headwater.corpus import body
+from headwater.corpus import body, commonmark
 from headwater.corpus.frontmatter import split
 
 FIXTURES = Path(__file__).resolve().parents[2] / "corpus_fixtures"
@@ -90,12 +91,56 @@ Setext heading
 """
 
 
+# Setext underlines and lines that only look like one: indented four columns (lazy text), under
+# a list item's text at and before its indent, after a lazy line, in a quote, an `---` that is a
+# rule after a blank line, a `- ` that is a list item, and `=` runs with text after them.
+SETEXT = """\
+Title over
+two lines
+=========
+
+Not a title
+    ===
+still text
+-
+
+- an item's text
+  ---
+- another item's text
+---
+
+> quoted text
+> ===
+lazy line
+---
+
+Text with no underline
+
+---
+
+Text then a list
+- item
+= not an underline
+==  x
+
+Inline marks: a\\
+hard break, a trailing two-space break  \nthen *em* and _em_, **strong**, ~tilde~, \\* an escape,
+&amp; &#35; &#x41; &bogus; entities, ![an image](i.png "title"), <b>html</b>, <https://a.example/x>,
+<not an autolink, `code ``span`` here`, [a link](<with space.md>), [ref][], [nested [brackets]](n.md)
+a line: with - terminators = that # start ! no @ rule $ at % all ^ here { } ] >
+
+[ref]: ref.md "Title"
+"""
+
+
 def _stock() -> MarkdownIt:
     return MarkdownIt("commonmark")
 
 
 def _bodies() -> list[tuple[str, str]]:
-    found = [("sample", SAMPLE), ("endings", ENDINGS), ("quoted endings", ENDINGS.replace("\n", "\n> "))]
+    found = [("sample", SAMPLE), ("endings", ENDINGS), ("quoted endings", ENDINGS.replace("\n", "\n> ")),
+             ("setext", SETEXT), ("quoted setext", SETEXT.replace("\n", "\n> ")),
+             ("listed setext", "- " + SETEXT.replace("\n", "\n  "))]
     for path in sorted(FIXTURES.rglob("*.md")):
         text = path.read_text(encoding="utf-8", errors="replace")
         try:
@@ -113,6 +158,44 @@ def test_skipping_the_inline_pass_changes_no_body_the_stock_parser_gives(monkeyp
     stock = [body.parse(text, 3) for _, text in bodies]
     for (name, _), mine, theirs in zip(bodies, ours, stock, strict=True):
         assert mine == theirs, name
+
+
+def _every_token(parser: MarkdownIt, text: str) -> list[dict]:
+    """Every token and child of `text`, as the stock parser's core rules leave them."""
+    from markdown_it.rules_core.state_core import StateCore
+    from markdown_it.rules_core.text_join import text_join
+
+    env: dict = {}
+    tokens = parser.parse(text, env)
+    for token in tokens:
+        if token.type == "inline" and not token.children:  # ours parses blocks only
+            token.children = []
+            parser.inline.parse(token.content, parser, env, token.children)
+            text_join(StateCore("", parser, env, [token]))
+    return [token.as_dict() for token in tokens]
+
+
+def test_trying_each_rule_where_its_character_stands_changes_no_token_the_stock_parser_gives():
+    bodies = _bodies()
+    stock = _stock()
+    for name, text in bodies:
+        assert _every_token(commonmark.parser(), text) == _every_token(stock, text), name
+
+
+def test_under_another_major_release_of_markdown_it_the_stock_chains_run(monkeypatch):
+    """The first characters were read off one release's rules; another may start a rule elsewhere."""
+    import markdown_it
+
+    monkeypatch.setattr(markdown_it, "__version__", "5.0.0")
+    commonmark.parser.cache_clear()
+    try:
+        made = commonmark.parser()
+        names = [rule.name for rule in made.block.ruler.__rules__ + made.inline.ruler.__rules__]
+        assert not [name for name in names if name.startswith("by_")]
+        assert made.inline.ruler.getRules("") == _stock().inline.ruler.getRules("")
+        assert _every_token(made, SAMPLE) == _every_token(_stock(), SAMPLE)
+    finally:
+        commonmark.parser.cache_clear()
 
 
 def test_the_sample_keeps_its_links_spans_and_heading_slugs():
@@ -169,12 +252,39 @@ def test_a_heading_holding_a_mark_of_an_inline_rule_is_parsed_inline(mark):
     assert _calls("parse", "parser_inline.py", lambda: body.parse(text, 1)) == 1
 
 
-def test_a_long_paragraph_tries_no_rule_that_could_end_it_where_no_line_opens_one():
+def test_a_long_paragraph_tries_no_block_rule_that_needs_another_first_character():
     text = "".join(f"plain prose line {n}, no mark at its start\n" for n in range(60))
-    # once for its first line, where every block rule is tried: not once per line
-    assert _calls("hr", "rules_block/hr.py", lambda: body.parse(text, 1)) == 1
-    assert _calls("heading", "rules_block/heading.py", lambda: body.parse(text, 1)) == 1
+    # neither at its first line, where every block rule was tried, nor at any next one
+    for name, module in (("hr", "hr.py"), ("heading", "heading.py"), ("list_block", "list.py"),
+                         ("_fence_rule", "fence.py"), ("blockquote", "blockquote.py"),
+                         ("reference", "reference.py"), ("html_block", "html_block.py")):
+        assert _calls(name, f"rules_block/{module}", lambda: body.parse(text, 1)) == 0, name
+    assert _calls("paragraph", "rules_block/paragraph.py", lambda: body.parse(text, 1)) == 1
     assert len(body.parse(text, 1).prose) == 1
+
+
+def test_a_line_is_tried_by_the_rules_its_first_character_starts():
+    text = "prose\n- an item\n\n## a heading\n"
+    assert _calls("list_block", "rules_block/list.py", lambda: body.parse(text, 1)) >= 1
+    assert _calls("heading", "rules_block/heading.py", lambda: body.parse(text, 1)) == 1
+    assert [heading.text for heading in body.parse(text, 1).headings] == ["a heading"]
+
+
+def test_a_paragraph_with_no_line_that_could_underline_it_is_not_read_as_a_setext_heading():
+    text = "".join(f"plain prose line {n}, - = in the middle\n" for n in range(60))
+    assert _calls("lheading", "rules_block/lheading.py", lambda: body.parse(text, 1)) == 0
+    underlined = "A setext title\n---\n"
+    assert _calls("lheading", "rules_block/lheading.py", lambda: body.parse(underlined, 1)) == 1
+    assert [heading.level for heading in body.parse(underlined, 1).headings] == [2]
+
+
+def test_an_inline_character_is_tried_only_by_the_rules_that_start_at_it():
+    text = "A [link](a.md) - with: terminators = here # and ! there - and - more: [two](b.md)\n"
+    assert _calls("entity", "rules_inline/entity.py", lambda: body.parse(text, 1)) == 0
+    assert _calls("autolink", "rules_inline/autolink.py", lambda: body.parse(text, 1)) == 0
+    assert _calls("newline", "rules_inline/newline.py", lambda: body.parse(text, 1)) == 0
+    assert _calls("link", "rules_inline/link.py", lambda: body.parse(text, 1)) == 2
+    assert [link.href for link in body.parse(text, 1).links] == ["a.md", "b.md"]
 
 
 def test_a_link_destination_written_twice_is_normalized_once(monkeypatch):
