@@ -66,7 +66,8 @@ def header() -> str:
     fingerprint = hashlib.sha256(sys.version.encode("utf-8"))
     here = Path(__file__).resolve().parent
     sources = [here / "parses.py", here / "frontmatter.py", here / "body.py", here / "commonmark.py",
-               here.parent / "yaml" / "strict.py", here.parent / "yaml" / "nodes.py"]
+               here.parent / "yaml" / "strict.py", here.parent / "yaml" / "shallow.py",
+               here.parent / "yaml" / "nodes.py"]
     spec = importlib.util.find_spec("markdown_it")  # finds the package without importing it
     if spec is not None and spec.origin:
         sources.append(Path(spec.origin))

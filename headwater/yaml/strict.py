@@ -21,6 +21,7 @@ from ruamel.yaml.events import (
 )
 
 from headwater.errors import Refusal
+from headwater.yaml import shallow
 from headwater.yaml.nodes import Map, Node, Scalar, Seq
 
 MAX_DEPTH = 64
@@ -150,10 +151,18 @@ def load(text: str, *, line_offset: int = 0, scalars: dict[tuple, Scalar] | None
 
     `line_offset` shifts reported lines, so front matter reports lines of its whole file.
     `scalars`: equal scalars already built (immutable, so shared), kept across the loads of a
-    corpus, where the same key on the same line and column recurs in most files.
+    corpus, where the same key on the same line and column recurs in most files. The common shape
+    of front matter is read without libyaml (`shallow`), which returns the same nodes or declines.
     """
+    scalars = {} if scalars is None else scalars
+    found = shallow.load(text, line_offset, scalars)
+    return found if found is not None else load_events(text, line_offset, scalars)
+
+
+def load_events(text: str, line_offset: int, scalars: dict[tuple, Scalar]) -> Node | None:
+    """`load` through libyaml's events alone: any text, every refusal."""
     try:
-        return _build(_events(text), line_offset, {} if scalars is None else scalars)
+        return _build(_events(text), line_offset, scalars)
     except MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = (mark.line + 1 + line_offset) if mark else 1 + line_offset
