@@ -107,6 +107,14 @@ def _moves(root: Path, base: str) -> tuple[list[str], dict[str, str]]:
     return added, prior
 
 
+def _utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:  # a byte `_fields` kept as a lone surrogate
+        return False
+    return True
+
+
 def _inside(path: str, directory: str | None) -> bool:
     return directory is not None and (path == directory or path.startswith(directory + "/"))
 
@@ -137,6 +145,9 @@ def collect(root: Path, base: str, out_dir: Path, verified: Sequence[str],
     for path in [*added, *prior]:
         if "\t" in path or "\n" in path:
             raise Refusal(f"`{path!r}` holds a tab or a line break, which a manifest line cannot carry")
+        if not _utf8(path):  # git gives a name's bytes as they are; the manifest is UTF-8 text
+            raise Refusal(f"`{path.encode('utf-8', 'surrogateescape')!r}` is a file name that is not UTF-8, "
+                          "which a manifest line cannot carry")
     copies = tuple((path, _git(root, "show", f"{base}:./{old}")) for path, old in sorted(prior.items())
                    if not _inside(path, own))
     return Manifest(tuple(added), copies, tuple(verified), tuple(verified_edges))

@@ -4,14 +4,21 @@ and gives the change-scoped rules their prior versions; `Change.restates_edge` d
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from headwater.check.change_manifest import read_manifest
+from headwater.errors import Refusal
 from headwater.snapshot import load
+from headwater.writes.change_capture import GitFailed, run_git
+from tests.conftest import copy_tree
+from tests.fixture_locks import FIXTURES
 
 NOW = "2026-11-01"
 DR1 = "docs/decisions/0001-store-attempts-in-postgres.md"
@@ -253,3 +260,169 @@ def test_an_added_document_is_reverified(hw, repo, tmp_path):
     edit(repo, "src/ingest/rate_limit.py", "", "# touched\n")
     hw("change", "HEAD", str(out), "--root", str(repo))
     assert restated(repo, out, "docs/decisions/0009-new.md", "src/ingest/rate_limit.py")
+
+
+# -- what `change` asks git, and what it refuses to write -----------------------------------
+
+
+def test_a_path_git_names_in_bytes_that_are_not_utf_8_is_refused_before_anything_is_written(hw, repo, tmp_path):
+    # the manifest is UTF-8 text: writing it raised UnicodeEncodeError and left the staging folder behind
+    (repo / os.fsdecode(b"docs/notes/caf\xe9.md")).write_text("# Caf\n", encoding="utf-8")
+    out = tmp_path / "change"
+    ran = hw("change", "HEAD", str(out), "--root", str(repo))
+    assert ran.status == 1 and ran.out == "" and ran.err == (
+        "headwater: `b'docs/notes/caf\\xe9.md'` is a file name that is not UTF-8, which a manifest line cannot carry\n")
+    assert sorted(tmp_path.iterdir()) == [repo]
+
+
+@pytest.mark.parametrize("name", ["docs/notes/a\tb.md", "docs/notes/a\nb.md"])
+def test_a_path_holding_a_tab_or_a_line_break_is_refused_naming_it(hw, repo, tmp_path, name):
+    (repo / name).write_text("# A\n", encoding="utf-8")
+    ran = hw("change", "HEAD", str(tmp_path / "change"), "--root", str(repo))
+    assert ran.status == 1 and ran.err == (
+        f"headwater: `{name!r}` holds a tab or a line break, which a manifest line cannot carry\n")
+
+
+def test_a_file_added_to_the_index_is_added_and_an_ignored_one_is_not_news(hw, repo, tmp_path):
+    (repo / "docs/notes/staged.md").write_text("# Staged\n", encoding="utf-8")
+    git(repo, "add", "docs/notes/staged.md")
+    (repo / ".gitignore").write_text("*.log\n", encoding="utf-8")
+    (repo / "docs/notes/run.log").write_text("noise\n", encoding="utf-8")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    assert manifest_lines(out) == ["headwater change 1", "added\t.gitignore", "added\tdocs/notes/staged.md"]
+
+
+def test_a_rename_is_found_though_the_user_s_git_looks_for_none(hw, repo, tmp_path):
+    git(repo, "config", "diff.renames", "false")
+    git(repo, "mv", DR3, "docs/decisions/0003-rate-limit.md")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    assert manifest_lines(out) == ["headwater change 1", f"prior\t{DR3}\tprior/1",
+                                   "prior\tdocs/decisions/0003-rate-limit.md\tprior/2"]
+
+
+def test_a_copy_is_an_addition_though_the_user_s_git_looks_for_copies(hw, repo, tmp_path):
+    git(repo, "config", "diff.renames", "copies")
+    (repo / "docs/decisions/0009-copy.md").write_bytes((repo / DR2).read_bytes())
+    edit(repo, DR2, "last_verified: 2026-09-10", "last_verified: 2026-10-30")  # git finds copies of changed files
+    git(repo, "add", "-A")
+    assert "C" in git(repo, "diff", "--name-status", "HEAD")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    assert manifest_lines(out) == ["headwater change 1", "added\tdocs/decisions/0009-copy.md", f"prior\t{DR2}\tprior/1"]
+
+
+def test_a_root_below_the_repository_s_top_names_paths_from_the_root(hw, tmp_path):
+    top = tmp_path / "top"
+    copy_tree(FIXTURES / "quickstart", top / "site")
+    git(top, "init", "-q")
+    git(top, "add", "-A")
+    git(top, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "base")
+    edit(top / "site", DR1, "status: superseded", "status: current")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(top / "site")).status == 0
+    assert manifest_lines(out) == ["headwater change 1", f"prior\t{DR1}\tprior/1"]
+
+
+def test_a_file_named_like_the_base_does_not_make_it_ambiguous(hw, repo, tmp_path):
+    (repo / "HEAD").write_text("a file named HEAD\n", encoding="utf-8")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0, "ambiguous"
+    assert manifest_lines(out) == ["headwater change 1", "added\tHEAD"]
+
+
+def test_a_committed_out_dir_inside_the_repository_is_not_news_when_it_changes(hw, repo):
+    out = repo / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the manifest, committed")
+    edit(repo, DR2, "last_verified: 2026-09-10", "last_verified: 2026-10-30")
+    for _ in range(2):  # the second run finds the first's manifest changed since the commit
+        assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+        assert manifest_lines(out) == ["headwater change 1", f"prior\t{DR2}\tprior/1"]
+
+
+def test_an_out_dir_two_folders_down_is_made_with_the_modes_the_umask_allows(hw, repo, tmp_path):
+    out = tmp_path / "a" / "b" / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~mask
+
+
+def test_an_out_dir_is_staged_beside_itself_not_in_the_system_s_temp_folder(hw, repo, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    out = tmp_path / "change"
+    for _ in range(2):  # written, then swapped for the old one
+        assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+
+
+def test_a_swap_that_fails_puts_the_old_manifest_back_and_leaves_no_folder_behind(hw, repo, tmp_path, monkeypatch):
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    before = (out / "manifest").read_bytes()
+    edit(repo, DR2, "last_verified: 2026-09-10", "last_verified: 2026-10-30")
+    real = os.rename
+
+    def rename(source, target):
+        if Path(source).name.startswith(".change.") and Path(target) == out:
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+        real(source, target)
+
+    monkeypatch.setattr(os, "rename", rename)
+    ran = hw("change", "HEAD", str(out), "--root", str(repo))
+    assert ran.status == 1 and ran.err == f"headwater: `{out}` is not writable ({os.strerror(errno.EXDEV)})\n"
+    assert (out / "manifest").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["change", repo.name])
+
+
+def test_each_refusal_of_an_out_dir_says_what_stands_there(hw, repo, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way\n")
+    assert hw("change", "HEAD", str(blocker), "--root", str(repo)).err == (
+        f"headwater: `{blocker}` is a file, and `change` writes a directory there\n")
+    assert hw("change", "HEAD", str(blocker / "change"), "--root", str(repo)).err == (
+        f"headwater: `{blocker / 'change'}` is not writable ({os.strerror(errno.EEXIST)})\n")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me\n")
+    assert hw("change", "HEAD", str(tmp_path / "mine"), "--root", str(repo)).err == (
+        f"headwater: `{tmp_path / 'mine'}` holds `notes.txt`, which `change` did not write; name an empty or new "
+        "directory\n")
+
+
+def test_without_git_on_the_path_change_is_refused_naming_itself(hw, repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))
+    ran = hw("change", "HEAD", str(tmp_path / "change"), "--root", str(repo))
+    assert ran.status == 1 and ran.err == "headwater: `change` runs git, and no `git` program is on the PATH\n"
+
+
+def test_git_s_complaint_is_its_own_words_even_in_bytes_that_are_not_utf_8(repo):
+    with pytest.raises(GitFailed) as failed:
+        run_git(repo, "`x`", "show", os.fsdecode(b"HEAD:./caf\xe9.md"))
+    assert str(failed.value) == "fatal: path 'caf\ufffd.md' does not exist in 'HEAD'"
+    with pytest.raises(Refusal) as refused:
+        run_git(repo / DR1, "`x`", "status")
+    assert str(refused.value) == f"`{repo / DR1}` is not a directory"
+
+
+def test_a_range_names_no_commit(hw, repo, tmp_path):
+    ran = hw("change", "HEAD..HEAD", str(tmp_path / "change"), "--root", str(repo))
+    assert ran.status == 1 and ran.err == (
+        "headwater: `HEAD..HEAD` names no commit of this repository (a shallow clone may lack it)\n")
+
+
+def test_a_submodule_that_moved_is_not_a_file_that_changed(hw, repo, tmp_path):
+    library = tmp_path / "library"
+    library.mkdir()
+    git(library, "init", "-q")
+    for n in (1, 2):
+        (library / "README.md").write_text(f"version {n}\n", encoding="utf-8")
+        git(library, "add", "-A")
+        git(library, "-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", f"v{n}")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library), "vendor/library")
+    git(repo, "commit", "-q", "-m", "the library")
+    git(repo / "vendor/library", "checkout", "-q", "HEAD~1")
+    out = tmp_path / "change"
+    assert hw("change", "HEAD", str(out), "--root", str(repo)).status == 0
+    assert manifest_lines(out) == ["headwater change 1"]
