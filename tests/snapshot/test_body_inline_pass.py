@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from markdown_it import __version__ as markdown_it_version
 from markdown_it.common import normalize_url
 
 from headwater.corpus import body, commonmark
@@ -186,7 +187,7 @@ def test_under_another_major_release_of_markdown_it_the_stock_chains_run(monkeyp
     """The first characters were read off one release's rules; another may start a rule elsewhere."""
     import markdown_it
 
-    monkeypatch.setattr(markdown_it, "__version__", "5.0.0")
+    monkeypatch.setattr(markdown_it, "__version__", f"{int(commonmark.READ_OFF) + 1}.0.0")
     commonmark.parser.cache_clear()
     try:
         made = commonmark.parser()
@@ -238,6 +239,11 @@ def _calls(name: str, module: str, run) -> int:
     return count
 
 
+# the guards are set only under the markdown-it-py release their tables were read off
+DISPATCHED = pytest.mark.skipif(markdown_it_version.split(".")[0] != commonmark.READ_OFF,
+                                reason="the stock chains run under this markdown-it-py release")
+
+
 def test_a_heading_with_no_mark_of_an_inline_rule_is_not_parsed_inline():
     parser = body._parser()
     text = "# Plain heading: one, two (three) - four.\n\n## Another plain one!\n"
@@ -252,6 +258,7 @@ def test_a_heading_holding_a_mark_of_an_inline_rule_is_parsed_inline(mark):
     assert _calls("parse", "parser_inline.py", lambda: body.parse(text, 1)) == 1
 
 
+@DISPATCHED
 def test_a_long_paragraph_tries_no_block_rule_that_needs_another_first_character():
     text = "".join(f"plain prose line {n}, no mark at its start\n" for n in range(60))
     # neither at its first line, where every block rule was tried, nor at any next one
@@ -263,6 +270,7 @@ def test_a_long_paragraph_tries_no_block_rule_that_needs_another_first_character
     assert len(body.parse(text, 1).prose) == 1
 
 
+@DISPATCHED
 def test_a_line_is_tried_by_the_rules_its_first_character_starts():
     text = "prose\n- an item\n\n## a heading\n"
     assert _calls("list_block", "rules_block/list.py", lambda: body.parse(text, 1)) >= 1
@@ -270,6 +278,7 @@ def test_a_line_is_tried_by_the_rules_its_first_character_starts():
     assert [heading.text for heading in body.parse(text, 1).headings] == ["a heading"]
 
 
+@DISPATCHED
 def test_a_paragraph_with_no_line_that_could_underline_it_is_not_read_as_a_setext_heading():
     text = "".join(f"plain prose line {n}, - = in the middle\n" for n in range(60))
     assert _calls("lheading", "rules_block/lheading.py", lambda: body.parse(text, 1)) == 0
@@ -278,6 +287,7 @@ def test_a_paragraph_with_no_line_that_could_underline_it_is_not_read_as_a_setex
     assert [heading.level for heading in body.parse(underlined, 1).headings] == [2]
 
 
+@DISPATCHED
 def test_an_inline_character_is_tried_only_by_the_rules_that_start_at_it():
     text = "A [link](a.md) - with: terminators = here # and ! there - and - more: [two](b.md)\n"
     assert _calls("entity", "rules_inline/entity.py", lambda: body.parse(text, 1)) == 0
