@@ -68,7 +68,7 @@ class _Reader:
         if depth > _MAX_DEPTH:
             raise _Declined
         _, indent, line = self.rows[at]
-        if line.startswith("- ", indent) or len(line) == indent + 1 and line[indent] == "-":
+        if line.startswith("- ", indent):  # (a lone `-` is no key either: the mapping declines it)
             return self.sequence(at, indent, depth)
         return self.mapping(at, indent, depth)
 

@@ -121,10 +121,56 @@ def test_the_common_shape_of_front_matter_is_read_without_libyaml():
     "a:\tb\n", "a: |\n  text\n", "a: >-\n  text\n", "a: b\n  continued\n", "a: b: c\n", "a: \"x\\ny\"\n",
     "a: 'it''s'\n", "a: [b, [c]]\n", "a: [b,]\n", "a: {b}\n", "a: [b,\n  c]\n", "a: \ufeffb\n", "a: x\u2028y\n",
     "a: 1\n---\nb: 2\n", "a: 1\n...\n", "- a\n", "  a: 1\n", "\"a\": 1\n", "a b: 1\n", "a:\n  - b\n  c: 1\n",
-    "a: {b: c, b: d}\n", "a: -1\n", "a: @b\n", "a:\n-\n", "? a\n: b\n",
+    "a: {b: c, b: d}\n", "a: -1\n", "a: @b\n", "a:\n-\n", "? a\n: b\n", "a: b:\n", "a:\n  -\n", "a:\n  -b\n",
 ])
 def test_the_shallow_reader_declines_what_it_does_not_read_as_libyaml_would(text):
     assert shallow.load(text, 0, {}) is None
+
+
+@pytest.mark.parametrize("text", [
+    "a: b\u00a0\n", "a: bX\n", "a: [\u00a0]\n", "a: [X]\n",  # no space YAML reads apart: kept, as an `X` is
+    "a: {}\n", "b: 1\na: { }\n", "a: [b,c]\n", "a: [b, c, d]\n", "a: ''\n", 'a: ""\n',
+    "a:\n- b\n",  # an indentless sequence on the last row
+    "a:\n-  b\n-   c: d\n    e: f\n",  # more than one space after a dash
+])
+def test_the_edges_of_the_common_shape_are_read_without_libyaml_as_the_event_path_reads_them(text):
+    found = shallow.load(text, 1, {})
+    assert found is not None and found == load_events(text, 1, {})
+
+
+def nested(levels: int, flush: bool) -> str:
+    """`levels` collections, a mapping in a sequence in a mapping..., each sequence as indented as
+    its key (`flush`) or two columns deeper; the innermost holds `v`."""
+    rows: list[str] = []
+    indent, lead, key_indent = 0, "", 0
+    for level in range(1, levels + 1):
+        if level % 2:  # a mapping, its key on the row of the dash that opens its item
+            rows.append(" " * indent + lead + "k:")
+            key_indent = indent + len(lead)
+        else:
+            indent, lead = key_indent + (0 if flush else 2), "- "
+    if levels % 2:
+        rows[-1] += " v"
+    else:
+        rows.append(" " * indent + "- v")
+    return "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize(("shape", "deepest"), [
+    ("mappings", 16),
+    # the reader checks the depth where a collection opens under a key: a sequence's item mapping
+    # at 17 opens none
+    ("flush sequences", 17), ("indented sequences", 17),
+])
+def test_a_front_matter_nested_past_the_shallow_reader_s_depth_is_declined_and_within_it_read(shape, deepest):
+    def text(levels: int) -> str:
+        if shape == "mappings":
+            return "".join("  " * level + "k:\n" for level in range(levels - 1)) + "  " * (levels - 1) + "k: v\n"
+        return nested(levels, flush=shape == "flush sequences")
+
+    taken = [levels for levels in range(1, 30) if shallow.load(text(levels), 0, {}) is not None]
+    assert taken == list(range(1, deepest + 1))
+    assert all(shallow.load(text(levels), 0, {}) == load_events(text(levels), 0, {}) for levels in taken)
 
 
 def test_a_refusal_and_its_line_stay_the_event_path_s():
