@@ -63,8 +63,9 @@ def _made(cls: T, slots: bool) -> T:
     }
     if not by_dataclass:
         made.update(_refusing(cls, frozenset(f.name for f in fields)))
+    hash_replaced = _eq_without_hash(cls)  # asked before `__eq__` is set below, as `dataclass` asks
     for name, method in made.items():
-        if name not in cls.__dict__ or (name == "__hash__" and _eq_without_hash(cls)):
+        if name not in cls.__dict__ or (name == "__hash__" and hash_replaced):
             method.__qualname__ = f"{cls.__qualname__}.{name}"
             setattr(cls, name, method)
     return cls
@@ -72,7 +73,7 @@ def _made(cls: T, slots: bool) -> T:
 
 def _eq_without_hash(cls: type) -> bool:
     """A class that defines `__eq__` and no `__hash__` has None there, which `dataclass` replaces."""
-    return cls.__dict__["__hash__"] is None and "__eq__" in cls.__dict__
+    return "__eq__" in cls.__dict__ and cls.__dict__["__hash__"] is None
 
 
 def _init(cls: type, fields: tuple[Field, ...], slots: bool) -> Callable:
