@@ -94,11 +94,15 @@ Setext heading
 
 # Setext underlines and lines that only look like one: indented four columns (lazy text), under
 # a list item's text at and before its indent, after a lazy line, in a quote, an `---` that is a
-# rule after a blank line, a `- ` that is a list item, and `=` runs with text after them.
+# rule after a blank line, a `- ` that is a list item, and `=` runs with text after them; one
+# indented three columns, the most an underline may be.
 SETEXT = """\
 Title over
 two lines
 =========
+
+Title over an underline three columns in
+   ---
 
 Not a title
     ===
@@ -136,6 +140,13 @@ a line: with - terminators = that # start ! no @ rule $ at % all ^ here { } ] >
 
 def _stock() -> MarkdownIt:
     return MarkdownIt("commonmark")
+
+
+@pytest.fixture(autouse=True)
+def _parser_made_for_each_test():
+    """Each test reads a parser made while it runs: what a test counts or compares is how the
+    parser was made, which a parser an earlier test cached would hide."""
+    commonmark.parser.cache_clear()
 
 
 def _bodies() -> list[tuple[str, str]]:
@@ -282,6 +293,9 @@ def test_a_line_is_tried_by_the_rules_its_first_character_starts():
 def test_a_paragraph_with_no_line_that_could_underline_it_is_not_read_as_a_setext_heading():
     text = "".join(f"plain prose line {n}, - = in the middle\n" for n in range(60))
     assert _calls("lheading", "rules_block/lheading.py", lambda: body.parse(text, 1)) == 0
+    # an underline indented four columns is lazy text; a rule after a quote is past the quote's end
+    for text in ("Not a title\n    ===\n", "> quoted text\n---\n"):
+        assert _calls("lheading", "rules_block/lheading.py", lambda text=text: body.parse(text, 1)) == 0, text
     underlined = "A setext title\n---\n"
     assert _calls("lheading", "rules_block/lheading.py", lambda: body.parse(underlined, 1)) == 1
     assert [heading.level for heading in body.parse(underlined, 1).headings] == [2]
@@ -295,6 +309,33 @@ def test_an_inline_character_is_tried_only_by_the_rules_that_start_at_it():
     assert _calls("newline", "rules_inline/newline.py", lambda: body.parse(text, 1)) == 0
     assert _calls("link", "rules_inline/link.py", lambda: body.parse(text, 1)) == 2
     assert [link.href for link in body.parse(text, 1).links] == ["a.md", "b.md"]
+
+
+@DISPATCHED
+def test_each_chain_is_one_guard_named_for_it_and_every_block_rule_keeps_its_name():
+    made = commonmark.parser()
+    block = [rule for rule in made.block.ruler.__rules__ if rule.enabled]
+    stock = [rule.name for rule in _stock().block.ruler.__rules__ if rule.enabled]
+    chains = ("blockquote", "list", "paragraph", "reference")
+    assert [rule.name for rule in block] == [
+        "by_first_character", *stock, *(f"by_first_character_{chain}" for chain in chains)]
+    for chain in chains:
+        assert [rule.name for rule in block if chain in rule.alt] == [f"by_first_character_{chain}"]
+    assert [rule.name for rule in made.inline.ruler.__rules__ if rule.enabled] == ["by_character"]
+
+
+@DISPATCHED
+@pytest.mark.parametrize("text", ["prose\nno underline under it\n", "    an indented code line\n"])
+def test_a_paragraph_not_read_as_a_setext_heading_leaves_the_state_as_markdown_it_s_lheading_leaves_it(text):
+    from markdown_it.rules_block.lheading import lheading as stock
+    from markdown_it.rules_block.state_block import StateBlock
+
+    guard = next(rule.fn for rule in commonmark.parser().block.ruler.__rules__ if rule.name == "lheading")
+    left = []
+    for rule in (guard, stock):
+        state = StateBlock(text, commonmark.parser(), {}, [])
+        left.append((rule(state, 0, state.lineMax, False), state.parentType, state.line, len(state.tokens)))
+    assert left[0] == left[1] and left[0][0] is False
 
 
 def test_a_link_destination_written_twice_is_normalized_once(monkeypatch):
