@@ -108,6 +108,8 @@ MODULES: dict[str, tuple[str, ...]] = {
                                "tests/writes/test_minting.py", "tests/reliability/test_write_faults.py",
                                "tests/reliability/test_write_lock.py", *STAGED_IN_PROCESS),
     "headwater/writes/change_capture.py": ("tests/check/test_change.py", *STAGED_IN_PROCESS),
+    "headwater/yaml/shallow.py": ("tests/perf/test_shallow_yaml.py", "tests/snapshot/test_strict_yaml.py"),
+    "headwater/frozen.py": ("tests/perf/test_frozen.py",),
 }
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 
