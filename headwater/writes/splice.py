@@ -199,12 +199,15 @@ def _starts_a_line(said: str | None) -> bool:
 def _written(old: Cut, new: Cut, kept: list[tuple[int | None, int | None]]) -> str:
     """The tokens, each after the blanks its text had beside the same token before it: the
     author's where the author wrote the two side by side (or both open a line: its indentation, a
-    blank line's spaces), else the dump's."""
+    blank line's spaces), or where the edit inserts between two of the author's tokens (the blanks
+    go on ahead of the second: `[ A, B ]` grows to `[ A, B, X ]`), else the dump's."""
     out: list[str] = []
     before = None  # what the token written last says
+    last_old = -1  # the author's token written last
     for i, j in kept:
         after = old.says[i - 1] if i else None  # what the author wrote before the token
-        if i is not None and (after == before or (_starts_a_line(after) and _starts_a_line(before))):
+        if i is not None and (after == before or (_starts_a_line(after) and _starts_a_line(before))
+                              or last_old == i - 1):
             gap = old.gaps[i]
         elif j is not None:
             gap = new.gaps[j]
@@ -212,6 +215,7 @@ def _written(old: Cut, new: Cut, kept: list[tuple[int | None, int | None]]) -> s
             gap = old.gaps[i]
         out += (gap, old.texts[i] if i is not None else new.texts[j])
         before = old.says[i] if i is not None else new.says[j]
+        last_old = i if i is not None else last_old
     last_old, last_new = kept[-1] if kept else (len(old.texts) - 1, None)
     if last_old == len(old.texts) - 1:
         out.append(old.trailing)

@@ -69,6 +69,8 @@ def test_a_key_added_after_a_flow_collection_keeps_the_collection_as_its_author_
      "provenance: {warrant: asserted,by: x}\nstatus: current # c\n"),
     (add_to_list, "relations:\n  status: [A,B]   # why\nz: 1\n",
      "relations:\n  status: [A,B, current]   # why\nz: 1\n"),
+    (add_to_list, "relations:\n  status: [ A, B ]\n", "relations:\n  status: [ A, B, current ]\n"),
+    (set_scalar, "{ id: X-1 }\n", "{ id: X-1, status: current }\n"),
 ])
 def test_an_edited_line_keeps_the_spelling_of_what_it_does_not_change(edit, before, after):
     address = ("status",) if edit is set_scalar else ("relations", "status")
