@@ -1,10 +1,11 @@
 """Round-trip edits of YAML text: a file like `.headwater/taxonomy.yml`, or a document's front matter.
 
 ruamel.yaml loads the text as a comment-keeping tree, the edit is made on that tree, and the
-tree is dumped with the indentation the text already uses. Of the dump, only the changed lines
-inside the edited entry are kept (ruamel normalises spacing elsewhere, and those lines stay as
-the author wrote them); the spliced text must then load to exactly the edited tree, or the edit
-is refused rather than written. So an author's comments, key order, quoting, tabs and line ends
+tree is dumped with the indentation the text already uses. Of the dump, only the changes inside
+the edited entry are kept, token by token (`writes/splice.py`: ruamel respells `[A,B]` as
+`[A, B]` and moves comments, and every byte it merely respelled stays as the author wrote it);
+the spliced text must then load to exactly the edited tree, or the edit is refused naming the
+line it would rewrite. So an author's comments, key order, quoting, spacing, tabs and line ends
 (CRLF or LF, line by line) never move.
 
 Addresses are tuples of mapping keys from the top: `("relations", "superseded_by")`.
@@ -21,9 +22,11 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+from ruamel.yaml.tokens import CommentToken
 
 from headwater.corpus.frontmatter import is_fence, split
 from headwater.taxonomy.canonical import SAFE
+from headwater.writes.splice import splice
 
 Address = tuple[str, ...]
 # What `str.splitlines` (and YAML, for U+000D, U+0085, U+2028 and U+2029) ends a line at and a
@@ -32,7 +35,6 @@ STRAY_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 LONE_CR = re.compile("\r(?!\n)")  # a file's first line ending so: front matter would open with `---\r`
 TAB_PAST_INDENT = re.compile(r"(?<=[^ \t\n])[^\n]*")  # a line's rest, from its first character that is no blank
 COMMENT = re.compile(r"(?:^|[ \t])(#[^\r\n]*)", re.MULTILINE)  # or a `#` in a quoted value: counted alike
-NULL_SPELLED = re.compile(r":[ \t]+(?:~|null|Null|NULL)(?=[ \t]*(?:#|$))")  # what ruamel dumps as `key:`
 KEY_OPENS_BLOCK = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:(\s|$)")
 DASH_LINE = re.compile(r"^( *)- ")
@@ -59,9 +61,27 @@ def add_to_list(text: str, address: Address, value: str) -> str:
         elif isinstance(current, CommentedMap):
             raise UnsafeEdit(f"`{'.'.join(address)}` is a mapping, not a list")
         elif str(current) != value:
-            parent[key] = _block_list([current, _scalar(value)])
+            parent[key] = _after_its_comment_lines(parent, key, _block_list([current, _scalar(value)]))
 
     return _edit(text, address, edit)
+
+
+def _after_its_comment_lines(parent: CommentedMap, key: str, seq: CommentedSeq) -> CommentedSeq:
+    """`seq`, to replace the scalar at `key`, holding the comment and blank lines that followed the
+    scalar: ruamel keeps them with the key, and so wrote them between the key and its new list.
+    A comment on the scalar's own line stays on the key's."""
+    slot = parent.ca.items.get(key)
+    comment = slot[2] if slot and len(slot) > 2 else None
+    if comment is not None:
+        own, _, below = comment.value.partition("\n")
+        if below:
+            seq.ca.items[len(seq) - 1] = [CommentToken("\n" + below, comment.start_mark, comment.end_mark),
+                                          None, None, None]
+            if own:
+                comment.value = own + "\n"
+            else:
+                slot[2] = None
+    return seq
 
 
 def set_scalar(text: str, address: Address, value: str) -> str:
@@ -146,15 +166,30 @@ def _edit(text: str, address: Address, edit: Callable[[CommentedMap, str], None]
     edit(parent, address[-1])
     out = io.StringIO()
     yaml.dump(tree, out)
-    result = _after_all(text, out.getvalue()) if blank else _only_in_zone(text, out.getvalue(), zone)
-    if _load(yaml, _as_ruamel_reads(result)) != tree:
-        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
+    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"  # a line the edit writes ends so
+    if blank:
+        result, held = _after_all(text, out.getvalue(), newline), None
+    else:
+        spliced = splice(text, _with_newline(out.getvalue(), newline), zone)
+        result, held = spliced.text, spliced.held_line
+    if not _reads_as(yaml, result, tree):
+        if held is None:
+            raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting lines around it")
+        line = text.split("\n")[held].strip()
+        raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting the line `{line}`")
     if result.count("\t") < text.count("\t"):  # ruamel writes none: a line holding one was rewritten
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without rewriting a line that holds a tab")
     lost = Counter(COMMENT.findall(text)) - Counter(COMMENT.findall(result))
     if lost:  # ruamel drops a comment inside a flow mapping it rewrites (`{a: 1,  # why`)
         raise UnsafeEdit(f"`{'.'.join(address)}` cannot be written without dropping the comment `{min(lost)}`")
     return result
+
+
+def _reads_as(yaml: YAML, text: str, tree: CommentedMap) -> bool:
+    try:
+        return _load(yaml, _as_ruamel_reads(text)) == tree
+    except UnsafeEdit:  # a splice that does not load is one that does not read as the edit
+        return False
 
 
 def _load(yaml: YAML, text: str) -> CommentedMap:
@@ -208,8 +243,8 @@ def _zone(tree: CommentedMap, address: Address, total: int) -> tuple[int, int]:
     node = tree
     for key in address:
         if not isinstance(node, CommentedMap) or key not in node:
-            # a mapping written on one line, `{a: 1}` or `{}`, changes that line
-            one_line = isinstance(node, CommentedMap) and (node.fa.flow_style() or not node)
+            # a mapping written on one line, `{a: 1}` or `{}`, or a null, `key: ~`, changes that line
+            one_line = node is None or isinstance(node, CommentedMap) and (node.fa.flow_style() or not node)
             return (start, end) if one_line else (end, end)
         keys = list(node.keys())
         line = node.lc.key(key)[0]
@@ -231,42 +266,8 @@ def _widened(zone: tuple[int, int], lines: list[str]) -> tuple[int, int]:
     return start, end
 
 
-def _only_in_zone(before: str, after: str, zone: tuple[int, int]) -> str:
-    """`before`, with only the changes ruamel made inside the zone carried over from `after`.
-
-    Lines are aligned with their spacing collapsed, so a line ruamel merely respaced counts as
-    unchanged and keeps the author's bytes, its line end with them; a line ruamel wrote ends as
-    the text's first line does.
-    """
-    old, newline = _lines_of(before)
-    new = [_with_newline(line, newline) for line in after.splitlines(keepends=True)]
-    start, end = zone
-    out: list[str] = []
-    import difflib  # here, not at the top: every check imports this module, few edit a front
-
-    matcher = difflib.SequenceMatcher(None, [_spacing(x) for x in old], [_spacing(x) for x in new],
-                                      autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        inside = (start <= i1 <= end) if tag == "insert" else (start <= i1 and i2 <= end)
-        out.extend(new[j1:j2] if tag != "equal" and inside else old[i1:i2])
-    return "".join(out)
-
-
-def _after_all(before: str, after: str) -> str:
-    """`before` whole, then `after`: the text held comments and blank lines alone, which ruamel,
-    loading no mapping, would have dropped."""
-    old, newline = _lines_of(before)
-    return "".join(old) + _with_newline(after, newline)
-
-
-def _lines_of(text: str) -> tuple[list[str], str]:
-    """`text`'s lines, the last one ended too, and the line end a new line takes: the first line's."""
-    lines = text.splitlines(keepends=True)
-    newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += newline
-    return lines, newline
-
-
-def _spacing(line: str) -> str:
-    return " ".join(NULL_SPELLED.sub(":", line).split())
+def _after_all(before: str, after: str, newline: str) -> str:
+    """`before` whole, its last line ended, then `after`: the text held comments and blank lines
+    alone, which ruamel, loading no mapping, would have dropped."""
+    ended = before if not before or before.endswith("\n") else before + newline
+    return ended + _with_newline(after, newline)

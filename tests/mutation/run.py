@@ -103,6 +103,8 @@ MODULES: dict[str, tuple[str, ...]] = {
                                       "tests/writes/test_vendor.py", "tests/adoption/test_identifier_key.py",
                                       "tests/writes/test_new.py", "tests/check/test_fix.py",
                                       "tests/writes/test_roundtrip.py"),
+    "headwater/writes/splice.py": ("tests/writes/test_roundtrip.py", "tests/writes/test_far_half_edit.py",
+                                   "tests/check/test_patches.py", "tests/check/test_fix.py"),
     "headwater/writelock.py": ("tests/reliability/test_interrupts.py", "tests/writes/test_new_concurrency.py",
                                "tests/reliability/test_cache_dir.py", "tests/writes/test_new.py",
                                "tests/writes/test_minting.py", "tests/reliability/test_write_faults.py",

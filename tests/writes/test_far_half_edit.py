@@ -162,10 +162,11 @@ def test_a_tab_after_a_value_neither_holds_back_the_edit_nor_leaves_its_line():
     assert after == before.removesuffix("---\n") + "  supersedes:\n    - X-2\n---\n"
 
 
-def test_a_line_holding_a_tab_is_refused_rather_than_rewritten_with_a_space():
+def test_a_value_holding_a_tab_keeps_it_when_its_scalar_becomes_a_list():
+    # the line was refused: ruamel writes the tab back as a space; the value is now kept as written
     before = '---\nrelations:\n  traced_by: "X-0\tdraft"\n---\n'
-    with pytest.raises(UnsafeEdit, match="rewriting a line that holds a tab"):
-        edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "traced_by"), "X-2"))
+    assert after == '---\nrelations:\n  traced_by:\n    - "X-0\tdraft"\n    - X-2\n---\n'
     with pytest.raises(UnsafeEdit, match="does not load"):  # a tab that indents is no YAML, and never guessed at
         set_scalar("taxonomy:\n\tpackage: p\n", ("taxonomy", "digest"), "sha256:ab")
 
@@ -206,13 +207,12 @@ def test_a_front_matter_of_comments_alone_keeps_them_and_gets_its_keys_after_the
     assert edit_front_matter(before, lambda t: set_scalar(t, ("id",), "X-1")) == after
 
 
-def test_a_comment_inside_a_flow_mapping_the_edit_rewrites_is_refused_rather_than_dropped():
-    # ruamel writes a flow mapping back on one line without the comments inside it; the edit wrote that
+def test_a_comment_inside_a_flow_mapping_the_edit_extends_stays_where_it_was():
+    # ruamel writes a flow mapping back on one line without the comments inside it; the edit wrote
+    # that, then refused it; only the new entry goes in now
     before = "---\nid: X-1\nrelations: {supersedes: [X-0],   # the old one\n  governs: [src/**]}\n---\n"
-    with pytest.raises(UnsafeEdit) as refused:
-        edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2"))
-    assert str(refused.value) == ("`relations.superseded_by` cannot be written without dropping the comment "
-                                  "`# the old one`")
+    after = edit_front_matter(before, lambda t: add_to_list(t, ("relations", "superseded_by"), "X-2"))
+    assert after == before.replace("[src/**]}", "[src/**], superseded_by: [X-2]}")
 
 
 @pytest.mark.parametrize("spelled", ["~", "null", "NULL  # not yet"])
@@ -221,3 +221,28 @@ def test_a_null_spelled_out_before_the_insertion_point_stays_as_written_and_the_
     before = f"---\nid: X-1\ntitle: {spelled}\n---\n"
     after = edit_front_matter(before, lambda t: set_scalar(t, ("status",), "draft"))
     assert after == f"---\nid: X-1\ntitle: {spelled}\nstatus: draft\n---\n"
+
+
+@pytest.mark.parametrize("relations", [
+    "relations:\n  traces_to: [ACME-DR-0001,ACME-DR-0002]\n",
+    "relations:\n  traces_to: ['ACME-DR-0001',\"ACME-DR-0002\"]  # evidence\n",
+    "relations:\n  traces_to: [ACME-DR-0001,\n    ACME-DR-0002]\n# the last line is a comment\n",
+    "relations:\n  superseded_by: ACME-DR-0003\n# why: the queue moved\nzeta: [a,b]\n",
+])
+def test_new_writes_the_far_half_beside_flow_lists_and_comments_keeping_each_line_as_written(hw, quickstart,
+                                                                                             relations):
+    # the first three were refused (the respelled `[A,B]` was tied to the insertion beside it); in the
+    # last, the comment under the scalar moved between `superseded_by:` and its new list
+    target = quickstart / "docs/decisions/0009-odd-formatting.md"
+    before = TARGETS["no-relations-yet"].replace("# the last line of the front matter is a comment\n", relations)
+    target.write_text(before)
+    ran = hw("new", "decision", "--title", "Replace the odd one", "--relates", "supersedes=ACME-DR-0009",
+             "--root", str(quickstart), "--now", "2026-11-01")
+    assert ran.status == 0, ran.err
+    assert "edited docs/decisions/0009-odd-formatting.md" in ran.out.splitlines()
+    after = target.read_text()
+    added = _only_inserted(before.replace(" ACME-DR-0003\n", "\n"), after)
+    assert added[-1] == "    - ACME-DR-0010\n"
+    if "zeta" in relations:
+        assert ("  superseded_by:\n    - ACME-DR-0003\n    - ACME-DR-0010\n# why: the queue moved\nzeta: [a,b]\n"
+                in after)

@@ -29,11 +29,91 @@ def test_each_refusal_names_the_key_it_concerns_by_its_whole_address():
         "`relations.traced_by` cannot be written without rewriting a line that holds a tab")
 
 
-def test_a_line_the_dump_would_respell_next_to_the_edit_is_refused_rather_than_rewritten():
-    # three comment lines above the insertion point: the zone takes them, and not the line above them
-    before = "id: X-1\nrelations:\n  supersedes: [X-0,X-1]\n# a\n# b\n# c\nowners: [b]\n"
+def test_an_edit_that_needs_a_line_outside_its_entry_is_refused_naming_that_line():
+    # the relations are an alias: the entry they stand for is written on another line
+    before = "base: &b {traces_to: [X-0]}\nrelations: *b\n"
     assert _refusal(add_to_list, before, ("relations", "superseded_by"), "X-2") == (
-        "`relations.superseded_by` cannot be written without rewriting lines around it")
+        "`relations.superseded_by` cannot be written without rewriting the line `base: &b {traces_to: [X-0]}`")
+
+
+def test_a_comment_the_dump_drops_with_the_value_it_replaces_is_refused_and_named():
+    before = "provenance: {warrant:  # by the board\n  accepted}\n"
+    assert _refusal(set_scalar, before, ("provenance", "warrant"), "promoted") == (
+        "`provenance.warrant` cannot be written without dropping the comment `# by the board`")
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("relations:\n  traces_to: [HW-DR-0001,HW-DR-0002]\n",
+     "relations:\n  traces_to: [HW-DR-0001,HW-DR-0002]\n  superseded_by:\n    - X-2\n"),
+    ("relations:\n  traces_to: [ A, B ]\nstatus: current\n",
+     "relations:\n  traces_to: [ A, B ]\n  superseded_by:\n    - X-2\nstatus: current\n"),
+    ("relations:\n  traces_to: ['A',\"B\"]\n", "relations:\n  traces_to: ['A',\"B\"]\n  superseded_by:\n    - X-2\n"),
+    ("relations:\n  traces_to: [A,B]  # why\n", "relations:\n  traces_to: [A,B]  # why\n  superseded_by:\n    - X-2\n"),
+    ("relations:\n  traces_to: {A: 1,B: 2}\n", "relations:\n  traces_to: {A: 1,B: 2}\n  superseded_by:\n    - X-2\n"),
+    ("relations:\n  traces_to: [A,\n    B]\n", "relations:\n  traces_to: [A,\n    B]\n  superseded_by:\n    - X-2\n"),
+    ("relations:\r\n  traces_to: [A,B]\r\n", "relations:\r\n  traces_to: [A,B]\r\n  superseded_by:\r\n    - X-2\r\n"),
+    ("id: X-1\nrelations:\n  supersedes: [X-0,X-1]\n# a\n# b\n# c\nowners: [b]\n",
+     "id: X-1\nrelations:\n  supersedes: [X-0,X-1]\n  superseded_by:\n    - X-2\n# a\n# b\n# c\nowners: [b]\n"),
+    ("relations: {traces_to: [A,B]}\n", "relations: {traces_to: [A,B], superseded_by: [X-2]}\n"),
+])
+def test_a_key_added_after_a_flow_collection_keeps_the_collection_as_its_author_spelled_it(before, after):
+    # ruamel writes `[A,B]` back as `[A, B]`; the respelled line was tied to the insertion beside it,
+    # and `new --relates supersedes=` refused to write the far half
+    assert add_to_list(before, ("relations", "superseded_by"), "X-2") == after
+
+
+@pytest.mark.parametrize(("edit", "before", "after"), [
+    (set_scalar, "id: X-1\nstatus: drft\ntags: [a,b]\n", "id: X-1\nstatus: current\ntags: [a,b]\n"),
+    (set_scalar, "{id: X-1,status: drft, tags: [a,b]}\n", "{id: X-1,status: current, tags: [a,b]}\n"),
+    (set_scalar, "provenance: {warrant: asserted,by: x}\nstatus: drft # c\n",
+     "provenance: {warrant: asserted,by: x}\nstatus: current # c\n"),
+    (add_to_list, "relations:\n  status: [A,B]   # why\nz: 1\n",
+     "relations:\n  status: [A,B, current]   # why\nz: 1\n"),
+    (add_to_list, "relations:\n  status: [ A, B ]\n", "relations:\n  status: [ A, B, current ]\n"),
+    (set_scalar, "{ id: X-1 }\n", "{ id: X-1, status: current }\n"),
+])
+def test_an_edited_line_keeps_the_spelling_of_what_it_does_not_change(edit, before, after):
+    address = ("status",) if edit is set_scalar else ("relations", "status")
+    assert edit(before, address, "current") == after
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("relations:\n  supersedes: X-0\n# why: X-0 was wrong\nstatus: current\n",
+     "relations:\n  supersedes:\n    - X-0\n    - X-2\n# why: X-0 was wrong\nstatus: current\n"),
+    ("relations:\n  supersedes: X-0\n  # why\n  governs: a\n",
+     "relations:\n  supersedes:\n    - X-0\n    - X-2\n  # why\n  governs: a\n"),
+    ("relations:\r\n  supersedes: X-0\r\n# why\r\n",
+     "relations:\r\n  supersedes:\r\n    - X-0\r\n    - X-2\r\n# why\r\n"),
+    ("relations:\n  supersedes: X-0   # was one\n# why\n\nstatus: current\n",
+     "relations:\n  supersedes:       # was one\n    - X-0\n    - X-2\n# why\n\nstatus: current\n"),
+])
+def test_a_scalar_that_becomes_a_list_keeps_the_comment_lines_after_it_after_the_list(before, after):
+    # ruamel keeps them with the key, and wrote them between the key and its new list
+    assert add_to_list(before, ("relations", "supersedes"), "X-2") == after
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("tags: x  # e\n# trailing note\n", 'tags: x  # e\ntitle: T\nid: X-1\n# trailing note\n'),
+    ("tags: [a]\n# trailing note\n", 'tags: [a]\ntitle: T\nid: X-1\n# trailing note\n'),
+    ("tags: x\n\n# trailing note\n", 'tags: x\n\ntitle: T\nid: X-1\n# trailing note\n'),
+])
+def test_keys_added_one_after_another_go_ahead_of_the_comment_lines_that_trail_the_last_entry(before, after):
+    # after a one-value entry ruamel wrote a new key after those lines, after a flow list ahead of them:
+    # `adopt` put the title ahead of a record's closing comment and its identifier after it
+    assert set_scalar(set_scalar(before, ("title",), "T"), ("id",), "X-1") == after
+
+
+def test_a_hash_inside_a_block_scalar_is_the_scalar_s_and_a_key_goes_after_it():
+    before = "summary: |\n  text\n  # not a comment\n"
+    assert set_scalar(before, ("id",), "X-1") == before + "id: X-1\n"
+
+
+@pytest.mark.parametrize("spelled", ["~", "null   # none yet", ""])
+def test_a_null_mapping_opens_into_the_block_its_first_key_needs(spelled):
+    before = f"id: X-1\nrelations: {spelled}\nstatus: current\n"
+    after = add_to_list(before, ("relations", "superseded_by"), "X-2")
+    assert after.split("\n")[2:] == ["  superseded_by:", "    - X-2", "status: current", ""]
+    assert after.split("\n")[1].rstrip() == ("relations:        # none yet" if "#" in spelled else "relations:")
 
 
 def test_a_stray_line_end_in_a_taxonomy_file_is_named_by_its_own_line():
@@ -94,7 +174,7 @@ def test_a_front_matter_only_a_stray_line_end_closes_is_refused_and_named():
 def test_a_blank_line_inside_the_edited_entry_keeps_its_spaces():
     before = "relations:\n  superseded_by: X-0\n\n     \n  governs: a\n"
     assert add_to_list(before, ("relations", "superseded_by"), "X-2") == (
-        "relations:\n  superseded_by:\n\n     \n    - X-0\n    - X-2\n  governs: a\n")
+        "relations:\n  superseded_by:\n    - X-0\n    - X-2\n\n     \n  governs: a\n")
 
 
 def test_a_key_of_a_flow_mapping_is_set_on_its_line():
