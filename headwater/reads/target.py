@@ -59,6 +59,16 @@ def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
     return rows.get(relative)
 
 
+def _name_in(snapshot: Snapshot, folder: str) -> str:
+    """What to name instead of a folder: its one document where it holds one (a KEP is linked to by
+    its folder, `NNNN-slug/`, and its document is the README inside), else one of them."""
+    inside = [row.path for row in snapshot.census.rows
+              if row.outcome in (Outcome.TYPED, Outcome.UNTYPED) and row.path.rpartition("/")[0] == folder]
+    if len(inside) == 1:
+        return f"name the one document in it, `{inside[0]}`"
+    return "name one of the documents in it"
+
+
 def _missing(snapshot: Snapshot, argument: str) -> str:
     text = argument.strip()
     if not text:
@@ -81,7 +91,7 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
     if not relative:
         return f"`{quoted(argument)}` is the repository's root, not a document"
     if (snapshot.root / relative).is_dir():
-        return f"`{quoted(argument)}` is a folder, not a document: name one of the documents in it"
+        return f"`{quoted(argument)}` is a folder, not a document: {_name_in(snapshot, relative)}"
     root = snapshot.census.root
     inside = not root or relative == root or relative.startswith(root + "/")
     if not inside and "/" not in text and not text.endswith(".md") and not (snapshot.root / relative).exists():

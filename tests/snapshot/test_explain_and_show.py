@@ -117,3 +117,17 @@ def test_show_prints_the_bytes_of_a_file_whose_front_matter_does_not_load_and_ex
     assert ran.status == 1 and ran.err == (
         "headwater: `docs/decisions/0003-rate-limit-per-tenant.md` could not be read as a document (front matter "
         "line 3: did not find expected ',' or ']'), so `explain` prints nothing; `headwater show` prints its bytes\n")
+
+
+@pytest.mark.parametrize("verb", ["explain", "related", "show"])
+def test_a_folder_holding_one_document_is_refused_naming_that_document(quickstart, hw, verb):
+    """A KEP is known by its folder (`/keps/sig-node/2221-remove-dockershim` is how KEPs link to
+    one), and `explain` of it said only to name one of the documents in it."""
+    folder = quickstart / "docs/decisions/0007-own-folder"
+    folder.mkdir()
+    (folder / "README.md").write_text("# Own folder\n")
+    (folder / "kep.yaml").write_text("title: x\n")
+    ran = hw(verb, "docs/decisions/0007-own-folder/", "--root", str(quickstart))
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == ("headwater: `docs/decisions/0007-own-folder/` is a folder, not a document: name the one "
+                       "document in it, `docs/decisions/0007-own-folder/README.md`\n")
