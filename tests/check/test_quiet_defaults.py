@@ -104,6 +104,20 @@ def test_a_placeholder_new_wrote_fails_strict_once_the_document_is_no_longer_a_d
     assert hw("check", "--root", str(quickstart), *NOW, "--strict").status == 1
 
 
+def test_a_section_placeholder_s_fix_says_whether_the_kind_requires_the_section(hw, quickstart):
+    """Every section placeholder said `write the section, or delete it if the kind does not require
+    it`, and a newcomer had to look up whether the kind does: `new` writes only required sections."""
+    assert hw("new", "decision", "--title", "Deliver in order", "--root", str(quickstart), *NOW).status == 0
+    path = quickstart / "docs/decisions/0004-deliver-in-order.md"
+    path.write_text(path.read_text() + "\n## Alternatives\n\nTODO write this section.\n")
+    fixes = {f["message"].split("`")[1]: f["remediation"] for f in findings(hw, quickstart)
+             if f["rule"] == "placeholder.unwritten" and "section" in f["message"]}
+    assert fixes == {"Context": "write the section: the kind `decision` requires it",
+                     "Decision": "write the section: the kind `decision` requires it",
+                     "Consequences": "write the section: the kind `decision` requires it",
+                     "Alternatives": "write the section, or delete it: the kind `decision` does not require it"}
+
+
 def test_an_author_writing_todo_is_not_an_engine_placeholder(hw, copy_fixture):
     root = copy_fixture(STALE)
     (root / DOC).write_text((root / DOC).read_text() + "\nTODO: ask the vendor about limits.\n")
