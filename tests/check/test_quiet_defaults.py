@@ -73,6 +73,25 @@ def test_fix_mints_the_missing_identifiers_with_their_claims_and_a_second_fix_wr
     assert "fixed" not in again.err
 
 
+def test_a_check_between_init_and_adopt_says_adopt_types_the_records_and_never_that_none_is_on_a_shelf(hw, tmp_path):
+    """On adr-tools after `init`, every record lies on the `decisions` shelf with no front matter yet:
+    the report sent a newcomer to `taxonomy kinds` alone, and `--strict` said none was on a shelf."""
+    records = tmp_path / "doc/adr"
+    records.mkdir(parents=True)
+    for n in (1, 2):
+        (records / f"000{n}-record-{n}.md").write_text(f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\n"
+                                                       "Accepted\n\n## Context\n\nWhy.\n")
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    text = " ".join(hw("check", "--root", str(tmp_path), *NOW).out.split())
+    assert ("nothing was checked: no file under the corpus root has a kind; `headwater adopt` types the records "
+            "already on a shelf, and `headwater taxonomy kinds` names the shelf each kind lives on") in text, text
+    strict = hw("check", "--root", str(tmp_path), *NOW, "--strict")
+    assert strict.status == 1 and strict.err == (
+        "headwater: --strict fails because no document is classified: 2 files seen under `doc`, none of them "
+        "typed, so no rule judged anything. Run `headwater adopt` to type the records already on a shelf, or "
+        "`headwater taxonomy kinds` to see where each kind lives\n"), strict.err
+
+
 def test_strict_over_a_corpus_with_nothing_classified_fails_and_says_what_to_run(hw, quickstart):
     for path in (quickstart / "docs").rglob("*.md"):
         path.rename(path.with_suffix(".txt"))
