@@ -75,6 +75,9 @@ def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
     not read (or would not follow) and one with foreign front matter."""
     classifier = Classifier(snapshot.taxonomy)
     found, left = [], []
+    templates = forms.template_titles(snapshot.root, (
+        row.path for row in snapshot.census.rows
+        if row.outcome is Outcome.EXCLUDED and is_markdown(row.path) and "template" in row.path.lower()))
     for row in snapshot.census.rows:
         unread = row.outcome is Outcome.UNREADABLE or (row.outcome is Outcome.UNWALKABLE and is_markdown(row.path))
         if row.outcome not in (Outcome.TYPED, Outcome.UNTYPED) and not unread:
@@ -99,7 +102,7 @@ def _records(snapshot: Snapshot) -> tuple[list[Found], list[str]]:
         front = parts.front if isinstance(parts.front, Map) else Map((), 1, 1)
         node = front.get(snapshot.taxonomy.identifier_key(shelves[0].kind))
         identifier = node.text.strip() if isinstance(node, Scalar) and node.text.strip() else None
-        derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path))
+        derived = forms.derive(parts.body, forms.sidecar_beside(snapshot.root, row.path), templates)
         status = front.get(snapshot.taxonomy.facet_for_role("state") or "")
         named = forms.named_successor(status.text) if isinstance(status, Scalar) else None
         if named:  # MADR's `status: superseded by ADR-0013`: the state, and the relation to its successor

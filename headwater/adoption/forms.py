@@ -13,6 +13,8 @@ team's status vocabulary from. Nothing here writes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from headwater.frozen import frozen
@@ -220,7 +222,21 @@ def read_sidecar(text: str) -> Derived | None:
                    unread=_unread(status) if status and word is None else None)
 
 
-def derive(body: str, sidecar: str | None) -> Derived:
-    """What a sidecar beside the record says (the team keeps its metadata there), else the body."""
+def derive(body: str, sidecar: str | None, template_titles: frozenset[str] = frozenset()) -> Derived:
+    """What a sidecar beside the record says (the team keeps its metadata there), else the body. A
+    sidecar with no title, or still the one its template's sidecar carries (`KEP Template`, copied
+    and never renamed), leaves the title to the heading a reader sees."""
     from_sidecar = read_sidecar(sidecar) if sidecar is not None else None
-    return from_sidecar if from_sidecar is not None and from_sidecar.says_anything else read(body)
+    if from_sidecar is None or not from_sidecar.says_anything:
+        return read(body)
+    if from_sidecar.title and from_sidecar.title not in template_titles:
+        return from_sidecar
+    from_body = read(body)
+    return replace(from_sidecar, title=from_body.title, pictured=from_body.pictured)
+
+
+def template_titles(root: Path, templates: Iterable[str]) -> frozenset[str]:
+    """The titles the sidecars beside these template pages carry: a record's sidecar that still
+    says one was copied from the template, and names nothing."""
+    read_ = (read_sidecar(text) for page in templates if (text := sidecar_beside(root, page)) is not None)
+    return frozenset(derived.title for derived in read_ if derived is not None and derived.title)

@@ -220,5 +220,5 @@ def nothing_checked(where: str, seen: int) -> str:
     """Why a strict gate over no classified document fails: it would pass whatever the corpus holds."""
     files = f"{seen} file{'s' if seen != 1 else ''}"
     return (f"headwater: --strict fails because no document is classified: {files} seen under "
-            f"`{where}`, none on a shelf of a kind, so no rule judged anything. Run `headwater taxonomy kinds` "
-            f"to see where each kind lives, or `headwater adopt` to type the records already there")
+            f"`{where}`, none of them typed, so no rule judged anything. Run `headwater adopt` to type the records "
+            "already on a shelf, or `headwater taxonomy kinds` to see where each kind lives")

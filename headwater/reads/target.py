@@ -5,6 +5,9 @@ Shared by `explain`, `show`, `related` and the MCP tools, so they agree to the w
 
 from __future__ import annotations
 
+import os
+import posixpath
+
 from headwater.corpus.census import Outcome, Row, excluded_by
 from headwater.errors import Refusal
 from headwater.paths import OutsidePath, quoted, relative_to_root
@@ -33,11 +36,25 @@ def find_row(snapshot: Snapshot, argument: str, verb: str, bytes_only: bool = Fa
     if row.outcome is Outcome.EXCLUDED and row.exclusion:
         raise Refusal(_excluded(argument, row.exclusion))
     if row.outcome is Outcome.UNWALKABLE:
-        raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing")
+        raise Refusal(f"`{row.path}` is {row.reason}, so `{verb}` prints nothing{_instead(snapshot, row.path)}")
     if row.outcome is Outcome.UNREADABLE and not bytes_only:
         raise Refusal(f"`{row.path}` could not be read as a document ({row.reason}), so `{verb}` prints nothing; "
                       "`headwater show` prints its bytes")
     return row
+
+
+def _instead(snapshot: Snapshot, path: str) -> str:
+    """The document a symlink points at, where one of this corpus stands there: the name to give
+    instead (KEPs keep an old name as a link to the folder that replaced it)."""
+    try:
+        written = os.readlink(snapshot.root / path)
+    except OSError:
+        return ""
+    lands = posixpath.normpath(posixpath.join(posixpath.dirname(path), written))
+    row = snapshot.census.by_path.get(lands)
+    if row is None or row.outcome not in (Outcome.TYPED, Outcome.UNTYPED):
+        return ""
+    return f"; name `{lands}`, the document it points at"
 
 
 def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
@@ -57,6 +74,16 @@ def _lookup(snapshot: Snapshot, argument: str) -> Row | None:
     except OutsidePath:
         return None
     return rows.get(relative)
+
+
+def _name_in(snapshot: Snapshot, folder: str) -> str:
+    """What to name instead of a folder: its one document where it holds one (a KEP is linked to by
+    its folder, `NNNN-slug/`, and its document is the README inside), else one of them."""
+    inside = [row.path for row in snapshot.census.rows
+              if row.outcome in (Outcome.TYPED, Outcome.UNTYPED) and row.path.rpartition("/")[0] == folder]
+    if len(inside) == 1:
+        return f"name the one document in it, `{inside[0]}`"
+    return "name one of the documents in it"
 
 
 def _missing(snapshot: Snapshot, argument: str) -> str:
@@ -81,7 +108,7 @@ def _missing(snapshot: Snapshot, argument: str) -> str:
     if not relative:
         return f"`{quoted(argument)}` is the repository's root, not a document"
     if (snapshot.root / relative).is_dir():
-        return f"`{quoted(argument)}` is a folder, not a document: name one of the documents in it"
+        return f"`{quoted(argument)}` is a folder, not a document: {_name_in(snapshot, relative)}"
     root = snapshot.census.root
     inside = not root or relative == root or relative.startswith(root + "/")
     if not inside and "/" not in text and not text.endswith(".md") and not (snapshot.root / relative).exists():

@@ -9,8 +9,8 @@ from headwater.words import plural
 
 PLAIN = Palette(False)
 GLYPHS = {Severity.ERROR: "✗", Severity.WARN: "▲", Severity.INFO: "·"}
-NOTHING_CHECKED = ("nothing was checked: no file under the corpus root has a kind; `headwater taxonomy kinds` names "
-                   "the shelf each kind lives on")
+NOTHING_CHECKED = ("nothing was checked: no file under the corpus root has a kind; `headwater adopt` types the records "
+                   "already on a shelf, and `headwater taxonomy kinds` names the shelf each kind lives on")
 
 
 def severity_counts(findings: tuple[Finding, ...]) -> list[tuple[Severity, int]]:

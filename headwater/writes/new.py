@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable, Iterable
 
 from headwater import atomic, writelock
-from headwater.corpus.census import Classifier, Outcome, excluded_by
+from headwater.corpus.census import Classifier, Outcome, excluded_by, is_markdown
 from headwater.errors import Refusal
 from headwater.frozen import frozen
 from headwater.hashing import digest
@@ -148,8 +148,15 @@ def _highest_named(snapshot: Snapshot, scheme: Scheme) -> int:
     if not minting.has_sequence(scheme):
         return 0
     classifier, taxonomy = Classifier(snapshot.taxonomy), snapshot.taxonomy
-    numbers = (placement.own_number(classifier.matching_shelves(doc.path), doc.path)
-               for doc in snapshot.census.documents if taxonomy.scheme_of(doc.kind) == scheme)
+
+    def numbered(path: str, kind: str | None) -> int | None:
+        shelves = classifier.matching_shelves(path)
+        # a record with no front matter yet (bound by `init`, not adopted) is its shelf's kind
+        kinds = {kind} if kind else {shelf.kind for shelf in shelves if shelf.kind}
+        return placement.own_number(shelves, path) if any(taxonomy.scheme_of(k) == scheme for k in kinds) else None
+
+    numbers = (numbered(row.path, row.kind) for row in snapshot.census.rows
+               if row.outcome is Outcome.TYPED or (row.outcome is Outcome.UNTYPED and is_markdown(row.path)))
     return max((n for n in numbers if n is not None), default=0)
 
 

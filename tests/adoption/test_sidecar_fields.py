@@ -1,8 +1,10 @@
 """What `adopt` reads from a record's sidecar metadata file (a KEP's `kep.yaml`)."""
 
+import json
+
 import pytest
 
-from headwater.adoption.forms import read_sidecar
+from headwater.adoption.forms import derive, read_sidecar
 
 
 @pytest.mark.parametrize("title", ["cAdvisor-less, CRI-full Container and Pod Stats",
@@ -73,3 +75,32 @@ def test_a_folder_holding_one_record_beside_folders_of_records_is_on_the_shelf(t
     adopted = hw("adopt", "--root", str(tmp_path))
     assert adopted.status == 0 and "adopted keps/sig-b/102-c/README.md: status implemented, title, id K-DR-0102\n" \
         in adopted.out, adopted.out
+
+
+def test_a_record_whose_sidecar_keeps_the_template_s_title_takes_its_heading_s(tmp_path, hw):
+    """Six KEPs' kep.yaml kept the template's `title: KEP Template` (KEP-85, KEP-3314…); adopt wrote
+    that as their title, and route named each pointer `(KEP Template)`."""
+    (tmp_path / "keps/NNNN-kep-template").mkdir(parents=True)
+    (tmp_path / "keps/NNNN-kep-template/kep.yaml").write_text("title: KEP Template\nstatus: provisional|implemented\n")
+    (tmp_path / "keps/NNNN-kep-template/README.md").write_text("# KEP-NNNN: Your short, descriptive title\n")
+    records = (("sig-a/100-a", "Alpha"), ("sig-a/85-graduate-pdb", "KEP Template"), ("sig-b/102-c", "Gamma"))
+    for folder, title in records:
+        (tmp_path / "keps" / folder).mkdir(parents=True)
+        (tmp_path / "keps" / folder / "kep.yaml").write_text(f"title: {title}\nstatus: implemented\n")
+        heading = "KEP-85: Graduate PodDisruptionBudget to stable" if title == "KEP Template" else title
+        (tmp_path / "keps" / folder / "README.md").write_text(f"# {heading}\n\n## Summary\n\nText.\n")
+    init = hw("init", "--namespace", "K", "--root", str(tmp_path))
+    assert init.status == 0 and "exclude keps/NNNN-kep-template/README.md" in init.out, init.out
+    adopted = hw("adopt", "--root", str(tmp_path))
+    assert adopted.status == 0, adopted.err
+    front = (tmp_path / "keps/sig-a/85-graduate-pdb/README.md").read_text().split("---\n")[1]
+    assert 'title: "KEP-85: Graduate PodDisruptionBudget to stable"\n' in front, front
+    assert 'title: Alpha\n' in (tmp_path / "keps/sig-a/100-a/README.md").read_text()
+    route = hw("route", "graduate PodDisruptionBudget to stable", "--json", "--root", str(tmp_path))
+    names = [pointer["name"] for pointer in json.loads(route.out)["pointers"]]
+    assert names == ["KEP-85: Graduate PodDisruptionBudget to stable"], route.out
+
+
+def test_a_sidecar_with_no_title_leaves_the_title_to_the_record_s_heading():
+    derived = derive("# KEP-7: Seven\n\n## Summary\n", "kep-number: 7\nstatus: implemented\n")
+    assert (derived.title, derived.status) == ("KEP-7: Seven", "implemented")

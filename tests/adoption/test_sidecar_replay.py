@@ -70,6 +70,16 @@ def test_the_supersession_a_sidecar_states_is_a_relation_and_reads_answer_by_the
     assert answer.startswith("keps/sig-api-machinery/4355-coordinated-leader-election/README.md")
 
 
+def test_no_kep_is_titled_by_the_template_its_kep_yaml_was_copied_from(keps):
+    """Six kep.yaml files kept the template's `title: KEP Template`; their titles are their headings."""
+    root, _ = keps
+    readmes = (root / "keps").glob("*/*/README.md")
+    fronts = {path: path.read_text(encoding="utf-8").split("---\n")[1] for path in readmes}
+    assert not [path for path, front in fronts.items() if 'title: "KEP Template"' in front]
+    assert 'title: "KEP-85: Graduate PodDisruptionBudget to stable"' in \
+        fronts[root / "keps/sig-apps/85-Graduate-PDB-to-Stable/README.md"]
+
+
 def test_new_writes_the_next_kep_in_its_own_folder_in_the_sig_the_team_names(keps):
     root, _ = keps
     ran = headwater(root, "new", "decision", "--title", "Adopt headwater", "--directory", "keps/sig-docs",

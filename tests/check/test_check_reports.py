@@ -153,11 +153,12 @@ def test_a_corpus_of_only_untyped_files_says_nothing_was_checked_and_where_kinds
     assert text.status == 0
     assert "docs/notes/meeting-2026-09.md untyped" in text.out
     assert NOTHING_CHECKED in " ".join(text.out.split())
-    assert "nothing was checked: no file under the corpus root has a kind; `headwater taxonomy kinds` names " \
-           "the shelf each kind lives on" in " ".join(text.out.split())
+    assert "nothing was checked: no file under the corpus root has a kind; `headwater adopt` types the records " \
+           "already on a shelf, and `headwater taxonomy kinds` names the shelf each kind lives on" \
+           in " ".join(text.out.split())
     markdown = hw("check", "--root", str(root), *NOW, "--format", "markdown").out
-    assert "Nothing was checked: no file under the corpus root has a kind; `headwater taxonomy kinds` names the " \
-           "shelf each kind lives on." in markdown
+    assert "Nothing was checked: no file under the corpus root has a kind; `headwater adopt` types the records " \
+           "already on a shelf, and `headwater taxonomy kinds` names the shelf each kind lives on." in markdown
 
 
 def test_past_github_s_result_limit_sarif_keeps_the_most_severe_and_a_notification_counts_the_rest(hw, monkeypatch):

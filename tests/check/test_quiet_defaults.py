@@ -73,6 +73,25 @@ def test_fix_mints_the_missing_identifiers_with_their_claims_and_a_second_fix_wr
     assert "fixed" not in again.err
 
 
+def test_a_check_between_init_and_adopt_says_adopt_types_the_records_and_never_that_none_is_on_a_shelf(hw, tmp_path):
+    """On adr-tools after `init`, every record lies on the `decisions` shelf with no front matter yet:
+    the report sent a newcomer to `taxonomy kinds` alone, and `--strict` said none was on a shelf."""
+    records = tmp_path / "doc/adr"
+    records.mkdir(parents=True)
+    for n in (1, 2):
+        (records / f"000{n}-record-{n}.md").write_text(f"# {n}. Record\n\nDate: 2016-02-12\n\n## Status\n\n"
+                                                       "Accepted\n\n## Context\n\nWhy.\n")
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    text = " ".join(hw("check", "--root", str(tmp_path), *NOW).out.split())
+    assert ("nothing was checked: no file under the corpus root has a kind; `headwater adopt` types the records "
+            "already on a shelf, and `headwater taxonomy kinds` names the shelf each kind lives on") in text, text
+    strict = hw("check", "--root", str(tmp_path), *NOW, "--strict")
+    assert strict.status == 1 and strict.err == (
+        "headwater: --strict fails because no document is classified: 2 files seen under `doc`, none of them "
+        "typed, so no rule judged anything. Run `headwater adopt` to type the records already on a shelf, or "
+        "`headwater taxonomy kinds` to see where each kind lives\n"), strict.err
+
+
 def test_strict_over_a_corpus_with_nothing_classified_fails_and_says_what_to_run(hw, quickstart):
     for path in (quickstart / "docs").rglob("*.md"):
         path.rename(path.with_suffix(".txt"))
@@ -102,6 +121,20 @@ def test_a_placeholder_new_wrote_fails_strict_once_the_document_is_no_longer_a_d
     live = placeholders(hw, quickstart)
     assert live == [("error", "Context"), ("error", "Decision"), ("error", "Consequences")]
     assert hw("check", "--root", str(quickstart), *NOW, "--strict").status == 1
+
+
+def test_a_section_placeholder_s_fix_says_whether_the_kind_requires_the_section(hw, quickstart):
+    """Every section placeholder said `write the section, or delete it if the kind does not require
+    it`, and a newcomer had to look up whether the kind does: `new` writes only required sections."""
+    assert hw("new", "decision", "--title", "Deliver in order", "--root", str(quickstart), *NOW).status == 0
+    path = quickstart / "docs/decisions/0004-deliver-in-order.md"
+    path.write_text(path.read_text() + "\n## Alternatives\n\nTODO write this section.\n")
+    fixes = {f["message"].split("`")[1]: f["remediation"] for f in findings(hw, quickstart)
+             if f["rule"] == "placeholder.unwritten" and "section" in f["message"]}
+    assert fixes == {"Context": "write the section: the kind `decision` requires it",
+                     "Decision": "write the section: the kind `decision` requires it",
+                     "Consequences": "write the section: the kind `decision` requires it",
+                     "Alternatives": "write the section, or delete it: the kind `decision` does not require it"}
 
 
 def test_an_author_writing_todo_is_not_an_engine_placeholder(hw, copy_fixture):

@@ -55,7 +55,8 @@ def test_a_corpus_with_no_typed_document_yet_says_so_rather_than_that_no_documen
         document.write_text(text.split("---\n", 2)[2] if text.startswith("---\n") else text, encoding="utf-8")
     data = json.loads(_route(hw, quickstart, "why do we keep delivery attempts in postgres", "--json").out)
     assert data["silence"] == {"reason": "no_documents",
-                               "says": "no file of the corpus is typed as a document yet, so the route is silent"}
+                               "says": "no file of the corpus is typed as a document yet, so the route is silent; "
+                                       "`headwater adopt` types the records already on a shelf"}
     assert data["pointers"] == [] and data["version"] == "1.4"
 
 

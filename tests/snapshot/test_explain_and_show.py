@@ -64,7 +64,7 @@ def test_a_symlink_leading_out_is_outside_the_repository(quickstart, tmp_path, h
 
 
 def test_a_row_the_walk_could_not_read_is_refused_with_its_reason(quickstart, hw):
-    os.symlink("0002-deliver-at-least-once.md", quickstart / "docs/decisions/alias.md")
+    os.symlink("gone.md", quickstart / "docs/decisions/alias.md")  # to no document: nothing to name instead
     ran = hw("explain", "docs/decisions/alias.md", "--root", str(quickstart))
     assert ran.status == 1
     assert ran.err.startswith("headwater: `docs/decisions/alias.md` is a symlink, which the walk does not follow")
@@ -117,3 +117,29 @@ def test_show_prints_the_bytes_of_a_file_whose_front_matter_does_not_load_and_ex
     assert ran.status == 1 and ran.err == (
         "headwater: `docs/decisions/0003-rate-limit-per-tenant.md` could not be read as a document (front matter "
         "line 3: did not find expected ',' or ']'), so `explain` prints nothing; `headwater show` prints its bytes\n")
+
+
+@pytest.mark.parametrize("verb", ["explain", "related", "show"])
+def test_a_folder_holding_one_document_is_refused_naming_that_document(quickstart, hw, verb):
+    """A KEP is known by its folder (`/keps/sig-node/2221-remove-dockershim` is how KEPs link to
+    one), and `explain` of it said only to name one of the documents in it."""
+    folder = quickstart / "docs/decisions/0007-own-folder"
+    folder.mkdir()
+    (folder / "README.md").write_text("# Own folder\n")
+    (folder / "kep.yaml").write_text("title: x\n")
+    ran = hw(verb, "docs/decisions/0007-own-folder/", "--root", str(quickstart))
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == ("headwater: `docs/decisions/0007-own-folder/` is a folder, not a document: name the one "
+                       "document in it, `docs/decisions/0007-own-folder/README.md`\n")
+
+
+@pytest.mark.parametrize("verb", ["explain", "related", "show"])
+def test_a_symlink_to_a_document_is_refused_naming_that_document(quickstart, hw, verb):
+    """kubernetes/enhancements keeps a KEP's old name as a link to its folder
+    (`keps/sig-release/20190121-artifact-management.md` → `1732-artifact-management/README.md`)."""
+    os.symlink("0002-deliver-at-least-once.md", quickstart / "docs/decisions/old-name.md")
+    ran = hw(verb, "docs/decisions/old-name.md", "--root", str(quickstart))
+    assert (ran.status, ran.out) == (1, "")
+    assert ran.err == ("headwater: `docs/decisions/old-name.md` is a symlink, which the walk does not follow (it "
+                       f"points at `0002-deliver-at-least-once.md`), so `{verb}` prints nothing; name "
+                       "`docs/decisions/0002-deliver-at-least-once.md`, the document it points at\n")

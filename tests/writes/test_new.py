@@ -170,6 +170,24 @@ def test_a_record_numbered_only_in_its_file_name_keeps_its_number_from_new(hw, q
     assert "the numbers its file names carry, and claims (7)" in ran.out
 
 
+def test_a_record_with_no_front_matter_yet_keeps_its_number_from_new(hw, tmp_path):
+    """adr-tools' records, bound by `init` and not yet adopted, have no front matter at all: `new`
+    counted none of their numbers and wrote `doc/adr/0001-….md` as ADR-0001 beside
+    `0001-record-architecture-decisions.md`, so `adopt` then moved that record to another number."""
+    records = tmp_path / "doc/adr"
+    records.mkdir(parents=True)
+    for n, name in ((1, "record-architecture-decisions"), (2, "implement-as-shell-scripts")):
+        (records / f"000{n}-{name}.md").write_text(f"# {n}. {name}\n\nDate: 2016-02-12\n\n## Status\n\nAccepted\n"
+                                                   "\n## Context\n\nWhy.\n")
+    assert hw("init", "--root", str(tmp_path)).status == 0
+    ran = _new(hw, tmp_path, "decision", "--title", "Next one")
+    assert ran.status == 0 and ran.out.startswith("wrote doc/adr/0003-next-one.md\n"), ran.out
+    assert "the numbers its file names carry, and claims (2)" in ran.out
+    adopted = hw("adopt", "--root", str(tmp_path))
+    assert "adopted doc/adr/0001-record-architecture-decisions.md: status accepted, status_since 2016-02-12, " \
+           "title, id ADR-0001\n" in adopted.out, adopted.out
+
+
 def test_a_heterogeneous_shelf_gets_its_discriminator_and_a_facet_from_the_command_line(hw, quickstart):
     declaration = quickstart / ".headwater/taxonomy.yml"
     declaration.write_text(declaration.read_text().replace("bundles: []", "bundles: [diataxis]"))

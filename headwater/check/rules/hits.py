@@ -24,6 +24,11 @@ def problem_hit(problem: Problem, remediation: str) -> Hit:
     return Hit(problem.path, problem.line, problem.column, problem.message, remediation, problem.subject)
 
 
+def folded(heading: str) -> str:
+    """A heading as sections are compared by name: trimmed, inner spaces as one, case-folded."""
+    return " ".join(heading.split()).casefold()
+
+
 def ticked(values) -> str:
     return ", ".join(f"`{v}`" for v in values)
 

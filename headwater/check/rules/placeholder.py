@@ -9,7 +9,7 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Hit, Severity
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.hits import hit
+from headwater.check.rules.hits import folded, hit
 from headwater.corpus.document import Document
 from headwater.writes.shape import SCENT_TODO, SECTION_TODO
 
@@ -32,7 +32,7 @@ def _section_lines(doc: Document) -> list[tuple[int, str]]:
     return found
 
 
-@rule("placeholder.unwritten", 1, Scope.DOCUMENT, Severity.ERROR,
+@rule("placeholder.unwritten", 2, Scope.DOCUMENT, Severity.ERROR,
       short="A placeholder `headwater new` wrote is still in the document.",
       full="The summary is still the TODO sentence `new` writes without `--summary`, or a section "
            "still holds `new`'s TODO line. A summary placeholder is an error (routing reads it); a "
@@ -54,10 +54,12 @@ def placeholder_unwritten(ctx: Context, doc: Document) -> list[Hit]:
                         f"write `{scent}:` as the one sentence a reader learns here", scent))
     lifecycle = ctx.taxonomy.lifecycle_of(doc.kind)
     drafting = lifecycle is not None and ctx.state(doc) == lifecycle.initial
+    required = {folded(name) for name in ctx.taxonomy.required_sections(doc.kind)}
     for line, heading in _section_lines(doc):
+        remedy = (f"write the section: the kind `{doc.kind}` requires it" if folded(heading) in required
+                  else f"write the section, or delete it: the kind `{doc.kind}` does not require it")
         hits.append(Hit(doc.path, line, 1, f"the section `{heading}` still says `{SECTION_TODO}`, the placeholder "
-                        "`new` wrote", "write the section, or delete it if the kind does not require it",
-                        f"section:{heading}", Severity.WARN if drafting else None))
+                        "`new` wrote", remedy, f"section:{heading}", Severity.WARN if drafting else None))
     return hits
 
 

@@ -5,12 +5,8 @@ from __future__ import annotations
 from headwater.check.context import Context
 from headwater.check.finding import Severity
 from headwater.check.rule import Scope, rule
-from headwater.check.rules.hits import hit
+from headwater.check.rules.hits import folded, hit
 from headwater.corpus.document import Document
-
-
-def _fold(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 @rule("section.required.missing", 1, Scope.DOCUMENT, Severity.ERROR,
@@ -24,10 +20,10 @@ Add a heading with the section's name and write the section.
       tags=("shape", "section"),
       routes=lambda ctx, doc: bool(ctx.taxonomy.required_sections(doc.kind)))
 def section_required_missing(ctx: Context, doc: Document):
-    present = {_fold(h.text) for h in doc.body.headings}
+    present = {folded(h.text) for h in doc.body.headings}
     return [hit(doc, None, f"the kind `{doc.kind}` requires a `{name}` section, and no heading "
                  "says it", f"add a `## {name}` heading and write the section", name)
-            for name in ctx.taxonomy.required_sections(doc.kind) if _fold(name) not in present]
+            for name in ctx.taxonomy.required_sections(doc.kind) if folded(name) not in present]
 
 
 RULES = (section_required_missing,)

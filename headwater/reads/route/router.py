@@ -58,7 +58,8 @@ class Silence(Enum):
     NOT_CONFIDENT = ("not_confident",
                      "no document matches enough of the task to be trusted, so the route is silent")
     NO_DOCUMENTS = ("no_documents",
-                    "no file of the corpus is typed as a document yet, so the route is silent")
+                    "no file of the corpus is typed as a document yet, so the route is silent; `headwater adopt` "
+                    "types the records already on a shelf")
 
     @property
     def reason(self) -> str:
